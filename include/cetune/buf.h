@@ -1,0 +1,26 @@
+/* A growable byte buffer. */
+#ifndef CETUNE_BUF_H
+#define CETUNE_BUF_H
+
+#include <stddef.h>
+
+struct cet_buf {
+    char *p;     /* always NUL-terminated once anything was added */
+    size_t len, cap;
+};
+
+int cet_buf_reserve(struct cet_buf *b, size_t extra);
+int cet_buf_add(struct cet_buf *b, const char *s, size_t n);
+int cet_buf_puts(struct cet_buf *b, const char *s);
+int cet_buf_printf(struct cet_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cet_buf_free(struct cet_buf *b);
+
+/* Reads a whole file (transparently gunzipping *.gz) into *out; out->p is
+ * NUL-terminated.  Returns -1 with "PATH: reason" in err. */
+struct cet_error;
+int cet_read_file(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err);
+/* Writes data to path atomically: a temporary file in the same directory,
+ * fsync, then rename.  No partial file is left behind on failure. */
+int cet_write_atomic(const char *path, const char *data, size_t len, struct cet_error *err);
+
+#endif

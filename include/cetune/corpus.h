@@ -1,0 +1,75 @@
+/* Corpora in the three layouts of DESIGN.md, loaded into parsed documents. */
+#ifndef CETUNE_CORPUS_H
+#define CETUNE_CORPUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cetune/doc.h"
+#include "cetune/error.h"
+
+enum cet_layout { CET_LAYOUT_CANONICAL, CET_LAYOUT_CLEANEVAL, CET_LAYOUT_ARTICLE_JSON };
+
+/* One document found on disk, before it is read. */
+struct cet_entry {
+    char *package, *name;
+    char *html_path;
+    char *gold_path;   /* NULL when the gold is inline or missing */
+    char *gold_inline; /* article JSON: the articleBody; NULL otherwise */
+    int gold_missing;  /* no gold file or no entry */
+    int cleaneval;     /* gold needs CleanEval clean-up */
+};
+
+struct cet_entries {
+    struct cet_entry *v;
+    size_t n, cap;
+};
+
+/* Lists the documents of each directory (layout auto-detected), sorted by
+ * package then name.  Fails if a directory is unreadable or has no pages. */
+int cet_corpus_scan(struct cet_entries *out, const char *const *dirs, size_t ndirs,
+                    struct cet_error *err);
+void cet_entries_free(struct cet_entries *e);
+/* Detected layout of one directory. */
+int cet_corpus_layout(const char *dir, enum cet_layout *out, struct cet_error *err);
+
+struct cet_package {
+    char *name;
+    uint32_t first, count; /* docs[first .. first+count) */
+};
+
+struct cet_skip {
+    char *path;
+    char *reason;
+};
+
+struct cet_corpus {
+    struct cet_doc **docs; /* grouped by package, in scan order */
+    size_t ndocs;
+    struct cet_package *pkgs;
+    size_t npkgs;
+    struct cet_skip *skips; /* unusable documents, in scan order */
+    size_t nskips;
+    size_t bytes;           /* HTML bytes of the loaded documents */
+};
+
+/* Reads and parses the entries (only those with want[i] != 0 when want is
+ * not NULL) with up to `threads` threads (0 = OpenMP default).  Unusable
+ * documents are recorded in skips, never fatal; it fails only when out of
+ * memory. */
+int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
+                    int threads, struct cet_error *err);
+void cet_corpus_free(struct cet_corpus *c);
+
+/* Loads one entry (the unit of cet_corpus_load). */
+int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, struct cet_error *err);
+
+/* Sample files: one PACKAGE/NAME per line; '#' comments and blank lines ignored. */
+int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error *err);
+void cet_sample_free(char **names, size_t n);
+/* Sets want[i] for entries named in the sample; fails naming the first
+ * sample line that matches no entry. */
+int cet_sample_select(uint8_t *want, const struct cet_entries *e, char *const *names, size_t n,
+                      const char *path, struct cet_error *err);
+
+#endif

@@ -1,0 +1,115 @@
+/* The document model: every page is parsed once, with libxml2's recovering
+ * HTML parser, into this compact read-only form that all extractors share.
+ *
+ * Nodes are stored in document (pre-)order, so the subtree of node i is the
+ * index range [i, nodes[i].end).  Text nodes hold the visible text with white
+ * space collapsed; script, style, noscript, comments and the head are not text
+ * (their size still counts as markup for content code blurring).  Words are
+ * interned per document: gold and page words share one vocabulary, so the
+ * metric compares integers. */
+#ifndef CETUNE_DOC_H
+#define CETUNE_DOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cetune/error.h"
+#include "cetune/tags.h"
+
+#define CET_NONE UINT32_MAX
+
+enum cet_node_kind { CET_ELEMENT = 0, CET_TEXT = 1 };
+
+enum {
+    CET_NF_ANCHOR = 1 << 0, /* text or element inside <a href=...> */
+    CET_NF_BLOCK = 1 << 1,  /* element is block-level (CET_TAGF_BLOCK) */
+    CET_NF_HREF = 1 << 2,   /* element is itself an <a href=...> */
+};
+
+struct cet_node {
+    uint32_t parent; /* CET_NONE for top-level nodes */
+    uint32_t end;    /* one past the last node of this subtree */
+    uint32_t block;  /* nearest block-level element at or above this node, or CET_NONE */
+    uint32_t depth;  /* 0 for top-level nodes */
+    uint32_t str;    /* element: tag name; text: collapsed text (offsets into doc->pool, NUL-terminated) */
+    uint32_t len;    /* bytes at str */
+    uint32_t w0, w1; /* words doc->words[w0..w1) of this node (of the whole subtree for elements) */
+    uint32_t nchars; /* text: code points of the text; element: characters of its markup
+                        (start and end tag with attributes, plus invisible content) */
+    uint32_t attr0;  /* element: attributes doc->attrs[attr0 .. attr0+nattr) */
+    uint16_t nattr;
+    uint16_t tag;    /* enum cet_tag; CET_TAG_UNKNOWN for text */
+    uint8_t kind;    /* enum cet_node_kind */
+    uint8_t flags;   /* CET_NF_* */
+};
+
+struct cet_attr {
+    uint32_t name, value; /* offsets into doc->pool, NUL-terminated, name lowercase */
+};
+
+struct cet_doc {
+    char *package, *name; /* package and document name, as in a sample file PACKAGE/NAME */
+    char *path;           /* the HTML file it came from */
+    char charset[32];     /* the charset the page was decoded from */
+    size_t bytes;         /* size of the HTML before decoding */
+
+    struct cet_node *nodes;
+    uint32_t nnodes;
+    struct cet_attr *attrs;
+    uint32_t nattrs;
+    char *pool; /* strings of names, attribute values and text */
+    size_t pool_len;
+
+    uint32_t *words; /* page words as vocabulary ids, document order */
+    uint32_t nwords;
+    uint32_t *gold;  /* gold words as vocabulary ids */
+    uint32_t ngold;
+    int has_gold;
+
+    /* Vocabulary: word id -> NFKC-casefolded string at vocab_pool + vocab_off[id]. */
+    uint32_t nvocab;
+    uint32_t *vocab_off;
+    char *vocab_pool;
+
+    /* Bit-parallel LCS tables for the gold: gold_row[id] is the row of id in
+     * gold_peq (CET_NONE if the word is not in the gold); each row has
+     * gold_blocks 64-bit words with bit j set where gold[j] == id. */
+    uint32_t *gold_row;
+    uint64_t *gold_peq;
+    uint32_t gold_blocks;
+};
+
+/* Limits of what is loaded; larger pages are skipped with a reason, never truncated. */
+#define CET_MAX_PAGE_BYTES (64u << 20)
+#define CET_MAX_DEPTH 100000u
+
+/* Parses an HTML page (raw bytes, any charset) into *out.  gold, if not NULL,
+ * is decoded UTF-8 gold text to tokenize into the same vocabulary.  Returns 0,
+ * or -1 with a reason in err (the page is unusable). */
+int cet_doc_parse(struct cet_doc **out, const char *html, size_t len,
+                  const char *gold, size_t gold_len, struct cet_error *err);
+void cet_doc_free(struct cet_doc *doc);
+
+static inline const char *cet_node_str(const struct cet_doc *d, uint32_t i)
+{
+    return d->pool + d->nodes[i].str;
+}
+static inline const char *cet_word_str(const struct cet_doc *d, uint32_t id)
+{
+    return d->vocab_pool + d->vocab_off[id];
+}
+/* Value of attribute name on element i, or NULL. */
+const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name);
+
+/* Charset handling (DESIGN.md): BOM, then <meta charset>/http-equiv, else
+ * UTF-8 when valid, else windows-1252.  Returns malloc'd UTF-8 in *out. */
+int cet_decode_page(char **out, size_t *out_len, const char *bytes, size_t len,
+                    char charset[32], struct cet_error *err);
+/* Gold text: UTF-8 when valid, else windows-1252. */
+int cet_decode_text(char **out, size_t *out_len, const char *bytes, size_t len,
+                    struct cet_error *err);
+/* CleanEval gold clean-up, in place: drops a leading "URL:" line, paragraph
+ * markers <p> <h> <l> at line starts and <!-- comments -->, decodes entities. */
+size_t cet_gold_cleanup(char *text, size_t len);
+
+#endif

@@ -1,0 +1,33 @@
+/* Longest common subsequence, bit-parallel (Hyyrö 2004) on 64-bit words. */
+#ifndef CETUNE_LCS_H
+#define CETUNE_LCS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Match table of a pattern b over an alphabet of ids [0, nsym):
+ * row[id] is CET_NONE or the row in peq (blocks words per row). */
+struct cet_peq {
+    uint32_t *row;
+    uint64_t *peq;
+    uint32_t blocks, nrows, nsym, m;
+};
+int cet_peq_build(struct cet_peq *t, const uint32_t *b, uint32_t m, uint32_t nsym);
+void cet_peq_free(struct cet_peq *t);
+
+/* LCS length of a[0..n) against the pattern of (row, peq, blocks, m); v is
+ * scratch of `blocks` words.  Symbols without a row cannot match and are
+ * skipped, which is exact for this recurrence. */
+uint32_t cet_lcs_bits(const uint32_t *a, size_t n, const uint32_t *row,
+                      const uint64_t *peq, uint32_t blocks, uint32_t m, uint64_t *v);
+
+/* Streaming form: feed symbols one run at a time, then read the length. */
+void cet_lcs_start(uint64_t *v, uint32_t blocks);
+void cet_lcs_feed(uint64_t *v, uint32_t blocks, const uint64_t *peq, const uint32_t *row,
+                  const uint32_t *a, size_t n);
+uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m);
+
+/* Textbook O(nm) dynamic programming; the oracle in tests and the baseline in bench. */
+uint32_t cet_lcs_dp(const uint32_t *a, size_t n, const uint32_t *b, size_t m);
+
+#endif

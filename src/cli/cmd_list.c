@@ -1,0 +1,53 @@
+/* cetune list [EXTRACTOR]: the registry, for people. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *type_name(enum cet_ptype t)
+{
+    return t == CET_P_INT ? "int" : t == CET_P_FLOAT ? "float" : t == CET_P_BOOL ? "bool" : "enum";
+}
+
+static void show(const struct cet_extractor *ex, int verbose)
+{
+    printf("%-11s %s\n", ex->name, ex->summary);
+    for (size_t i = 0; i < ex->nparams; i++) {
+        const struct cet_param *p = &ex->params[i];
+        char def[64], lo[64], hi[64];
+        cet_param_format(ex, i, p->def, 0, def, sizeof def);
+        printf("    %-20s %-5s default %-8s", p->name, type_name(p->type), def);
+        if (p->type == CET_P_INT || p->type == CET_P_FLOAT) {
+            cet_param_format(ex, i, p->min, 0, lo, sizeof lo);
+            cet_param_format(ex, i, p->max, 0, hi, sizeof hi);
+            printf(" range [%s, %s]", lo, hi);
+        } else if (p->type == CET_P_ENUM) {
+            printf(" values");
+            for (size_t k = 0; p->values[k]; k++)
+                printf("%s%s", k ? "|" : " ", p->values[k]);
+        }
+        if (verbose && p->help)
+            printf("\n        %s", p->help);
+        putchar('\n');
+    }
+}
+
+int cmd_list(int argc, char **argv)
+{
+    if (argc > 2)
+        return cli_usage("list", "too many arguments");
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: cetune list [EXTRACTOR]\n");
+        return CLI_OK;
+    }
+    if (argc == 2) {
+        const struct cet_extractor *ex = cet_extractor_find(argv[1]);
+        if (!ex)
+            return cli_usage("list", "unknown extractor '%s'", argv[1]);
+        show(ex, 1);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < cet_extractor_count(); i++)
+        show(cet_extractor_at(i), 0);
+    return CLI_OK;
+}

@@ -1,0 +1,50 @@
+/* cetune: tunes web content-extraction algorithms with a genetic algorithm.
+ * main only dispatches to the table of commands. */
+#include <stdio.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+
+#include "cli.h"
+
+int cmd_evaluate(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+const struct cli_cmd cli_cmds[] = {
+    {"evaluate", cmd_evaluate,
+     "cetune evaluate (-c CONFIG.json... | -x EXTRACTOR [-P name=value...]) -d CORPUS... [-s SAMPLE]\n"
+     "                [--metric word] [--per-doc] [--format table|csv|json] [--extracts DIR] [--threads N]",
+     "score configurations on corpora, per package"},
+    {"list", cmd_list, "cetune list [EXTRACTOR]", "show the extractors and their parameters"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: cetune COMMAND [OPTIONS]\n\ncommands:\n");
+    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
+        fprintf(f, "  %-9s %s\n", c->name, c->summary);
+    fprintf(f, "\n'cetune COMMAND --help' shows a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    xmlInitParser();
+    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
+        if (!strcmp(argv[1], c->name)) {
+            int rc = c->run(argc - 1, argv + 1);
+            xmlCleanupParser();
+            return rc;
+        }
+    fprintf(stderr, "cetune: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}

@@ -1,0 +1,620 @@
+/* Corpus layouts (DESIGN.md): canonical, CleanEval and article JSON, detected
+ * per directory.  Scanning lists documents without reading them, so a sample
+ * loads only what it names; loading parses in parallel and records every
+ * unusable document with a reason instead of failing. */
+#include "cetune/corpus.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+#include <omp.h>
+
+#include "cetune/buf.h"
+
+static char *join(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    char *s = malloc(n + m + 2);
+    if (s) {
+        memcpy(s, a, n);
+        s[n] = '/';
+        memcpy(s + n + 1, b, m + 1);
+    }
+    return s;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The last path component, ignoring trailing slashes. */
+static char *base_name(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    size_t s = n;
+    while (s > 0 && path[s - 1] != '/')
+        s--;
+    char *r = malloc(n - s + 1);
+    if (r) {
+        memcpy(r, path + s, n - s);
+        r[n - s] = 0;
+    }
+    return r;
+}
+
+static const char *page_suffixes[] = {".html.gz", ".htm.gz", ".html", ".htm", NULL};
+
+/* Length of name without its page suffix, or 0 if it is not a page. */
+static size_t page_stem(const char *name)
+{
+    size_t n = strlen(name);
+    for (const char **s = page_suffixes; *s; s++) {
+        size_t m = strlen(*s);
+        if (n > m && strcmp(name + n - m, *s) == 0)
+            return n - m;
+    }
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the regular files (or directories) in dir. */
+static int list_dir(char ***out, size_t *n, const char *dir, int want_dirs, struct cet_error *err)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return cet_fail(err, "%s: %s", dir, strerror(errno));
+    char **v = NULL;
+    size_t cnt = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(dp))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *p = join(dir, de->d_name);
+        if (!p)
+            goto oom;
+        int ok = want_dirs ? is_dir(p) : is_file(p);
+        free(p);
+        if (!ok)
+            continue;
+        if (cnt == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **nv = realloc(v, cap * sizeof *nv);
+            if (!nv)
+                goto oom;
+            v = nv;
+        }
+        if (!(v[cnt] = strdup(de->d_name)))
+            goto oom;
+        cnt++;
+    }
+    closedir(dp);
+    if (cnt)
+        qsort(v, cnt, sizeof *v, cmp_str);
+    *out = v;
+    *n = cnt;
+    return 0;
+oom:
+    closedir(dp);
+    for (size_t i = 0; i < cnt; i++)
+        free(v[i]);
+    free(v);
+    return cet_fail(err, "%s: out of memory", dir);
+}
+
+static void free_list(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static struct cet_entry *push(struct cet_entries *e)
+{
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 256;
+        struct cet_entry *nv = realloc(e->v, cap * sizeof *nv);
+        if (!nv)
+            return NULL;
+        e->v = nv;
+        e->cap = cap;
+    }
+    struct cet_entry *x = &e->v[e->n++];
+    memset(x, 0, sizeof *x);
+    return x;
+}
+
+static void entry_free(struct cet_entry *x)
+{
+    free(x->package);
+    free(x->name);
+    free(x->html_path);
+    free(x->gold_path);
+    free(x->gold_inline);
+}
+
+void cet_entries_free(struct cet_entries *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        entry_free(&e->v[i]);
+    free(e->v);
+    memset(e, 0, sizeof *e);
+}
+
+int cet_corpus_layout(const char *dir, enum cet_layout *out, struct cet_error *err)
+{
+    if (!is_dir(dir))
+        return cet_fail(err, "%s: not a directory", dir);
+    char *gt = join(dir, "ground-truth.json"), *in = join(dir, "input"),
+         *gs = join(dir, "GoldStandard");
+    if (!gt || !in || !gs) {
+        free(gt);
+        free(in);
+        free(gs);
+        return cet_fail(err, "out of memory");
+    }
+    if (is_file(gt))
+        *out = CET_LAYOUT_ARTICLE_JSON;
+    else if (is_dir(in) && is_dir(gs))
+        *out = CET_LAYOUT_CLEANEVAL;
+    else
+        *out = CET_LAYOUT_CANONICAL;
+    free(gt);
+    free(in);
+    free(gs);
+    return 0;
+}
+
+/* Adds the pages of dir (gold beside them as STEM.txt) as package pkg. */
+static int scan_pages(struct cet_entries *e, const char *dir, const char *gold_dir,
+                      const char *pkg, int cleaneval, size_t *found, struct cet_error *err)
+{
+    char **files;
+    size_t n;
+    if (list_dir(&files, &n, dir, 0, err))
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t stem = page_stem(files[i]);
+        if (!stem)
+            continue;
+        struct cet_entry *x = push(e);
+        if (!x) {
+            rc = cet_fail(err, "out of memory");
+            break;
+        }
+        x->package = strdup(pkg);
+        x->name = strndup(files[i], stem);
+        x->html_path = join(dir, files[i]);
+        char *txt = x->name ? malloc(stem + 5) : NULL;
+        if (txt) {
+            memcpy(txt, x->name, stem);
+            memcpy(txt + stem, ".txt", 5);
+            x->gold_path = join(gold_dir, txt);
+            free(txt);
+        }
+        if (!x->package || !x->name || !x->html_path || !x->gold_path) {
+            rc = cet_fail(err, "out of memory");
+            break;
+        }
+        x->cleaneval = cleaneval;
+        x->gold_missing = !is_file(x->gold_path);
+        ++*found;
+    }
+    free_list(files, n);
+    return rc;
+}
+
+static int scan_article_json(struct cet_entries *e, const char *dir, const char *pkg,
+                             size_t *found, struct cet_error *err)
+{
+    char *path = join(dir, "ground-truth.json");
+    struct cet_buf buf = {0};
+    int rc = -1;
+    cJSON *root = NULL;
+    if (!path) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    if (cet_read_file(&buf, path, (size_t)1 << 30, err))
+        goto done;
+    root = cJSON_ParseWithLength(buf.p, buf.len);
+    if (!root || !cJSON_IsObject(root)) {
+        int line = 1, col = 1;
+        const char *at = cJSON_GetErrorPtr();
+        if (!root && at && at >= buf.p && at <= buf.p + buf.len)
+            cet_line_col(buf.p, (size_t)(at - buf.p), &line, &col);
+        cet_fail(err, "%s:%d:%d: %s", path, line, col,
+                 root ? "expected an object of {id: {\"articleBody\": ...}}" : "malformed JSON");
+        goto done;
+    }
+    /* Sorted ids keep the document order independent of the JSON file. */
+    size_t n = (size_t)cJSON_GetArraySize(root), k = 0;
+    char **ids = calloc(n ? n : 1, sizeof *ids);
+    if (!ids) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    for (cJSON *it = root->child; it; it = it->next)
+        ids[k++] = it->string;
+    qsort(ids, k, sizeof *ids, cmp_str);
+    char *html = join(dir, "html");
+    rc = html ? 0 : cet_fail(err, "out of memory");
+    for (size_t i = 0; i < k && rc == 0; i++) {
+        cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, ids[i]);
+        cJSON *body = cJSON_GetObjectItemCaseSensitive(obj, "articleBody");
+        struct cet_entry *x = push(e);
+        if (!x) {
+            rc = cet_fail(err, "out of memory");
+            break;
+        }
+        x->package = strdup(pkg);
+        x->name = strdup(ids[i]);
+        size_t ln = strlen(html) + strlen(ids[i]) + 16;
+        x->html_path = malloc(ln);
+        if (!x->package || !x->name || !x->html_path) {
+            rc = cet_fail(err, "out of memory");
+            break;
+        }
+        snprintf(x->html_path, ln, "%s/%s.html.gz", html, ids[i]);
+        if (!is_file(x->html_path))
+            snprintf(x->html_path, ln, "%s/%s.html", html, ids[i]);
+        if (cJSON_IsString(body)) {
+            if (!(x->gold_inline = strdup(body->valuestring)))
+                rc = cet_fail(err, "out of memory");
+        } else {
+            x->gold_missing = 1;
+        }
+        ++*found;
+    }
+    free(html);
+    free(ids);
+done:
+    cJSON_Delete(root);
+    cet_buf_free(&buf);
+    free(path);
+    return rc;
+}
+
+static int scan_dir(struct cet_entries *e, const char *dir, struct cet_error *err)
+{
+    enum cet_layout layout;
+    if (cet_corpus_layout(dir, &layout, err))
+        return -1;
+    char *pkg = base_name(dir);
+    if (!pkg)
+        return cet_fail(err, "out of memory");
+    size_t found = 0;
+    int rc = 0;
+    if (layout == CET_LAYOUT_ARTICLE_JSON) {
+        rc = scan_article_json(e, dir, pkg, &found, err);
+    } else if (layout == CET_LAYOUT_CLEANEVAL) {
+        char *in = join(dir, "input"), *gs = join(dir, "GoldStandard");
+        rc = in && gs ? scan_pages(e, in, gs, pkg, 1, &found, err) : cet_fail(err, "out of memory");
+        free(in);
+        free(gs);
+    } else {
+        rc = scan_pages(e, dir, dir, pkg, 0, &found, err);
+        char **subs = NULL;
+        size_t n = 0;
+        if (rc == 0)
+            rc = list_dir(&subs, &n, dir, 1, err);
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            char *sub = join(dir, subs[i]);
+            rc = sub ? scan_pages(e, sub, sub, subs[i], 0, &found, err)
+                     : cet_fail(err, "out of memory");
+            free(sub);
+        }
+        free_list(subs, n);
+    }
+    free(pkg);
+    if (rc == 0 && found == 0)
+        rc = cet_fail(err, "%s: no pages found (expected PACKAGE/NAME.html, input/ and "
+                           "GoldStandard/, or ground-truth.json)", dir);
+    return rc;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const struct cet_entry *x = a, *y = b;
+    int c = strcmp(x->package, y->package);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+int cet_corpus_scan(struct cet_entries *out, const char *const *dirs, size_t ndirs,
+                    struct cet_error *err)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < ndirs; i++) {
+        size_t before = out->n;
+        if (scan_dir(out, dirs[i], err))
+            goto fail;
+        /* Packages keep their names across -d, so two corpora must not share one. */
+        for (size_t j = before; j < out->n; j++) {
+            if (j > before && strcmp(out->v[j].package, out->v[j - 1].package) == 0)
+                continue;
+            for (size_t k = 0; k < before; k++)
+                if (strcmp(out->v[k].package, out->v[j].package) == 0) {
+                    cet_fail(err, "%s: package '%s' is also in an earlier -d corpus", dirs[i],
+                             out->v[j].package);
+                    goto fail;
+                }
+        }
+    }
+    if (out->n)
+        qsort(out->v, out->n, sizeof *out->v, cmp_entry);
+    return 0;
+fail:
+    cet_entries_free(out);
+    return -1;
+}
+
+/* CleanEval inputs may start with a <text id=... > wrapper line. */
+static void strip_text_wrapper(struct cet_buf *b)
+{
+    if (b->len >= 6 && strncmp(b->p, "<text ", 6) == 0) {
+        char *nl = memchr(b->p, '\n', b->len);
+        size_t cut = nl ? (size_t)(nl - b->p) + 1 : b->len;
+        memmove(b->p, b->p + cut, b->len - cut + 1);
+        b->len -= cut;
+    }
+}
+
+int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, struct cet_error *err)
+{
+    struct cet_buf html = {0}, goldraw = {0};
+    char *gold = NULL;
+    size_t gold_len = 0;
+    int rc = -1;
+    *out = NULL;
+    if (e->gold_missing) {
+        cet_fail(err, "no gold standard");
+        goto done;
+    }
+    struct cet_error ferr;
+    if (cet_read_file(&html, e->html_path, CET_MAX_PAGE_BYTES + 1, &ferr)) {
+        cet_fail(err, "cannot read page: %s", ferr.msg);
+        goto done;
+    }
+    if (e->cleaneval)
+        strip_text_wrapper(&html);
+    const char *graw = e->gold_inline;
+    size_t graw_len = graw ? strlen(graw) : 0;
+    if (!graw) {
+        if (cet_read_file(&goldraw, e->gold_path, (size_t)256 << 20, &ferr)) {
+            cet_fail(err, "cannot read gold: %s", ferr.msg);
+            goto done;
+        }
+        graw = goldraw.p;
+        graw_len = goldraw.len;
+    }
+    if (cet_decode_text(&gold, &gold_len, graw, graw_len, err))
+        goto done;
+    if (e->cleaneval)
+        gold_len = cet_gold_cleanup(gold, gold_len);
+    if (cet_doc_parse(out, html.p, html.len, gold, gold_len, err))
+        goto done;
+    struct cet_doc *d = *out;
+    d->package = strdup(e->package);
+    d->name = strdup(e->name);
+    d->path = strdup(e->html_path);
+    if (!d->package || !d->name || !d->path) {
+        cet_doc_free(d);
+        *out = NULL;
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    rc = 0;
+done:
+    cet_buf_free(&html);
+    cet_buf_free(&goldraw);
+    free(gold);
+    return rc;
+}
+
+int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
+                    int threads, struct cet_error *err)
+{
+    memset(c, 0, sizeof *c);
+    size_t n = e->n;
+    struct cet_doc **docs = calloc(n ? n : 1, sizeof *docs);
+    char **reasons = calloc(n ? n : 1, sizeof *reasons);
+    if (!docs || !reasons) {
+        free(docs);
+        free(reasons);
+        return cet_fail(err, "out of memory");
+    }
+    int oom = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : omp_get_max_threads())
+    for (size_t i = 0; i < n; i++) {
+        if (want && !want[i])
+            continue;
+        struct cet_error derr;
+        if (cet_entry_load(&docs[i], &e->v[i], &derr)) {
+            reasons[i] = strdup(derr.msg);
+            if (!reasons[i]) {
+#pragma omp atomic write
+                oom = 1;
+            }
+        }
+    }
+    int rc = 0;
+    size_t kept = 0, skipped = 0;
+    for (size_t i = 0; i < n; i++) {
+        kept += docs[i] != NULL;
+        skipped += reasons[i] != NULL;
+    }
+    c->docs = calloc(kept ? kept : 1, sizeof *c->docs);
+    c->skips = calloc(skipped ? skipped : 1, sizeof *c->skips);
+    c->pkgs = calloc(kept ? kept : 1, sizeof *c->pkgs);
+    if (oom || !c->docs || !c->skips || !c->pkgs)
+        rc = cet_fail(err, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0 && docs[i]) {
+            struct cet_doc *d = docs[i];
+            c->bytes += d->bytes;
+            if (!c->npkgs || strcmp(c->pkgs[c->npkgs - 1].name, d->package) != 0) {
+                c->pkgs[c->npkgs].name = strdup(d->package);
+                c->pkgs[c->npkgs].first = (uint32_t)c->ndocs;
+                if (!c->pkgs[c->npkgs].name)
+                    rc = cet_fail(err, "out of memory");
+                c->npkgs++;
+            }
+            c->pkgs[c->npkgs - 1].count++;
+            c->docs[c->ndocs++] = d;
+            docs[i] = NULL;
+        } else if (rc == 0 && reasons[i]) {
+            c->skips[c->nskips].path = strdup(e->v[i].html_path);
+            c->skips[c->nskips].reason = reasons[i];
+            reasons[i] = NULL;
+            c->nskips++;
+        }
+        cet_doc_free(docs[i]);
+        free(reasons[i]);
+    }
+    free(docs);
+    free(reasons);
+    if (rc)
+        cet_corpus_free(c);
+    return rc;
+}
+
+void cet_corpus_free(struct cet_corpus *c)
+{
+    if (c->docs)
+        for (size_t i = 0; i < c->ndocs; i++)
+            cet_doc_free(c->docs[i]);
+    if (c->pkgs)
+        for (size_t i = 0; i < c->npkgs; i++)
+            free(c->pkgs[i].name);
+    if (c->skips)
+        for (size_t i = 0; i < c->nskips; i++) {
+            free(c->skips[i].path);
+            free(c->skips[i].reason);
+        }
+    free(c->docs);
+    free(c->pkgs);
+    free(c->skips);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- sample files ---- */
+
+int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error *err)
+{
+    struct cet_buf b = {0};
+    *names = NULL;
+    *n = 0;
+    if (cet_read_file(&b, path, (size_t)64 << 20, err))
+        return -1;
+    char **v = NULL;
+    size_t cnt = 0, cap = 0;
+    int line = 0, rc = 0;
+    char *save = NULL;
+    for (char *s = b.p; s && *s && rc == 0; s = save) {
+        char *nl = strchr(s, '\n');
+        save = nl ? nl + 1 : NULL;
+        if (nl)
+            *nl = 0;
+        line++;
+        size_t len = strlen(s);
+        while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+            s[--len] = 0;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s || *s == '#')
+            continue;
+        char *slash = strchr(s, '/');
+        if (!slash || slash == s || !slash[1]) {
+            rc = cet_fail(err, "%s:%d:1: expected PACKAGE/NAME, got '%.60s'", path, line, s);
+            break;
+        }
+        if (memchr(s, 0, len) != s + len) {
+            rc = cet_fail(err, "%s:%d:1: NUL byte in line", path, line);
+            break;
+        }
+        if (cnt == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **nv = realloc(v, cap * sizeof *nv);
+            if (!nv) {
+                rc = cet_fail(err, "out of memory");
+                break;
+            }
+            v = nv;
+        }
+        if (!(v[cnt] = strdup(s))) {
+            rc = cet_fail(err, "out of memory");
+            break;
+        }
+        cnt++;
+    }
+    if (rc == 0 && b.len && memchr(b.p, 0, b.len) && cnt == 0)
+        rc = cet_fail(err, "%s: binary data, not a sample file", path);
+    if (rc == 0 && cnt == 0)
+        rc = cet_fail(err, "%s: the sample lists no documents", path);
+    cet_buf_free(&b);
+    if (rc) {
+        cet_sample_free(v, cnt);
+        return -1;
+    }
+    *names = v;
+    *n = cnt;
+    return 0;
+}
+
+void cet_sample_free(char **names, size_t n)
+{
+    free_list(names, n);
+}
+
+int cet_sample_select(uint8_t *want, const struct cet_entries *e, char *const *names, size_t n,
+                      const char *path, struct cet_error *err)
+{
+    memset(want, 0, e->n);
+    for (size_t i = 0; i < n; i++) {
+        const char *slash = strchr(names[i], '/');
+        size_t plen = (size_t)(slash - names[i]);
+        /* Entries are sorted, so a binary search finds the document. */
+        size_t lo = 0, hi = e->n;
+        int found = 0;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            const struct cet_entry *x = &e->v[mid];
+            int c = strncmp(x->package, names[i], plen);
+            if (c == 0 && x->package[plen])
+                c = 1;
+            if (c == 0)
+                c = strcmp(x->name, slash + 1);
+            if (c == 0) {
+                want[mid] = 1;
+                found = 1;
+                break;
+            }
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (!found)
+            return cet_fail(err, "%s: '%s' is not a document of the given corpora", path, names[i]);
+    }
+    return 0;
+}

@@ -1,0 +1,418 @@
+/* HTML -> document model, built straight from libxml2's recovering HTML
+ * parser through SAX callbacks: no libxml2 tree is built, and no extractor
+ * ever parses again.  The parser runs with no network access, and HTML has
+ * no external entities to load. */
+#include "cetune/doc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
+
+#include "cetune/buf.h"
+#include "cetune/lcs.h"
+#include "cetune/text.h"
+
+struct builder {
+    struct cet_doc *doc;
+    size_t node_cap, attr_cap, word_cap;
+    struct cet_buf pool;
+    struct cet_buf text;      /* pending character data of the current text node */
+    uint32_t *stack;          /* open elements */
+    size_t depth, stack_cap;
+    size_t invisible;         /* open elements whose content is not text */
+    size_t anchors;           /* open <a href> elements */
+    struct cet_intern vocab;
+    int failed;               /* out of memory or over a limit; message in err */
+    struct cet_error *err;
+    htmlParserCtxtPtr ctxt;
+};
+
+static void fail(struct builder *b, const char *msg)
+{
+    if (!b->failed) {
+        b->failed = 1;
+        cet_fail(b->err, "%s", msg);
+        xmlStopParser(b->ctxt);
+    }
+}
+
+#define GROW(b, arr, n, cap)                                                   \
+    do {                                                                       \
+        if ((n) >= (cap)) {                                                    \
+            size_t nc = (cap) ? (cap) * 2 : 64;                                \
+            void *np = realloc((arr), nc * sizeof *(arr));                     \
+            if (!np) {                                                         \
+                fail((b), "out of memory");                                    \
+                return;                                                        \
+            }                                                                  \
+            (arr) = np;                                                        \
+            (cap) = nc;                                                        \
+        }                                                                      \
+    } while (0)
+
+static uint32_t pool_add(struct builder *b, const char *s, size_t n)
+{
+    uint32_t off = (uint32_t)b->pool.len;
+    if (b->pool.len + n + 1 > UINT32_MAX || cet_buf_add(&b->pool, s, n) ||
+        cet_buf_add(&b->pool, "", 1)) {
+        fail(b, "out of memory");
+        return 0;
+    }
+    return off;
+}
+
+static int add_word(const char *w, size_t n, void *ctx)
+{
+    struct builder *b = ctx;
+    struct cet_doc *d = b->doc;
+    uint32_t id = cet_intern(&b->vocab, w, n);
+    if (id == UINT32_MAX)
+        return -1;
+    if (d->nwords >= b->word_cap) {
+        size_t nc = b->word_cap ? b->word_cap * 2 : 256;
+        uint32_t *nw = realloc(d->words, nc * sizeof *nw);
+        if (!nw)
+            return -1;
+        d->words = nw;
+        b->word_cap = nc;
+    }
+    d->words[d->nwords++] = id;
+    return 0;
+}
+
+static uint32_t top(const struct builder *b)
+{
+    return b->depth ? b->stack[b->depth - 1] : CET_NONE;
+}
+
+static struct cet_node *new_node(struct builder *b)
+{
+    struct cet_doc *d = b->doc;
+    if (d->nnodes >= b->node_cap) {
+        size_t nc = b->node_cap ? b->node_cap * 2 : 256;
+        struct cet_node *nn = realloc(d->nodes, nc * sizeof *nn);
+        if (!nn) {
+            fail(b, "out of memory");
+            return NULL;
+        }
+        d->nodes = nn;
+        b->node_cap = nc;
+    }
+    struct cet_node *n = &d->nodes[d->nnodes];
+    memset(n, 0, sizeof *n);
+    uint32_t p = top(b);
+    n->parent = p;
+    n->depth = (uint32_t)b->depth;
+    n->block = p == CET_NONE ? CET_NONE : d->nodes[p].block;
+    n->w0 = n->w1 = d->nwords;
+    n->end = d->nnodes + 1;
+    n->attr0 = d->nattrs;
+    if (b->anchors)
+        n->flags |= CET_NF_ANCHOR;
+    d->nnodes++;
+    return n;
+}
+
+/* Ends the pending text node: white space collapsed, empty text dropped. */
+static void flush_text(struct builder *b)
+{
+    if (!b->text.len || b->failed)
+        return;
+    char *s = b->text.p, *o = s;
+    size_t n = b->text.len;
+    int space = 1;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            if (!space)
+                *o++ = ' ';
+            space = 1;
+        } else {
+            *o++ = c;
+            space = 0;
+        }
+    }
+    if (o > s && o[-1] == ' ')
+        o--;
+    size_t len = (size_t)(o - s);
+    b->text.len = 0;
+    if (!len)
+        return;
+    struct cet_node *t = new_node(b);
+    if (!t)
+        return;
+    t->kind = CET_TEXT;
+    t->str = pool_add(b, s, len);
+    t->len = (uint32_t)len;
+    uint32_t chars = 0;
+    for (size_t i = 0; i < len; i++)
+        chars += ((unsigned char)s[i] & 0xC0) != 0x80;
+    t->nchars = chars;
+    if (cet_words(s, len, add_word, b))
+        fail(b, "out of memory");
+    t->w1 = b->doc->nwords;
+}
+
+static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
+{
+    struct builder *b = ctx;
+    if (b->failed)
+        return;
+    flush_text(b);
+    if (b->depth >= CET_MAX_DEPTH) {
+        fail(b, "elements nested deeper than the limit of 100000");
+        return;
+    }
+    struct cet_doc *d = b->doc;
+    size_t nlen = strlen((const char *)name);
+    enum cet_tag tag = cet_tag_lookup((const char *)name);
+    unsigned tf = cet_tag_flags(tag);
+    struct cet_node *e = new_node(b);
+    if (!e)
+        return;
+    uint32_t idx = d->nnodes - 1;
+    e->kind = CET_ELEMENT;
+    e->tag = (uint16_t)tag;
+    e->str = pool_add(b, (const char *)name, nlen);
+    e->len = (uint32_t)nlen;
+    if (tf & CET_TAGF_BLOCK) {
+        e->flags |= CET_NF_BLOCK;
+        e->block = idx;
+    }
+    /* Markup characters as they would be written: <name a="v"> and </name>. */
+    size_t markup = nlen + 2 + ((tf & CET_TAGF_VOID) ? 0 : nlen + 3);
+    int href = 0;
+    for (size_t i = 0; atts && atts[i]; i += 2) {
+        const char *an = (const char *)atts[i], *av = atts[i + 1] ? (const char *)atts[i + 1] : "";
+        struct cet_attr a;
+        a.name = pool_add(b, an, strlen(an));
+        a.value = pool_add(b, av, strlen(av));
+        GROW(b, d->attrs, d->nattrs, b->attr_cap);
+        d->attrs[d->nattrs++] = a;
+        if (d->nodes[idx].nattr < UINT16_MAX)
+            d->nodes[idx].nattr++;
+        markup += strlen(an) + strlen(av) + 4;
+        if (tag == CET_TAG_A && strcmp(an, "href") == 0)
+            href = 1;
+    }
+    d->nodes[idx].nchars = (uint32_t)(markup < UINT32_MAX ? markup : UINT32_MAX);
+    if (href)
+        d->nodes[idx].flags |= CET_NF_ANCHOR | CET_NF_HREF;
+    GROW(b, b->stack, b->depth, b->stack_cap);
+    b->stack[b->depth++] = idx;
+    if (tf & CET_TAGF_INVISIBLE)
+        b->invisible++;
+    if (href)
+        b->anchors++;
+}
+
+static void on_end(void *ctx, const xmlChar *name)
+{
+    struct builder *b = ctx;
+    (void)name;
+    if (b->failed || !b->depth)
+        return;
+    flush_text(b);
+    struct cet_doc *d = b->doc;
+    uint32_t idx = b->stack[--b->depth];
+    struct cet_node *e = &d->nodes[idx];
+    e->end = d->nnodes;
+    e->w1 = d->nwords;
+    if (cet_tag_flags(e->tag) & CET_TAGF_INVISIBLE)
+        b->invisible--;
+    if (e->flags & CET_NF_HREF)
+        b->anchors--;
+}
+
+static void on_chars(void *ctx, const xmlChar *ch, int len)
+{
+    struct builder *b = ctx;
+    if (b->failed || len <= 0)
+        return;
+    if (b->invisible) {
+        /* Script and style bodies are code, not text: they count as markup. */
+        uint32_t t = top(b);
+        if (t != CET_NONE) {
+            uint64_t c = (uint64_t)b->doc->nodes[t].nchars + (uint64_t)len;
+            b->doc->nodes[t].nchars = c < UINT32_MAX ? (uint32_t)c : UINT32_MAX;
+        }
+        return;
+    }
+    if (cet_buf_add(&b->text, (const char *)ch, (size_t)len))
+        fail(b, "out of memory");
+}
+
+const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name)
+{
+    const struct cet_node *n = &d->nodes[i];
+    for (uint32_t k = 0; k < n->nattr; k++)
+        if (strcmp(d->pool + d->attrs[n->attr0 + k].name, name) == 0)
+            return d->pool + d->attrs[n->attr0 + k].value;
+    return NULL;
+}
+
+void cet_doc_free(struct cet_doc *d)
+{
+    if (!d)
+        return;
+    free(d->package);
+    free(d->name);
+    free(d->path);
+    free(d->nodes);
+    free(d->attrs);
+    free(d->pool);
+    free(d->words);
+    free(d->gold);
+    free(d->vocab_off);
+    free(d->vocab_pool);
+    free(d->gold_row);
+    free(d->gold_peq);
+    free(d);
+}
+
+struct gold_ctx {
+    struct builder *b;
+    size_t cap;
+};
+
+static int add_gold(const char *w, size_t n, void *ctx)
+{
+    struct gold_ctx *g = ctx;
+    struct cet_doc *d = g->b->doc;
+    uint32_t id = cet_intern(&g->b->vocab, w, n);
+    if (id == UINT32_MAX)
+        return -1;
+    if (d->ngold >= g->cap) {
+        size_t nc = g->cap ? g->cap * 2 : 256;
+        uint32_t *ng = realloc(d->gold, nc * sizeof *ng);
+        if (!ng)
+            return -1;
+        d->gold = ng;
+        g->cap = nc;
+    }
+    d->gold[d->ngold++] = id;
+    return 0;
+}
+
+/* Share of control characters (other than white space) in the first 64 KB:
+ * random binary data has about 11%, any real page next to none. */
+static int looks_binary(const char *s, size_t len)
+{
+    size_t n = len < 65536 ? len : 65536, ctl = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7F)
+            ctl++;
+    }
+    return n && ctl * 100 > n * 2;
+}
+
+int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char *gold,
+                  size_t gold_len, struct cet_error *err)
+{
+    *out = NULL;
+    if (len == 0)
+        return cet_fail(err, "empty page (0 bytes)");
+    if (len > CET_MAX_PAGE_BYTES)
+        return cet_fail(err, "page of %zu bytes is over the limit of %u MB", len,
+                        CET_MAX_PAGE_BYTES >> 20);
+    struct cet_doc *d = calloc(1, sizeof *d);
+    if (!d)
+        return cet_fail(err, "out of memory");
+    d->bytes = len;
+    char *utf8 = NULL;
+    size_t ulen = 0;
+    if (cet_decode_page(&utf8, &ulen, html, len, d->charset, err)) {
+        free(d);
+        return -1;
+    }
+    if (looks_binary(utf8, ulen)) {
+        free(utf8);
+        free(d);
+        return cet_fail(err, "binary data, not an HTML page");
+    }
+
+    struct builder b;
+    memset(&b, 0, sizeof b);
+    b.doc = d;
+    b.err = err;
+    cet_intern_init(&b.vocab);
+
+    htmlSAXHandler sax;
+    memset(&sax, 0, sizeof sax);
+    sax.startElement = on_start;
+    sax.endElement = on_end;
+    sax.characters = on_chars;
+    sax.ignorableWhitespace = on_chars;
+    sax.cdataBlock = on_chars;
+    htmlParserCtxtPtr ctxt = htmlCreatePushParserCtxt(&sax, &b, NULL, 0, NULL, XML_CHAR_ENCODING_UTF8);
+    int rc = 0;
+    if (!ctxt) {
+        rc = cet_fail(err, "out of memory");
+        goto done;
+    }
+    b.ctxt = ctxt;
+    htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
+                                 HTML_PARSE_NOWARNING | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
+    /* Feed in chunks: the push parser keeps its buffers small that way. */
+    const size_t chunk = 1 << 20;
+    for (size_t off = 0; off < ulen && !b.failed; off += chunk) {
+        size_t n = ulen - off < chunk ? ulen - off : chunk;
+        htmlParseChunk(ctxt, utf8 + off, (int)n, 0);
+    }
+    if (!b.failed)
+        htmlParseChunk(ctxt, NULL, 0, 1);
+    if (!b.failed) {
+        flush_text(&b);
+        while (b.depth) /* close what the parser left open */
+            on_end(&b, NULL);
+    }
+    if (b.failed) {
+        rc = -1;
+        goto done;
+    }
+
+    if (gold) {
+        struct gold_ctx g = {&b, 0};
+        d->has_gold = 1;
+        if (cet_words(gold, gold_len, add_gold, &g)) {
+            rc = cet_fail(err, "out of memory");
+            goto done;
+        }
+    }
+    struct cet_peq peq;
+    if (cet_peq_build(&peq, d->gold, d->ngold, b.vocab.n)) {
+        rc = cet_fail(err, "out of memory");
+        goto done;
+    }
+    d->gold_row = peq.row;
+    d->gold_peq = peq.peq;
+    d->gold_blocks = peq.blocks;
+    d->nvocab = b.vocab.n;
+    d->vocab_off = b.vocab.off;
+    d->vocab_pool = b.vocab.pool;
+    b.vocab.off = NULL;
+    b.vocab.pool = NULL;
+    d->pool = b.pool.p ? b.pool.p : calloc(1, 1);
+    d->pool_len = b.pool.len;
+    b.pool.p = NULL;
+    if (!d->pool)
+        rc = cet_fail(err, "out of memory");
+
+done:
+    if (ctxt)
+        htmlFreeParserCtxt(ctxt);
+    free(utf8);
+    free(b.stack);
+    cet_buf_free(&b.text);
+    cet_buf_free(&b.pool);
+    cet_intern_free(&b.vocab);
+    if (rc) {
+        cet_doc_free(d);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}

@@ -1,0 +1,181 @@
+/* Evaluation: extraction plus the bit-parallel LCS, in parallel over
+ * (configuration, document) pairs.  Each pair's score lands in its own slot
+ * and means are summed in document order afterwards, so results do not
+ * depend on the number of threads or on scheduling. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/eval.h"
+#include "cetune/lcs.h"
+
+struct scratch {
+    struct cet_sel sel;
+    uint64_t *v;
+    size_t vcap;
+    char pad[64]; /* keeps neighbouring threads' hot fields off one cache line */
+};
+
+struct cet_evaluator {
+    const struct cet_corpus *c;
+    const struct cet_extractor *ex;
+    enum cet_metric metric;
+    int threads;
+    void **prep;
+    struct scratch *ts;
+};
+
+int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
+                      const struct cet_extractor *ex, enum cet_metric metric, int threads,
+                      struct cet_error *err)
+{
+    *out = NULL;
+    if (metric != CET_METRIC_WORD)
+        return cet_fail(err, "only the word metric is implemented");
+    struct cet_evaluator *ev = calloc(1, sizeof *ev);
+    if (!ev)
+        return cet_fail(err, "out of memory");
+    ev->c = c;
+    ev->ex = ex;
+    ev->metric = metric;
+    ev->threads = threads > 0 ? threads : omp_get_max_threads();
+    ev->prep = calloc(c->ndocs ? c->ndocs : 1, sizeof *ev->prep);
+    ev->ts = calloc((size_t)ev->threads, sizeof *ev->ts);
+    if (!ev->prep || !ev->ts) {
+        cet_evaluator_free(ev);
+        return cet_fail(err, "out of memory");
+    }
+    if (ex->prepare) {
+        int failed = 0;
+        char first[1200] = "";
+#pragma omp parallel for schedule(dynamic, 1) num_threads(ev->threads)
+        for (size_t i = 0; i < c->ndocs; i++) {
+            struct cet_error e;
+            ev->prep[i] = ex->prepare(c->docs[i], &e);
+            if (!ev->prep[i]) {
+#pragma omp critical(cet_prep_err)
+                if (!failed) {
+                    failed = 1;
+                    snprintf(first, sizeof first, "%s/%s: %s", c->docs[i]->package,
+                             c->docs[i]->name, e.msg);
+                }
+            }
+        }
+        if (failed) {
+            cet_evaluator_free(ev);
+            return cet_fail(err, "%s: %.900s", ex->name, first);
+        }
+    }
+    *out = ev;
+    return 0;
+}
+
+void cet_evaluator_free(struct cet_evaluator *ev)
+{
+    if (!ev)
+        return;
+    if (ev->prep && ev->ex->release)
+        for (size_t i = 0; i < ev->c->ndocs; i++)
+            if (ev->prep[i])
+                ev->ex->release(ev->prep[i]);
+    if (ev->ts)
+        for (int t = 0; t < ev->threads; t++) {
+            cet_sel_free(&ev->ts[t].sel);
+            free(ev->ts[t].v);
+        }
+    free(ev->prep);
+    free(ev->ts);
+    free(ev);
+}
+
+static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_score *out)
+{
+    uint32_t blocks = d->gold_blocks ? d->gold_blocks : 1;
+    if (s->vcap < blocks) {
+        uint64_t *v = realloc(s->v, blocks * sizeof *v);
+        if (!v)
+            return -1;
+        s->v = v;
+        s->vcap = blocks;
+    }
+    cet_lcs_start(s->v, blocks);
+    uint32_t n = 0;
+    const uint8_t *keep = s->sel.keep;
+    for (uint32_t i = 0; i < d->nnodes; i++) {
+        const struct cet_node *nd = &d->nodes[i];
+        if (nd->kind != CET_TEXT || !keep[i])
+            continue;
+        cet_lcs_feed(s->v, blocks, d->gold_peq, d->gold_row, d->words + nd->w0, nd->w1 - nd->w0);
+        n += nd->w1 - nd->w0;
+    }
+    for (uint32_t j = 0; j < s->sel.nextra; j++) {
+        const struct cet_node *nd = &d->nodes[s->sel.extra[j]];
+        cet_lcs_feed(s->v, blocks, d->gold_peq, d->gold_row, d->words + nd->w0, nd->w1 - nd->w0);
+        n += nd->w1 - nd->w0;
+    }
+    uint32_t lcs = d->ngold && n ? cet_lcs_result(s->v, blocks, d->ngold) : 0;
+    cet_score_set(out, n, d->ngold, lcs);
+    return 0;
+}
+
+int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const uint32_t *docs,
+                 size_t ndocs, struct cet_score *scores, double *mean_f1, double *mean_p,
+                 double *mean_r, struct cet_error *err)
+{
+    const struct cet_corpus *c = ev->c;
+    if (!docs)
+        ndocs = c->ndocs;
+    size_t total = k * ndocs, np = ev->ex->nparams;
+    struct cet_score *sc = scores ? scores : malloc((total ? total : 1) * sizeof *sc);
+    if (!sc)
+        return cet_fail(err, "out of memory");
+    int failed = 0;
+#pragma omp parallel num_threads(ev->threads)
+    {
+        struct scratch *s = &ev->ts[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 1)
+        for (size_t t = 0; t < total; t++) {
+            size_t j = t / ndocs, di = docs ? docs[t % ndocs] : t % ndocs;
+            const struct cet_doc *d = c->docs[di];
+            if (cet_sel_reset(&s->sel, d) ||
+                ev->ex->run(d, ev->prep[di], params + j * np, &s->sel) ||
+                score_words(s, d, &sc[t])) {
+#pragma omp atomic write
+                failed = 1;
+            }
+        }
+    }
+    if (failed) {
+        if (!scores)
+            free(sc);
+        return cet_fail(err, "out of memory during evaluation");
+    }
+    for (size_t j = 0; j < k; j++) {
+        double f = 0, p = 0, r = 0;
+        for (size_t i = 0; i < ndocs; i++) {
+            f += sc[j * ndocs + i].f1;
+            p += sc[j * ndocs + i].p;
+            r += sc[j * ndocs + i].r;
+        }
+        double n = ndocs ? (double)ndocs : 1.0;
+        if (mean_f1)
+            mean_f1[j] = f / n;
+        if (mean_p)
+            mean_p[j] = p / n;
+        if (mean_r)
+            mean_r[j] = r / n;
+    }
+    if (!scores)
+        free(sc);
+    return 0;
+}
+
+int cet_evaluator_extract(struct cet_evaluator *ev, const double *params, size_t di,
+                          struct cet_sel *sel)
+{
+    const struct cet_doc *d = ev->c->docs[di];
+    if (cet_sel_reset(sel, d))
+        return -1;
+    return ev->ex->run(d, ev->prep[di], params, sel);
+}

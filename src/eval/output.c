@@ -1,0 +1,132 @@
+/* Rendering an extraction: the text that is scored, or the cleaned HTML.
+ * Text nodes are always separated (a space inside a block, a newline between
+ * blocks), so the words of the written text are exactly the words scored. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/eval.h"
+
+static int add_node_text(struct cet_buf *out, const struct cet_doc *doc, uint32_t i, int *first,
+                         uint32_t *prev_block)
+{
+    const struct cet_node *n = &doc->nodes[i];
+    if (!*first && cet_buf_add(out, n->block == *prev_block ? " " : "\n", 1))
+        return -1;
+    *first = 0;
+    *prev_block = n->block;
+    return cet_buf_add(out, cet_node_str(doc, i), n->len);
+}
+
+int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out)
+{
+    int first = 1;
+    uint32_t prev = CET_NONE;
+    if (cet_buf_reserve(out, 0))
+        return -1;
+    for (uint32_t i = 0; i < doc->nnodes; i++)
+        if (doc->nodes[i].kind == CET_TEXT && sel->keep[i] &&
+            add_node_text(out, doc, i, &first, &prev))
+            return -1;
+    for (uint32_t j = 0; j < sel->nextra; j++) {
+        prev = CET_NONE - 1; /* appended text starts a new line each */
+        if (add_node_text(out, doc, sel->extra[j], &first, &prev))
+            return -1;
+    }
+    if (!first && cet_buf_add(out, "\n", 1))
+        return -1;
+    return 0;
+}
+
+static int add_escaped(struct cet_buf *out, const char *s, size_t n, int attr)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *rep = NULL;
+        switch (s[i]) {
+        case '&': rep = "&amp;"; break;
+        case '<': rep = "&lt;"; break;
+        case '>': rep = "&gt;"; break;
+        case '"': rep = attr ? "&quot;" : NULL; break;
+        default: break;
+        }
+        if (!rep)
+            continue;
+        if (cet_buf_add(out, s + start, i - start) || cet_buf_puts(out, rep))
+            return -1;
+        start = i + 1;
+    }
+    return cet_buf_add(out, s + start, n - start);
+}
+
+static int close_tag(struct cet_buf *out, const struct cet_doc *doc, uint32_t e)
+{
+    if (cet_tag_flags(doc->nodes[e].tag) & CET_TAGF_VOID)
+        return 0;
+    return cet_buf_printf(out, "</%s>", cet_node_str(doc, e));
+}
+
+/* Script-like elements lost their bodies in the model, and the page's own
+ * charset declaration would lie about the UTF-8 we write: both are left out. */
+static int skip_element(const struct cet_doc *doc, uint32_t i)
+{
+    const struct cet_node *n = &doc->nodes[i];
+    if (n->tag == CET_TAG_META)
+        return cet_node_attr(doc, i, "charset") || cet_node_attr(doc, i, "http-equiv");
+    return (cet_tag_flags(n->tag) & CET_TAGF_INVISIBLE) && n->tag != CET_TAG_HEAD &&
+           n->tag != CET_TAG_TITLE;
+}
+
+int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out)
+{
+    uint32_t *stack = NULL;
+    size_t depth = 0, cap = 0;
+    int rc = cet_buf_puts(out, "<!DOCTYPE html>\n<meta charset=\"utf-8\">\n");
+    for (uint32_t i = 0; i <= doc->nnodes && rc == 0; i++) {
+        while (depth && (i == doc->nnodes || doc->nodes[stack[depth - 1]].end <= i))
+            rc |= close_tag(out, doc, stack[--depth]);
+        if (i == doc->nnodes || rc)
+            break;
+        const struct cet_node *n = &doc->nodes[i];
+        if (!sel->keep[i]) /* a dropped element is unwrapped; kept descendants remain */
+            continue;
+        if (n->kind == CET_ELEMENT && skip_element(doc, i)) {
+            i = n->end - 1;
+            continue;
+        }
+        if (n->kind == CET_TEXT) {
+            rc = add_escaped(out, cet_node_str(doc, i), n->len, 0);
+            continue;
+        }
+        rc = cet_buf_printf(out, "<%s", cet_node_str(doc, i));
+        for (uint32_t k = 0; k < n->nattr && rc == 0; k++) {
+            const struct cet_attr *a = &doc->attrs[n->attr0 + k];
+            const char *v = doc->pool + a->value;
+            rc = cet_buf_printf(out, " %s=\"", doc->pool + a->name) ||
+                 add_escaped(out, v, strlen(v), 1) || cet_buf_puts(out, "\"");
+        }
+        rc = rc || cet_buf_puts(out, ">");
+        if (rc == 0 && n->end > i + 1) {
+            if (depth == cap) {
+                size_t nc = cap ? cap * 2 : 64;
+                uint32_t *ns = realloc(stack, nc * sizeof *ns);
+                if (!ns) {
+                    rc = -1;
+                    break;
+                }
+                stack = ns;
+                cap = nc;
+            }
+            stack[depth++] = i;
+        } else if (rc == 0) {
+            rc = close_tag(out, doc, i);
+        }
+    }
+    for (uint32_t j = 0; j < sel->nextra && rc == 0; j++) {
+        const struct cet_node *n = &doc->nodes[sel->extra[j]];
+        rc = cet_buf_puts(out, "\n<p>") || add_escaped(out, cet_node_str(doc, sel->extra[j]), n->len, 0) ||
+             cet_buf_puts(out, "</p>");
+    }
+    rc = rc || cet_buf_puts(out, "\n");
+    free(stack);
+    return rc ? -1 : 0;
+}

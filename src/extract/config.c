@@ -1,0 +1,210 @@
+#include "cetune/config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/json.h"
+
+static int init(struct cet_config *cfg, const struct cet_extractor *ex, struct cet_error *err)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->ex = ex;
+    cfg->docs = -1;
+    cfg->params = calloc(ex->nparams ? ex->nparams : 1, sizeof *cfg->params);
+    if (!cfg->params)
+        return cet_fail(err, "out of memory");
+    cet_params_default(ex, cfg->params);
+    return 0;
+}
+
+static int relabel(struct cet_config *cfg, const char *base)
+{
+    struct cet_buf b = {0};
+    if (cet_buf_puts(&b, base))
+        return -1;
+    free(cfg->label);
+    cfg->label = b.p;
+    return 0;
+}
+
+int cet_config_default(struct cet_config *cfg, const char *name, struct cet_error *err)
+{
+    const struct cet_extractor *ex = cet_extractor_find(name);
+    if (!ex)
+        return cet_fail(err, "unknown extractor '%s' (see 'cetune list')", name);
+    if (init(cfg, ex, err))
+        return -1;
+    if (relabel(cfg, name)) {
+        cet_config_free(cfg);
+        return cet_fail(err, "out of memory");
+    }
+    return 0;
+}
+
+int cet_config_set(struct cet_config *cfg, const char *assignment, struct cet_error *err)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment)
+        return cet_fail(err, "-P expects name=value, got '%s'", assignment);
+    char name[128];
+    size_t n = (size_t)(eq - assignment);
+    if (n >= sizeof name)
+        return cet_fail(err, "-P: parameter name too long");
+    memcpy(name, assignment, n);
+    name[n] = 0;
+    int i = cet_param_index(cfg->ex, name);
+    if (i < 0)
+        return cet_fail(err, "extractor '%s' has no parameter '%s' (see 'cetune list %s')",
+                        cfg->ex->name, name, cfg->ex->name);
+    if (cet_param_parse(cfg->ex, (size_t)i, eq + 1, &cfg->params[i], err))
+        return -1;
+    struct cet_buf b = {0};
+    if (cet_buf_printf(&b, "%s %s", cfg->label ? cfg->label : cfg->ex->name, assignment))
+        return cet_fail(err, "out of memory");
+    free(cfg->label);
+    cfg->label = b.p;
+    return 0;
+}
+
+/* A JSON value for parameter i, checked like a command-line value. */
+static int json_value(const struct cet_json *j, const cJSON *v, const struct cet_extractor *ex,
+                      size_t i, double *out, struct cet_error *err)
+{
+    const struct cet_param *pa = &ex->params[i];
+    char text[64];
+    switch (pa->type) {
+    case CET_P_BOOL:
+        if (!cJSON_IsBool(v))
+            return cet_json_fail(j, v, 0, err, "\"%s\" must be true or false", pa->name);
+        *out = cJSON_IsTrue(v) ? 1 : 0;
+        return 0;
+    case CET_P_ENUM:
+        if (!cJSON_IsString(v))
+            return cet_json_fail(j, v, 0, err, "\"%s\" must be a string", pa->name);
+        snprintf(text, sizeof text, "%s", v->valuestring);
+        break;
+    default:
+        if (!cJSON_IsNumber(v))
+            return cet_json_fail(j, v, 0, err, "\"%s\" must be a number", pa->name);
+        snprintf(text, sizeof text, "%.17g", v->valuedouble);
+        break;
+    }
+    struct cet_error e;
+    if (cet_param_parse(ex, i, text, out, &e))
+        return cet_json_fail(j, v, 0, err, "%s", e.msg);
+    return 0;
+}
+
+int cet_config_load(struct cet_config *cfg, const char *path, struct cet_error *err)
+{
+    struct cet_json j;
+    memset(cfg, 0, sizeof *cfg);
+    if (cet_json_load(&j, path, err))
+        return -1;
+    int rc = -1;
+    const cJSON *root = j.root;
+    if (!cJSON_IsObject(root)) {
+        cet_json_fail(&j, root, 0, err, "a configuration must be a JSON object");
+        goto done;
+    }
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "extractor");
+    if (!cJSON_IsString(name)) {
+        cet_json_fail(&j, name ? name : root, 0, err, "\"extractor\" must be a string naming an extractor");
+        goto done;
+    }
+    const struct cet_extractor *ex = cet_extractor_find(name->valuestring);
+    if (!ex) {
+        cet_json_fail(&j, name, 0, err, "unknown extractor '%s'", name->valuestring);
+        goto done;
+    }
+    if (init(cfg, ex, err))
+        goto done;
+    for (const cJSON *m = root->child; m; m = m->next) {
+        if (strcmp(m->string, "extractor") && strcmp(m->string, "params") &&
+            strcmp(m->string, "fitness") && strcmp(m->string, "docs") &&
+            strcmp(m->string, "precision") && strcmp(m->string, "recall") &&
+            strcmp(m->string, "generation")) {
+            cet_json_fail(&j, m, 1, err, "unknown member \"%s\"", m->string);
+            goto done;
+        }
+    }
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "params");
+    if (params && !cJSON_IsObject(params)) {
+        cet_json_fail(&j, params, 0, err, "\"params\" must be an object");
+        goto done;
+    }
+    unsigned char *seen = calloc(ex->nparams + 1, 1);
+    if (!seen) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    for (const cJSON *p = params ? params->child : NULL; p; p = p->next) {
+        int i = cet_param_index(ex, p->string);
+        if (i < 0) {
+            cet_json_fail(&j, p, 1, err, "extractor '%s' has no parameter \"%s\"", ex->name, p->string);
+            free(seen);
+            goto done;
+        }
+        if (seen[i]) {
+            cet_json_fail(&j, p, 1, err, "parameter \"%s\" is given twice", p->string);
+            free(seen);
+            goto done;
+        }
+        seen[i] = 1;
+        if (json_value(&j, p, ex, (size_t)i, &cfg->params[i], err)) {
+            free(seen);
+            goto done;
+        }
+    }
+    free(seen);
+    const cJSON *fit = cJSON_GetObjectItemCaseSensitive(root, "fitness");
+    if (cJSON_IsNumber(fit)) {
+        cfg->fitness = fit->valuedouble;
+        cfg->has_fitness = 1;
+    }
+    const cJSON *docs = cJSON_GetObjectItemCaseSensitive(root, "docs");
+    if (cJSON_IsNumber(docs))
+        cfg->docs = (long)docs->valuedouble;
+    if (relabel(cfg, path)) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    rc = 0;
+done:
+    cet_json_free(&j);
+    if (rc)
+        cet_config_free(cfg);
+    return rc;
+}
+
+int cet_config_json(struct cet_buf *out, const struct cet_extractor *ex, const double *params,
+                    double fitness, long docs)
+{
+    int rc = cet_buf_printf(out, "{\"extractor\": \"%s\", \"params\": {", ex->name);
+    for (size_t i = 0; i < ex->nparams && rc == 0; i++) {
+        char v[64];
+        cet_param_format(ex, i, params[i], 1, v, sizeof v);
+        rc = cet_buf_printf(out, "%s\"%s\": %s", i ? ", " : "", ex->params[i].name, v);
+    }
+    rc = rc || cet_buf_puts(out, "}");
+    if (docs >= 0 && rc == 0) {
+        char f[64];
+        snprintf(f, sizeof f, "%.17g", fitness);
+        for (int prec = 6; prec <= 17; prec++) { /* shortest exact form */
+            snprintf(f, sizeof f, "%.*g", prec, fitness);
+            if (strtod(f, NULL) == fitness)
+                break;
+        }
+        rc = cet_buf_printf(out, ", \"fitness\": %s, \"docs\": %ld", f, docs);
+    }
+    return rc || cet_buf_puts(out, "}") ? -1 : 0;
+}
+
+void cet_config_free(struct cet_config *cfg)
+{
+    free(cfg->params);
+    free(cfg->label);
+    memset(cfg, 0, sizeof *cfg);
+}

@@ -1,0 +1,196 @@
+#include "cetune/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "cetune/error.h"
+
+int cet_buf_reserve(struct cet_buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1) {
+        if (cap > SIZE_MAX / 2)
+            return -1;
+        cap *= 2;
+    }
+    char *p = realloc(b->p, cap);
+    if (!p)
+        return -1;
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+int cet_buf_add(struct cet_buf *b, const char *s, size_t n)
+{
+    if (cet_buf_reserve(b, n))
+        return -1;
+    if (n)
+        memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = 0;
+    return 0;
+}
+
+int cet_buf_puts(struct cet_buf *b, const char *s)
+{
+    return cet_buf_add(b, s, strlen(s));
+}
+
+int cet_buf_printf(struct cet_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || cet_buf_reserve(b, (size_t)n))
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+    return 0;
+}
+
+void cet_buf_free(struct cet_buf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* gzread handles both compressed and plain files; the limit stops a
+ * decompression bomb from taking all memory. */
+static int read_gz(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err)
+{
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return cet_fail(err, "%s: %s", path, strerror(errno ? errno : ENOENT));
+    char chunk[1 << 16];
+    for (;;) {
+        int n = gzread(f, chunk, sizeof chunk);
+        if (n < 0) {
+            int zerr;
+            const char *msg = gzerror(f, &zerr);
+            gzclose(f);
+            return cet_fail(err, "%s: corrupt gzip data (%s)", path, msg);
+        }
+        if (n == 0)
+            break;
+        if (out->len + (size_t)n > limit) {
+            gzclose(f);
+            return cet_fail(err, "%s: larger than %zu MB when decompressed", path, limit >> 20);
+        }
+        if (cet_buf_add(out, chunk, (size_t)n)) {
+            gzclose(f);
+            return cet_fail(err, "%s: out of memory", path);
+        }
+    }
+    gzclose(f);
+    return 0;
+}
+
+int cet_read_file(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err)
+{
+    out->len = 0;
+    if (cet_buf_reserve(out, 0))
+        return cet_fail(err, "%s: out of memory", path);
+    out->p[0] = 0;
+    if (ends_with(path, ".gz"))
+        return read_gz(out, path, limit, err);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return cet_fail(err, "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return cet_fail(err, "%s: is a directory", path);
+    }
+    if (fstat(fd, &st) == 0 && (size_t)st.st_size > limit) {
+        close(fd);
+        return cet_fail(err, "%s: larger than %zu MB", path, limit >> 20);
+    }
+    for (;;) {
+        if (cet_buf_reserve(out, 1 << 16)) {
+            close(fd);
+            return cet_fail(err, "%s: out of memory", path);
+        }
+        ssize_t n = read(fd, out->p + out->len, out->cap - out->len - 1);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            return cet_fail(err, "%s: %s", path, strerror(e));
+        }
+        if (n == 0)
+            break;
+        out->len += (size_t)n;
+        if (out->len > limit) {
+            close(fd);
+            return cet_fail(err, "%s: larger than %zu MB", path, limit >> 20);
+        }
+    }
+    out->p[out->len] = 0;
+    close(fd);
+    return 0;
+}
+
+int cet_write_atomic(const char *path, const char *data, size_t len, struct cet_error *err)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 32);
+    if (!tmp)
+        return cet_fail(err, "%s: out of memory", path);
+    snprintf(tmp, n + 32, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return cet_fail(err, "%s: cannot write: %s", path, strerror(e));
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            return cet_fail(err, "%s: cannot write: %s", path, strerror(e));
+        }
+        done += (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        return cet_fail(err, "%s: cannot write: %s", path, strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        return cet_fail(err, "%s: cannot write: %s", path, strerror(e));
+    }
+    free(tmp);
+    return 0;
+}

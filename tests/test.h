@@ -1,0 +1,83 @@
+/* A minimal test harness: each suite is one executable of test_<suite>__<what>
+ * functions; a failed check prints file:line and the suite exits non-zero. */
+#ifndef CETUNE_TEST_H
+#define CETUNE_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int test_failures;
+static int test_checks;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        test_checks++;                                                               \
+        if (!(cond)) {                                                               \
+            test_failures++;                                                         \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);  \
+        }                                                                            \
+    } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                           \
+    do {                                                                             \
+        long long _a = (long long)(a), _b = (long long)(b);                          \
+        test_checks++;                                                               \
+        if (_a != _b) {                                                              \
+            test_failures++;                                                         \
+            fprintf(stderr, "%s:%d: %s == %lld, expected %lld\n", __FILE__, __LINE__, \
+                    #a, _a, _b);                                                     \
+        }                                                                            \
+    } while (0)
+
+#define CHECK_NEAR(a, b, eps)                                                        \
+    do {                                                                             \
+        double _a = (a), _b = (b);                                                   \
+        test_checks++;                                                               \
+        if (!(fabs(_a - _b) <= (eps))) {                                             \
+            test_failures++;                                                         \
+            fprintf(stderr, "%s:%d: %s == %.9g, expected %.9g\n", __FILE__, __LINE__, \
+                    #a, _a, _b);                                                     \
+        }                                                                            \
+    } while (0)
+
+#define CHECK_STR(a, b)                                                              \
+    do {                                                                             \
+        const char *_a = (a), *_b = (b);                                             \
+        test_checks++;                                                               \
+        if (!_a || strcmp(_a, _b) != 0) {                                            \
+            test_failures++;                                                         \
+            fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__,       \
+                    __LINE__, #a, _a ? _a : "(null)", _b);                           \
+        }                                                                            \
+    } while (0)
+
+#define RUN(fn)                                                                      \
+    do {                                                                             \
+        int _before = test_failures;                                                 \
+        fn();                                                                        \
+        fprintf(stderr, "%-60s %s\n", #fn, test_failures == _before ? "ok" : "FAILED"); \
+    } while (0)
+
+#define TEST_END()                                                                   \
+    do {                                                                             \
+        fprintf(stderr, "%d checks, %d failed\n", test_checks, test_failures);       \
+        return test_failures ? 1 : 0;                                                \
+    } while (0)
+
+/* The shared corpora live beside the checkout; integration tests skip (and
+ * say so) when they are absent.  Returns NULL when absent. */
+static inline const char *test_corpora(void)
+{
+    const char *env = getenv("CETUNE_CORPORA");
+    static char path[4096];
+    snprintf(path, sizeof path, "%s", env ? env : CETUNE_SOURCE_DIR "/../shared/corpora");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    fclose(f);
+    return path;
+}
+
+#endif
