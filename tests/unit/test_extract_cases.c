@@ -1,0 +1,129 @@
+/* Data-driven extractor tests: every tests/data/extract/NAME.expect names a page,
+ * an extractor and parameters, and holds the exact text the extractor must
+ * produce (as `cetune extract` writes it):
+ *
+ *   page: lqf-basic.html
+ *   extractor: lqf
+ *   param: t=0.25          (any number of lines; defaults otherwise)
+ *   format: text           (or html; text is the default)
+ *   ---
+ *   expected text...
+ */
+#include <dirent.h>
+
+#include "cetune/buf.h"
+#include "cetune/config.h"
+#include "cetune/eval.h"
+#include "test.h"
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && !strcmp(s + n - m, suf);
+}
+
+static int cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void run_case(const char *dir, const char *file)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    struct cet_buf spec = {0}, page = {0}, out = {0};
+    struct cet_error err;
+    if (cet_read_file(&spec, path, 1 << 24, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        CHECK(0);
+        return;
+    }
+    char *sep = strstr(spec.p, "\n---\n");
+    CHECK(sep != NULL);
+    if (!sep) {
+        cet_buf_free(&spec);
+        return;
+    }
+    *sep = 0;
+    const char *expected = sep + 5;
+    struct cet_config cfg = {0};
+    int have_cfg = 0, html = 0;
+    char pagefile[1024] = "";
+    for (char *line = strtok(spec.p, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strncmp(line, "page: ", 6)) {
+            snprintf(pagefile, sizeof pagefile, "%s", line + 6);
+        } else if (!strncmp(line, "extractor: ", 11)) {
+            CHECK(cet_config_default(&cfg, line + 11, &err) == 0);
+            have_cfg = 1;
+        } else if (!strncmp(line, "param: ", 7)) {
+            int ok = have_cfg && cet_config_set(&cfg, line + 7, &err) == 0;
+            if (!ok)
+                fprintf(stderr, "%s: %s\n", path, err.msg);
+            CHECK(ok);
+        } else if (!strcmp(line, "format: html")) {
+            html = 1;
+        }
+    }
+    CHECK(have_cfg);
+    snprintf(path, sizeof path, "%s/%s", dir, pagefile);
+    if (!have_cfg || cet_read_file(&page, path, 1 << 26, &err)) {
+        CHECK(0);
+        goto done;
+    }
+    struct cet_doc *doc = NULL;
+    CHECK(cet_doc_parse(&doc, page.p, page.len, NULL, 0, &err) == 0);
+    if (!doc)
+        goto done;
+    struct cet_corpus c = {0};
+    c.docs = &doc;
+    c.ndocs = 1;
+    struct cet_evaluator *ev = NULL;
+    CHECK(cet_evaluator_new(&ev, &c, cfg.ex, CET_METRIC_WORD, 1, &err) == 0);
+    struct cet_sel sel = {0};
+    if (ev && cet_evaluator_extract(ev, cfg.params, 0, &sel) == 0) {
+        if (html)
+            cet_extract_html(doc, &sel, &out);
+        else
+            cet_extract_text(doc, &sel, &out);
+        int same = out.p && !strcmp(out.p, expected);
+        if (!same)
+            fprintf(stderr, "%s: %s produced:\n%s---- expected:\n%s----\n", file, cfg.ex->name,
+                    out.p ? out.p : "", expected);
+        CHECK(same);
+    } else {
+        CHECK(0);
+    }
+    cet_sel_free(&sel);
+    cet_evaluator_free(ev);
+    cet_doc_free(doc);
+done:
+    cet_config_free(&cfg);
+    cet_buf_free(&spec);
+    cet_buf_free(&page);
+    cet_buf_free(&out);
+}
+
+int main(void)
+{
+    const char *dir = CETUNE_TEST_DATA "/extract";
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    if (!d)
+        TEST_END();
+    char *names[1024];
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < 1024)
+        if (ends_with(de->d_name, ".expect"))
+            names[n++] = strdup(de->d_name);
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp);
+    for (size_t i = 0; i < n; i++) {
+        int before = test_failures;
+        run_case(dir, names[i]);
+        fprintf(stderr, "%-60s %s\n", names[i], test_failures == before ? "ok" : "FAILED");
+        free(names[i]);
+    }
+    CHECK(n > 0);
+    TEST_END();
+}
