@@ -1,0 +1,116 @@
+/* The bit-parallel LCS against the textbook dynamic programming, and the
+ * metric's worked example (Gottron 2007, in 003 section 3). */
+#include <gsl/gsl_rng.h>
+
+#include "cetune/eval.h"
+#include "cetune/lcs.h"
+#include "cetune/text.h"
+#include "test.h"
+
+static uint32_t bits(const uint32_t *a, size_t n, const uint32_t *b, uint32_t m, uint32_t nsym)
+{
+    struct cet_peq t;
+    CHECK(cet_peq_build(&t, b, m, nsym) == 0);
+    uint64_t *v = malloc((t.blocks + 1) * sizeof *v);
+    uint32_t r = cet_lcs_bits(a, n, t.row, t.peq, t.blocks, m, v);
+    free(v);
+    cet_peq_free(&t);
+    return r;
+}
+
+static void test_lcs__random_pairs_match_dp(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 12345);
+    uint32_t *a = malloc(3000 * sizeof *a), *b = malloc(3000 * sizeof *b);
+    int mismatches = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        /* Mostly short pairs, some empty, some long; alphabets from 1 to 1000. */
+        size_t n = gsl_rng_uniform_int(rng, iter % 50 == 0 ? 3000 : 200);
+        uint32_t m = (uint32_t)gsl_rng_uniform_int(rng, iter % 50 == 1 ? 3000 : 200);
+        if (iter % 97 == 0)
+            n = 0;
+        if (iter % 89 == 0)
+            m = 0;
+        uint32_t nsym = 1 + (uint32_t)gsl_rng_uniform_int(rng, iter % 3 ? 8 : 1000);
+        for (size_t i = 0; i < n; i++)
+            a[i] = (uint32_t)gsl_rng_uniform_int(rng, nsym);
+        for (size_t j = 0; j < m; j++)
+            b[j] = (uint32_t)gsl_rng_uniform_int(rng, nsym);
+        uint32_t want = cet_lcs_dp(a, n, b, m), got = bits(a, n, b, m, nsym);
+        if (want != got && mismatches++ < 5)
+            fprintf(stderr, "n=%zu m=%u nsym=%u: dp %u, bits %u\n", n, m, nsym, want, got);
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    free(a);
+    free(b);
+    gsl_rng_free(rng);
+}
+
+static void test_lcs__block_boundaries(void)
+{
+    /* Identical sequences of lengths around multiples of 64 exercise the carry. */
+    static uint32_t a[300];
+    for (int i = 0; i < 300; i++)
+        a[i] = (uint32_t)(i % 7);
+    for (uint32_t m = 60; m <= 260; m++)
+        CHECK_EQ_INT(bits(a, m, a, m, 7), m);
+    CHECK_EQ_INT(bits(a, 0, a, 10, 7), 0);
+    CHECK_EQ_INT(bits(a, 10, a, 0, 7), 0);
+}
+
+struct seq {
+    struct cet_intern *t;
+    uint32_t ids[64];
+    uint32_t n;
+};
+
+static int add(const char *w, size_t n, void *ctx)
+{
+    struct seq *s = ctx;
+    s->ids[s->n++] = cet_intern(s->t, w, n);
+    return 0;
+}
+
+static void test_lcs__worked_example(void)
+{
+    struct cet_intern t;
+    cet_intern_init(&t);
+    struct seq e = {&t, {0}, 0}, g = {&t, {0}, 0};
+    const char *extract = "Title Copyright Some text in";
+    const char *gold = "Title Some text in the body";
+    cet_words(extract, strlen(extract), add, &e);
+    cet_words(gold, strlen(gold), add, &g);
+    CHECK_EQ_INT(e.n, 5);
+    CHECK_EQ_INT(g.n, 6);
+    uint32_t lcs = bits(e.ids, e.n, g.ids, g.n, t.n);
+    CHECK_EQ_INT(lcs, 4);
+    struct cet_score s;
+    cet_score_set(&s, e.n, g.n, lcs);
+    CHECK_NEAR(s.p, 4.0 / 5.0, 1e-12);
+    CHECK_NEAR(s.r, 4.0 / 6.0, 1e-12);
+    CHECK_NEAR(s.f1, 8.0 / 11.0, 1e-12);
+    cet_intern_free(&t);
+}
+
+static void test_lcs__empty_cases(void)
+{
+    struct cet_score s;
+    cet_score_set(&s, 0, 0, 0);
+    CHECK(s.p == 1 && s.r == 1 && s.f1 == 1);
+    cet_score_set(&s, 0, 5, 0);
+    CHECK(s.p == 1 && s.r == 0 && s.f1 == 0);
+    cet_score_set(&s, 5, 0, 0);
+    CHECK(s.p == 0 && s.r == 1 && s.f1 == 0);
+    cet_score_set(&s, 4, 4, 0);
+    CHECK(s.f1 == 0);
+}
+
+int main(void)
+{
+    RUN(test_lcs__random_pairs_match_dp);
+    RUN(test_lcs__block_boundaries);
+    RUN(test_lcs__worked_example);
+    RUN(test_lcs__empty_cases);
+    TEST_END();
+}
