@@ -528,14 +528,16 @@ int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error
     char **v = NULL;
     size_t cnt = 0, cap = 0;
     int line = 0, rc = 0;
-    char *save = NULL;
-    for (char *s = b.p; s && *s && rc == 0; s = save) {
-        char *nl = strchr(s, '\n');
-        save = nl ? nl + 1 : NULL;
-        if (nl)
-            *nl = 0;
+    for (size_t pos = 0; pos < b.len && rc == 0;) {
+        char *s = b.p + pos, *nl = memchr(s, '\n', b.len - pos);
+        size_t len = nl ? (size_t)(nl - s) : b.len - pos;
+        pos += len + 1;
         line++;
-        size_t len = strlen(s);
+        if (memchr(s, 0, len)) {
+            rc = cet_fail(err, "%s:%d:1: NUL byte: this is not a sample file", path, line);
+            break;
+        }
+        s[len] = 0;
         while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
             s[--len] = 0;
         while (*s == ' ' || *s == '\t')
@@ -545,10 +547,6 @@ int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error
         char *slash = strchr(s, '/');
         if (!slash || slash == s || !slash[1]) {
             rc = cet_fail(err, "%s:%d:1: expected PACKAGE/NAME, got '%.60s'", path, line, s);
-            break;
-        }
-        if (memchr(s, 0, len) != s + len) {
-            rc = cet_fail(err, "%s:%d:1: NUL byte in line", path, line);
             break;
         }
         if (cnt == cap) {
@@ -566,8 +564,6 @@ int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error
         }
         cnt++;
     }
-    if (rc == 0 && b.len && memchr(b.p, 0, b.len) && cnt == 0)
-        rc = cet_fail(err, "%s: binary data, not a sample file", path);
     if (rc == 0 && cnt == 0)
         rc = cet_fail(err, "%s: the sample lists no documents", path);
     cet_buf_free(&b);

@@ -1,0 +1,127 @@
+/* The document model: structure, text, words, anchors, blocks, markup sizes. */
+#include "cetune/doc.h"
+#include "cetune/eval.h"
+#include "test.h"
+
+static struct cet_doc *parse(const char *html, const char *gold)
+{
+    struct cet_doc *d = NULL;
+    struct cet_error err;
+    if (cet_doc_parse(&d, html, strlen(html), gold, gold ? strlen(gold) : 0, &err))
+        fprintf(stderr, "parse failed: %s\n", err.msg);
+    return d;
+}
+
+static uint32_t find_text(const struct cet_doc *d, const char *s)
+{
+    for (uint32_t i = 0; i < d->nnodes; i++)
+        if (d->nodes[i].kind == CET_TEXT && !strcmp(cet_node_str(d, i), s))
+            return i;
+    return CET_NONE;
+}
+
+static void test_doc__structure(void)
+{
+    struct cet_doc *d = parse("<html><head><title>T</title><script>var x = 1;</script></head>"
+                              "<body><div id=\"m\"><a href=\"/x\">Menu <b>link</b></a> plain</div>"
+                              "<p>Para <i>one</i>\n\t  two</p><a name=\"n\">no href</a></body></html>",
+                              "para one two");
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    /* Text nodes are collapsed; script and title are not text. */
+    CHECK(find_text(d, "T") == CET_NONE);
+    CHECK(find_text(d, "var x = 1;") == CET_NONE);
+    uint32_t menu = find_text(d, "Menu"), link = find_text(d, "link"), plain = find_text(d, "plain");
+    uint32_t two = find_text(d, "two"), nohref = find_text(d, "no href");
+    CHECK(menu != CET_NONE && link != CET_NONE && plain != CET_NONE && two != CET_NONE);
+    CHECK(nohref != CET_NONE);
+    if (menu == CET_NONE || link == CET_NONE || plain == CET_NONE || two == CET_NONE ||
+        nohref == CET_NONE) {
+        cet_doc_free(d);
+        return;
+    }
+    CHECK(d->nodes[menu].flags & CET_NF_ANCHOR);
+    CHECK(d->nodes[link].flags & CET_NF_ANCHOR);
+    CHECK(!(d->nodes[plain].flags & CET_NF_ANCHOR));
+    CHECK(!(d->nodes[nohref].flags & CET_NF_ANCHOR));
+    /* Blocks: the div holds menu, link and plain; the paragraph holds its text. */
+    uint32_t div = d->nodes[menu].block;
+    CHECK(div != CET_NONE && d->nodes[div].tag == CET_TAG_DIV);
+    CHECK(d->nodes[link].block == div && d->nodes[plain].block == div);
+    CHECK(d->nodes[two].block != div && d->nodes[d->nodes[two].block].tag == CET_TAG_P);
+    CHECK_STR(cet_node_attr(d, div, "id"), "m");
+    /* Pre-order subtrees contain their descendants; words are ranges. */
+    CHECK(menu > div && menu < d->nodes[div].end && plain < d->nodes[div].end);
+    CHECK_EQ_INT(d->nodes[div].w1 - d->nodes[div].w0, 3);
+    CHECK_EQ_INT(d->nwords, 8);
+    CHECK_EQ_INT(d->ngold, 3);
+    CHECK_STR(cet_word_str(d, d->words[d->nodes[two].w0]), "two");
+    /* Markup: <div id="m"> + </div> = 12 + 6 characters. */
+    CHECK_EQ_INT(d->nodes[div].nchars, 18);
+    CHECK_EQ_INT(d->nodes[plain].nchars, 5);
+    /* The script body counts as code of its element. */
+    for (uint32_t i = 0; i < d->nnodes; i++)
+        if (d->nodes[i].tag == CET_TAG_SCRIPT)
+            CHECK_EQ_INT(d->nodes[i].nchars, 17 + 10);
+    cet_doc_free(d);
+}
+
+static void test_doc__render(void)
+{
+    struct cet_doc *d = parse("<body><div><p>A &amp; B<br>C</p><ul><li>x</li><li>y</li></ul></div>"
+                              "<img src=\"i.png\" alt='q\"'></body>", NULL);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    struct cet_sel sel = {0};
+    struct cet_buf out = {0};
+    CHECK(cet_sel_reset(&sel, d) == 0);
+    cet_sel_keep_all(d, &sel);
+    CHECK(cet_extract_text(d, &sel, &out) == 0);
+    CHECK_STR(out.p, "A & B C\nx\ny\n");
+    out.len = 0;
+    CHECK(cet_extract_html(d, &sel, &out) == 0);
+    CHECK(strstr(out.p, "<p>A &amp; B<br>C</p>") != NULL);
+    CHECK(strstr(out.p, "<img src=\"i.png\" alt=\"q&quot;\">") != NULL);
+    /* Dropping the list removes its text; the html unwraps nothing else. */
+    for (uint32_t i = 0; i < d->nnodes; i++)
+        if (d->nodes[i].tag == CET_TAG_UL)
+            cet_sel_set_subtree(d, &sel, i, 0);
+    out.len = 0;
+    CHECK(cet_extract_text(d, &sel, &out) == 0);
+    CHECK_STR(out.p, "A & B C\n");
+    out.len = 0;
+    CHECK(cet_extract_html(d, &sel, &out) == 0);
+    CHECK(strstr(out.p, "<ul>") == NULL && strstr(out.p, "<div><p>") != NULL);
+    cet_buf_free(&out);
+    cet_sel_free(&sel);
+    cet_doc_free(d);
+}
+
+static void test_doc__bad_pages(void)
+{
+    struct cet_doc *d = NULL;
+    struct cet_error err;
+    CHECK(cet_doc_parse(&d, "", 0, NULL, 0, &err) == -1 && strstr(err.msg, "empty"));
+    char junk[512];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (char)((i * 37 + 11) % 256);
+    CHECK(cet_doc_parse(&d, junk, sizeof junk, NULL, 0, &err) == -1 && strstr(err.msg, "binary"));
+    /* Broken markup is recovered, not rejected. */
+    d = parse("<p>unclosed <b>bold <div>x</p></i> tail", NULL);
+    CHECK(d && d->nwords == 4);
+    cet_doc_free(d);
+    /* Text without any element is still text. */
+    d = parse("just text", NULL);
+    CHECK(d && d->nwords == 2);
+    cet_doc_free(d);
+}
+
+int main(void)
+{
+    RUN(test_doc__structure);
+    RUN(test_doc__render);
+    RUN(test_doc__bad_pages);
+    TEST_END();
+}
