@@ -83,6 +83,174 @@ static int walk(struct walker *w, const cJSON *node, size_t key_off)
     return 0;
 }
 
+/* A strict syntax check that pins the first error to its exact position
+ * (cJSON only says roughly where it gave up). */
+struct checker {
+    const char *s;
+    size_t len, i;
+    const char *msg;
+    int depth;
+};
+
+static void c_ws(struct checker *c)
+{
+    while (c->i < c->len && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' ||
+                             c->s[c->i] == '\r'))
+        c->i++;
+}
+
+static int c_err(struct checker *c, const char *msg)
+{
+    c->msg = c->i >= c->len ? "unexpected end of file" : msg;
+    return -1;
+}
+
+static int c_string(struct checker *c)
+{
+    c->i++;
+    while (c->i < c->len) {
+        unsigned char ch = (unsigned char)c->s[c->i];
+        if (ch == '"') {
+            c->i++;
+            return 0;
+        }
+        if (ch < 0x20)
+            return c_err(c, "control character in string (unterminated string?)");
+        if (ch == '\\') {
+            c->i++;
+            if (c->i >= c->len)
+                break;
+            char e = c->s[c->i];
+            if (e == 'u') {
+                for (int k = 1; k <= 4; k++)
+                    if (c->i + (size_t)k >= c->len || !strchr("0123456789abcdefABCDEF", c->s[c->i + (size_t)k]) ||
+                        !c->s[c->i + (size_t)k]) {
+                        c->i += (size_t)k;
+                        return c_err(c, "invalid \\u escape");
+                    }
+                c->i += 4;
+            } else if (!strchr("\"\\/bfnrt", e) || !e) {
+                return c_err(c, "invalid escape in string");
+            }
+        }
+        c->i++;
+    }
+    return c_err(c, "unterminated string");
+}
+
+static int is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+static int c_number(struct checker *c)
+{
+    const char *s = c->s;
+    if (s[c->i] == '-')
+        c->i++;
+    if (c->i < c->len && s[c->i] == '0')
+        c->i++;
+    else if (c->i < c->len && is_digit(s[c->i]))
+        while (c->i < c->len && is_digit(s[c->i]))
+            c->i++;
+    else
+        return c_err(c, "invalid number");
+    if (c->i < c->len && s[c->i] == '.') {
+        c->i++;
+        if (c->i >= c->len || !is_digit(s[c->i]))
+            return c_err(c, "invalid number: digits expected after '.'");
+        while (c->i < c->len && is_digit(s[c->i]))
+            c->i++;
+    }
+    if (c->i < c->len && (s[c->i] == 'e' || s[c->i] == 'E')) {
+        c->i++;
+        if (c->i < c->len && (s[c->i] == '+' || s[c->i] == '-'))
+            c->i++;
+        if (c->i >= c->len || !is_digit(s[c->i]))
+            return c_err(c, "invalid number: digits expected in exponent");
+        while (c->i < c->len && is_digit(s[c->i]))
+            c->i++;
+    }
+    return 0;
+}
+
+static int c_value(struct checker *c)
+{
+    c_ws(c);
+    if (c->i >= c->len)
+        return c_err(c, "");
+    char ch = c->s[c->i];
+    if (ch == '{' || ch == '[') {
+        char close = ch == '{' ? '}' : ']';
+        if (++c->depth > 512)
+            return c_err(c, "nested too deeply");
+        c->i++;
+        c_ws(c);
+        if (c->i < c->len && c->s[c->i] == close) {
+            c->i++;
+            c->depth--;
+            return 0;
+        }
+        for (;;) {
+            if (ch == '{') {
+                c_ws(c);
+                if (c->i >= c->len || c->s[c->i] != '"')
+                    return c_err(c, "expected a member name in double quotes");
+                if (c_string(c))
+                    return -1;
+                c_ws(c);
+                if (c->i >= c->len || c->s[c->i] != ':')
+                    return c_err(c, "expected ':' after the member name");
+                c->i++;
+            }
+            if (c_value(c))
+                return -1;
+            c_ws(c);
+            if (c->i < c->len && c->s[c->i] == ',') {
+                c->i++;
+                continue;
+            }
+            if (c->i < c->len && c->s[c->i] == close) {
+                c->i++;
+                c->depth--;
+                return 0;
+            }
+            return c_err(c, ch == '{' ? "expected ',' or '}' after an object member"
+                                      : "expected ',' or ']' after an array element");
+        }
+    }
+    if (ch == '"')
+        return c_string(c);
+    if (ch == '-' || is_digit(ch))
+        return c_number(c);
+    static const char *const lits[] = {"true", "false", "null"};
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(lits[k]);
+        if (c->len - c->i >= n && !strncmp(c->s + c->i, lits[k], n)) {
+            c->i += n;
+            return 0;
+        }
+    }
+    return c_err(c, "expected a value (object, array, string, number, true, false or null)");
+}
+
+/* Returns 0 when text is one valid JSON value, else -1 with *off and *msg. */
+static int check_syntax(const char *text, size_t len, size_t *off, const char **msg)
+{
+    struct checker c = {text, len, 0, NULL, 0};
+    int rc = c_value(&c);
+    if (rc == 0) {
+        c_ws(&c);
+        if (c.i < len) {
+            c.msg = "unexpected text after the value";
+            rc = -1;
+        }
+    }
+    *off = c.i;
+    *msg = c.msg;
+    return rc;
+}
+
 int cet_json_parse(struct cet_json *j, const char *text, size_t len, const char *path,
                    struct cet_error *err)
 {
@@ -102,27 +270,19 @@ int cet_json_parse(struct cet_json *j, const char *text, size_t len, const char 
         cet_json_free(j);
         return cet_fail(err, "%s:%d:%d: NUL byte: this is not a JSON text file", path, line, col);
     }
-    const char *end = NULL;
-    j->root = cJSON_ParseWithLengthOpts(j->text, len, &end, 0);
-    if (!j->root) {
-        size_t off = end && end >= j->text && end <= j->text + len ? (size_t)(end - j->text) : 0;
+    size_t off;
+    const char *what;
+    if (check_syntax(j->text, len, &off, &what)) {
         int line, col;
         cet_line_col(j->text, off, &line, &col);
-        const char *what = off >= len ? "unexpected end of file" : "syntax error";
         int rc = cet_fail(err, "%s:%d:%d: malformed JSON: %s", path, line, col, what);
         cet_json_free(j);
         return rc;
     }
-    /* Trailing content after the value is an error too. */
-    size_t tail = end ? (size_t)(end - j->text) : len;
-    while (tail < len && strchr(" \t\r\n", j->text[tail]))
-        tail++;
-    if (tail < len) {
-        int line, col;
-        cet_line_col(j->text, tail, &line, &col);
+    j->root = cJSON_ParseWithLength(j->text, len);
+    if (!j->root) {
         cet_json_free(j);
-        return cet_fail(err, "%s:%d:%d: malformed JSON: unexpected text after the value", path,
-                        line, col);
+        return cet_fail(err, "%s: out of memory", path);
     }
     struct walker w = {j->text, len, 0, j, 0};
     if (walk(&w, j->root, 0)) {

@@ -1,0 +1,51 @@
+# cetune evaluate and list: formats, errors and exit codes.
+CETUNE=$1 SRC=$2
+. "$SRC/tests/cli_lib.sh"
+D=$SRC/tests/data/corpus
+
+expect_status 2 "$CETUNE"
+expect_status 2 "$CETUNE" frobnicate
+expect_status 0 "$CETUNE" list
+expect_grep "$TMP/out" '^alltext'
+expect_status 2 "$CETUNE" list nope
+expect_status 2 "$CETUNE" evaluate -x nope -d "$D/canon"
+expect_grep "$TMP/err" "unknown extractor 'nope'"
+expect_status 2 "$CETUNE" evaluate -x alltext
+expect_grep "$TMP/err" 'give at least one corpus'
+expect_status 2 "$CETUNE" evaluate -x alltext -d "$D/canon" --format xml
+expect_status 2 "$CETUNE" evaluate -x alltext -d "$D/canon" -P t=1
+expect_status 1 "$CETUNE" evaluate -x alltext -d /nonexistent/corpus
+expect_grep "$TMP/err" '/nonexistent/corpus: not a directory'
+
+# Malformed configuration: file:line:col.
+printf '{"extractor": "alltext",\n  "params": {\n' > "$TMP/bad.json"
+expect_status 2 "$CETUNE" evaluate -c "$TMP/bad.json" -d "$D/canon"
+expect_grep "$TMP/err" "bad.json:3:1: malformed JSON"
+printf '{"extractor": "alltext",\n  "params": {"t": 1}}\n' > "$TMP/unknown.json"
+expect_status 2 "$CETUNE" evaluate -c "$TMP/unknown.json" -d "$D/canon"
+expect_grep "$TMP/err" 'unknown.json:2:14: extractor .alltext. has no parameter "t"'
+
+# Bad documents are skipped with a reason each and counted.
+expect_status 0 "$CETUNE" evaluate -x alltext -d "$D/canon"
+expect_grep "$TMP/err" 'skipped .*binary-garbage.html: binary data'
+expect_grep "$TMP/err" 'skipped .*no-gold.html: no gold standard'
+expect_grep "$TMP/err" 'skipped .*zero-bytes.html: empty page'
+expect_grep "$TMP/err" 'loaded 4 documents in 1 packages .* skipped 3'
+expect_grep "$TMP/out" '^macro average *4 '
+
+# Per-document CSV with the contract's header, JSON, extracts.
+expect_status 0 "$CETUNE" evaluate -x alltext -d "$D/canon" -d "$D/cleaneval" --per-doc --format csv --threads 1
+if [ "$(head -1 "$TMP/out")" = "package,name,words_extract,words_gold,lcs,precision,recall,f1" ]; then ok; else fail "csv header: $(head -1 "$TMP/out")"; fi
+expect_grep "$TMP/out" '^pages,utf8-bom,4,4,4,1.000000,1.000000,1.000000$'
+expect_grep "$TMP/out" '^cleaneval,2,2,0,0,0.000000,1.000000,0.000000$'
+if [ "$(wc -l < "$TMP/out")" -eq 7 ]; then ok; else fail "csv rows: $(wc -l < "$TMP/out")"; fi
+expect_status 0 "$CETUNE" evaluate -x alltext -d "$D/article" --format json --per-doc
+expect_grep "$TMP/out" '"macro": {"docs": 2, '
+expect_grep "$TMP/out" '"name": "abc123", "words_extract": 4, "words_gold": 4, "lcs": 4'
+expect_status 0 "$CETUNE" evaluate -x alltext -d "$D/canon" --extracts "$TMP/ex"
+if [ "$(cat "$TMP/ex/pages/utf8-bom.txt")" = "Perchè no? Città bella." ]; then ok; else fail "extract text: $(cat "$TMP/ex/pages/utf8-bom.txt")"; fi
+
+# Several configurations: one row each, table 3 style.
+expect_status 0 "$CETUNE" evaluate -x alltext -x alltext -d "$D/canon" --format csv
+expect_grep "$TMP/out" '^figure,extractor,config,pages,macro$'
+finish
