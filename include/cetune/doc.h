@@ -57,6 +57,8 @@ struct cet_doc {
     uint32_t nnodes;
     struct cet_attr *attrs;
     uint32_t nattrs;
+    uint32_t *texts; /* indices of the text nodes, in document order */
+    uint32_t ntexts;
     char *pool; /* strings of names, attribute values and text */
     size_t pool_len;
 

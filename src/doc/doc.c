@@ -262,6 +262,7 @@ void cet_doc_free(struct cet_doc *d)
     free(d->path);
     free(d->nodes);
     free(d->attrs);
+    free(d->texts);
     free(d->pool);
     free(d->words);
     free(d->gold);
@@ -373,6 +374,18 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char
         rc = -1;
         goto done;
     }
+
+    uint32_t ntexts = 0;
+    for (uint32_t i = 0; i < d->nnodes; i++)
+        ntexts += d->nodes[i].kind == CET_TEXT;
+    d->texts = malloc((ntexts ? ntexts : 1) * sizeof *d->texts);
+    if (!d->texts) {
+        rc = cet_fail(err, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < d->nnodes; i++)
+        if (d->nodes[i].kind == CET_TEXT)
+            d->texts[d->ntexts++] = i;
 
     if (gold) {
         struct gold_ctx g = {&b, 0};

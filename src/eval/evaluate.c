@@ -102,10 +102,11 @@ static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_sc
     cet_lcs_start(s->v, blocks);
     uint32_t n = 0;
     const uint8_t *keep = s->sel.keep;
-    for (uint32_t i = 0; i < d->nnodes; i++) {
-        const struct cet_node *nd = &d->nodes[i];
-        if (nd->kind != CET_TEXT || !keep[i])
+    for (uint32_t k = 0; k < d->ntexts; k++) {
+        uint32_t i = d->texts[k];
+        if (!keep[i])
             continue;
+        const struct cet_node *nd = &d->nodes[i];
         cet_lcs_feed(s->v, blocks, d->gold_peq, d->gold_row, d->words + nd->w0, nd->w1 - nd->w0);
         n += nd->w1 - nd->w0;
     }

@@ -1,0 +1,312 @@
+/* cetune-bench: measures what a tuning run costs, on a fixed seeded sample of
+ * 120 documents.  Every figure is the median of repeated measurements.
+ *
+ *   parse_mb_s          building cetune's document model (decode, parse, words, gold tables)
+ *   libxml2_parse_mb_s  libxml2's htmlReadMemory alone on the same (UTF-8) bytes
+ *   lcs_speedup         textbook DP time / bit-parallel time on the (extract, gold) words
+ *   eval_ms             one individual on all documents, 1 thread, per extractor
+ *   eval_ms_threads     the same with all threads
+ *   lcs_floor_ms        the LCS computations alone of that evaluation (1 thread)
+ *   extract_mb_s        `cetune extract`-style throughput: parse + lqf at defaults + text */
+#include <getopt.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <libxml/HTMLparser.h>
+
+#include "cetune/buf.h"
+#include "cetune/corpus.h"
+#include "cetune/eval.h"
+#include "cetune/lcs.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct page {
+    struct cet_buf html;  /* raw bytes as on disk (gunzipped) */
+    char *utf8;           /* decoded, for the libxml2 baseline */
+    size_t utf8_len;
+    char *gold;
+    size_t gold_len;
+};
+
+/* Words an extraction keeps, in extract order. */
+struct extract_words {
+    uint32_t *w;
+    uint32_t n;
+    size_t cap;
+};
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: cetune-bench [-d CORPUS]... [-n DOCS] [--seed S] [--repeat N] [--json]\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"repeat", required_argument, NULL, 'r'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *dirs[16];
+    size_t ndirs = 0;
+    int json = 0, repeat = 7, opt;
+    unsigned long seed = 2008;
+    size_t want_docs = 120;
+    while ((opt = getopt_long(argc, argv, "d:n:h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'd':
+            if (ndirs < 16)
+                dirs[ndirs++] = optarg;
+            break;
+        case 'n': want_docs = strtoul(optarg, NULL, 10); break;
+        case 's': seed = strtoul(optarg, NULL, 10); break;
+        case 'r': repeat = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
+        case 'j': json = 1; break;
+        default: usage(); return opt == 'h' ? 0 : 2;
+        }
+    }
+    static char defaults[4][4096];
+    if (!ndirs) {
+        const char *names[] = {"portals", "cleaneval-dev", "scrapinghub", "big5"};
+        for (int i = 0; i < 4; i++) {
+            snprintf(defaults[i], sizeof defaults[i], "%s/../shared/corpora/%s", CETUNE_SOURCE_DIR,
+                     names[i]);
+            dirs[ndirs++] = defaults[i];
+        }
+    }
+    xmlInitParser();
+    struct cet_entries entries;
+    struct cet_error err;
+    if (cet_corpus_scan(&entries, dirs, ndirs, &err)) {
+        fprintf(stderr, "cetune-bench: %s\n", err.msg);
+        return 1;
+    }
+    /* A fixed seeded sample: the same documents on every run and machine. */
+    size_t n = entries.n < want_docs ? entries.n : want_docs;
+    size_t *all = malloc(entries.n * sizeof *all), *pick = malloc(n * sizeof *pick);
+    uint8_t *want = calloc(entries.n, 1);
+    for (size_t i = 0; i < entries.n; i++)
+        all[i] = i;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    gsl_ran_choose(rng, pick, n, all, entries.n, sizeof *all);
+    for (size_t i = 0; i < n; i++)
+        want[pick[i]] = 1;
+    gsl_rng_free(rng);
+
+    struct cet_corpus corpus;
+    if (cet_corpus_load(&corpus, &entries, want, 0, &err)) {
+        fprintf(stderr, "cetune-bench: %s\n", err.msg);
+        return 1;
+    }
+    if (!corpus.ndocs) {
+        fprintf(stderr, "cetune-bench: no usable documents\n");
+        return 1;
+    }
+    /* Raw bytes in memory, so that timings measure no disk I/O. */
+    struct page *pages = calloc(corpus.ndocs, sizeof *pages);
+    size_t bytes = 0, pi = 0;
+    for (size_t i = 0; i < entries.n; i++) {
+        if (!want[i])
+            continue;
+        const struct cet_entry *e = &entries.v[i];
+        if (pi >= corpus.ndocs || strcmp(corpus.docs[pi]->name, e->name) ||
+            strcmp(corpus.docs[pi]->package, e->package))
+            continue; /* skipped document */
+        struct page *p = &pages[pi++];
+        cet_read_file(&p->html, e->html_path, CET_MAX_PAGE_BYTES, &err);
+        char cs[32];
+        cet_decode_page(&p->utf8, &p->utf8_len, p->html.p, p->html.len, cs, &err);
+        struct cet_buf g = {0};
+        if (e->gold_inline)
+            cet_buf_puts(&g, e->gold_inline);
+        else
+            cet_read_file(&g, e->gold_path, 1 << 28, &err);
+        cet_decode_text(&p->gold, &p->gold_len, g.p, g.len, &err);
+        if (e->cleaneval)
+            p->gold_len = cet_gold_cleanup(p->gold, p->gold_len);
+        cet_buf_free(&g);
+        bytes += p->html.len;
+    }
+    size_t ndocs = pi;
+    double mb = (double)bytes / 1e6;
+    double *t = malloc((size_t)repeat * sizeof *t);
+
+    /* Parsing. */
+    for (int r = 0; r < repeat; r++) {
+        double t0 = now();
+        for (size_t i = 0; i < ndocs; i++) {
+            struct cet_doc *d;
+            if (cet_doc_parse(&d, pages[i].html.p, pages[i].html.len, pages[i].gold,
+                              pages[i].gold_len, &err) == 0)
+                cet_doc_free(d);
+        }
+        t[r] = now() - t0;
+    }
+    double parse_mb_s = mb / median(t, repeat);
+    for (int r = 0; r < repeat; r++) {
+        double t0 = now();
+        for (size_t i = 0; i < ndocs; i++) {
+            htmlDocPtr doc = htmlReadMemory(pages[i].utf8, (int)pages[i].utf8_len, NULL, "UTF-8",
+                                            HTML_PARSE_RECOVER | HTML_PARSE_NONET |
+                                                HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+            xmlFreeDoc(doc);
+        }
+        t[r] = now() - t0;
+    }
+    double libxml2_mb_s = mb / median(t, repeat);
+
+    /* Per extractor: evaluation with 1 and all threads, and its LCS floor. */
+    size_t nex = cet_extractor_count();
+    double *eval_ms = calloc(nex, sizeof *eval_ms), *eval_thr = calloc(nex, sizeof *eval_thr),
+           *floor_ms = calloc(nex, sizeof *floor_ms);
+    int threads = omp_get_max_threads();
+    struct extract_words *ew = calloc(corpus.ndocs, sizeof *ew);
+    struct cet_sel sel = {0};
+    double dp_time = 0, bits_time = 0;
+    uint64_t *v = NULL;
+    size_t vcap = 0;
+    for (size_t x = 0; x < nex; x++) {
+        const struct cet_extractor *ex = cet_extractor_at(x);
+        double *params = calloc(ex->nparams + 1, sizeof *params);
+        cet_params_default(ex, params);
+        struct cet_evaluator *ev1, *evn;
+        if (cet_evaluator_new(&ev1, &corpus, ex, CET_METRIC_WORD, 1, &err) ||
+            cet_evaluator_new(&evn, &corpus, ex, CET_METRIC_WORD, threads, &err)) {
+            fprintf(stderr, "cetune-bench: %s\n", err.msg);
+            return 1;
+        }
+        double f1;
+        cet_evaluate(ev1, params, 1, NULL, 0, NULL, &f1, NULL, NULL, &err); /* warm-up */
+        for (int r = 0; r < repeat; r++) {
+            double t0 = now();
+            cet_evaluate(ev1, params, 1, NULL, 0, NULL, &f1, NULL, NULL, &err);
+            t[r] = now() - t0;
+        }
+        eval_ms[x] = median(t, repeat) * 1e3;
+        cet_evaluate(evn, params, 1, NULL, 0, NULL, &f1, NULL, NULL, &err);
+        for (int r = 0; r < repeat; r++) {
+            double t0 = now();
+            cet_evaluate(evn, params, 1, NULL, 0, NULL, &f1, NULL, NULL, &err);
+            t[r] = now() - t0;
+        }
+        eval_thr[x] = median(t, repeat) * 1e3;
+        /* The floor: the same documents' LCS on the words this extraction keeps. */
+        for (size_t i = 0; i < corpus.ndocs; i++) {
+            cet_evaluator_extract(ev1, params, i, &sel);
+            cet_sel_words(corpus.docs[i], &sel, &ew[i].w, &ew[i].cap, &ew[i].n);
+        }
+        volatile uint32_t sink = 0;
+        for (int r = 0; r < repeat; r++) {
+            double t0 = now();
+            for (size_t i = 0; i < corpus.ndocs; i++) {
+                const struct cet_doc *d = corpus.docs[i];
+                if (vcap < d->gold_blocks + 1) {
+                    vcap = d->gold_blocks + 1;
+                    v = realloc(v, vcap * sizeof *v);
+                }
+                sink += cet_lcs_bits(ew[i].w, ew[i].n, d->gold_row, d->gold_peq, d->gold_blocks,
+                                     d->ngold, v);
+            }
+            t[r] = now() - t0;
+        }
+        floor_ms[x] = median(t, repeat) * 1e3;
+        /* LCS speedup over the textbook DP, on the lqf extraction. */
+        if (!strcmp(ex->name, "lqf") || (x == 0 && !cet_extractor_find("lqf"))) {
+            int reps = repeat < 3 ? repeat : 3;
+            for (int r = 0; r < reps; r++) {
+                double t0 = now();
+                for (size_t i = 0; i < corpus.ndocs; i++)
+                    sink += cet_lcs_dp(ew[i].w, ew[i].n, corpus.docs[i]->gold, corpus.docs[i]->ngold);
+                t[r] = now() - t0;
+            }
+            dp_time = median(t, reps);
+            bits_time = floor_ms[x] / 1e3;
+        }
+        (void)sink;
+        cet_evaluator_free(ev1);
+        cet_evaluator_free(evn);
+        free(params);
+    }
+
+    /* Extraction throughput, as `cetune extract -x lqf` does it, one thread. */
+    const struct cet_extractor *lqf = cet_extractor_find("lqf");
+    if (!lqf)
+        lqf = cet_extractor_find("alltext");
+    double *lp = calloc(lqf->nparams + 1, sizeof *lp);
+    cet_params_default(lqf, lp);
+    struct cet_buf out = {0};
+    for (int r = 0; r < repeat; r++) {
+        double t0 = now();
+        for (size_t i = 0; i < ndocs; i++) {
+            struct cet_doc *d;
+            if (cet_doc_parse(&d, pages[i].html.p, pages[i].html.len, NULL, 0, &err))
+                continue;
+            void *prep = lqf->prepare ? lqf->prepare(d, &err) : NULL;
+            cet_sel_reset(&sel, d);
+            lqf->run(d, prep, lp, &sel);
+            out.len = 0;
+            cet_extract_text(d, &sel, &out);
+            if (lqf->release && prep)
+                lqf->release(prep);
+            cet_doc_free(d);
+        }
+        t[r] = now() - t0;
+    }
+    double extract_mb_s = mb / median(t, repeat);
+    double speedup = bits_time > 0 ? dp_time / bits_time : 0;
+
+    if (json) {
+        printf("{\"docs\": %zu, \"bytes\": %zu, \"threads\": %d, \"parse_mb_s\": %.2f, "
+               "\"libxml2_parse_mb_s\": %.2f, \"lcs_speedup\": %.1f, ",
+               ndocs, bytes, threads, parse_mb_s, libxml2_mb_s, speedup);
+        const char *keys[] = {"eval_ms", "eval_ms_threads", "lcs_floor_ms"};
+        double *vals[] = {eval_ms, eval_thr, floor_ms};
+        for (int k = 0; k < 3; k++) {
+            printf("\"%s\": {", keys[k]);
+            for (size_t x = 0; x < nex; x++)
+                printf("%s\"%s\": %.3f", x ? ", " : "", cet_extractor_at(x)->name, vals[k][x]);
+            printf("}, ");
+        }
+        printf("\"extract_mb_s\": %.2f}\n", extract_mb_s);
+    } else {
+        printf("cetune-bench: %zu documents, %.1f MB of HTML, %d threads, median of %d runs\n\n",
+               ndocs, mb, threads, repeat);
+        printf("parsing        %8.1f MB/s  (libxml2 htmlReadMemory alone: %.1f MB/s, ratio %.2f)\n",
+               parse_mb_s, libxml2_mb_s, parse_mb_s / libxml2_mb_s);
+        printf("LCS            %8.1fx faster than dynamic programming (%.1f ms vs %.1f ms)\n",
+               speedup, bits_time * 1e3, dp_time * 1e3);
+        printf("extraction     %8.1f MB/s  (parse + %s at defaults + text, 1 thread)\n\n",
+               extract_mb_s, lqf->name);
+        printf("%-12s %12s %12s %10s %12s %10s\n", "extractor", "eval 1 thr", "eval all thr",
+               "speedup", "LCS floor", "eval/floor");
+        for (size_t x = 0; x < nex; x++)
+            printf("%-12s %9.2f ms %9.2f ms %9.2fx %9.2f ms %10.2f\n", cet_extractor_at(x)->name,
+                   eval_ms[x], eval_thr[x], eval_ms[x] / eval_thr[x], floor_ms[x],
+                   floor_ms[x] > 0 ? eval_ms[x] / floor_ms[x] : 0);
+    }
+    return 0;
+}
