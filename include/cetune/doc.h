@@ -83,7 +83,7 @@ struct cet_doc {
 
 /* Limits of what is loaded; larger pages are skipped with a reason, never truncated. */
 #define CET_MAX_PAGE_BYTES (64u << 20)
-#define CET_MAX_DEPTH 100000u
+#define CET_MAX_DEPTH 1000000u
 
 /* Parses an HTML page (raw bytes, any charset) into *out.  gold, if not NULL,
  * is decoded UTF-8 gold text to tokenize into the same vocabulary.  Returns 0,

@@ -162,7 +162,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
         return;
     flush_text(b);
     if (b->depth >= CET_MAX_DEPTH) {
-        fail(b, "elements nested deeper than the limit of 100000");
+        fail(b, "elements nested deeper than the limit of 1000000");
         return;
     }
     struct cet_doc *d = b->doc;
