@@ -23,6 +23,9 @@ int cet_config_default(struct cet_config *cfg, const char *name, struct cet_erro
  * mistyped values are refused with file:line:col.  Missing parameters keep
  * their defaults. */
 int cet_config_load(struct cet_config *cfg, const char *path, struct cet_error *err);
+/* The same for JSON text in memory; name stands for the file in messages. */
+int cet_config_parse(struct cet_config *cfg, const char *text, size_t len, const char *name,
+                     struct cet_error *err);
 /* Applies "name=value". */
 int cet_config_set(struct cet_config *cfg, const char *assignment, struct cet_error *err);
 /* Appends the configuration as one JSON object (fitness and docs only when docs >= 0). */

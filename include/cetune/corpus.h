@@ -66,6 +66,10 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, struct cet_e
 
 /* Sample files: one PACKAGE/NAME per line; '#' comments and blank lines ignored. */
 int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error *err);
+/* The same for text in memory: text[0..len) plus one writable byte after it,
+ * modified in place; name stands for the file in messages. */
+int cet_sample_parse(char ***names, size_t *n, char *text, size_t len, const char *name,
+                     struct cet_error *err);
 void cet_sample_free(char **names, size_t n);
 /* Sets want[i] for entries named in the sample; fails naming the first
  * sample line that matches no entry. */

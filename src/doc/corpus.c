@@ -525,6 +525,17 @@ int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error
     *n = 0;
     if (cet_read_file(&b, path, (size_t)64 << 20, err))
         return -1;
+    int rc = cet_sample_parse(names, n, b.p, b.len, path, err);
+    cet_buf_free(&b);
+    return rc;
+}
+
+int cet_sample_parse(char ***names, size_t *n, char *text, size_t text_len, const char *path,
+                     struct cet_error *err)
+{
+    struct cet_buf b = {text, text_len, text_len};
+    *names = NULL;
+    *n = 0;
     char **v = NULL;
     size_t cnt = 0, cap = 0;
     int line = 0, rc = 0;
@@ -566,7 +577,6 @@ int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error
     }
     if (rc == 0 && cnt == 0)
         rc = cet_fail(err, "%s: the sample lists no documents", path);
-    cet_buf_free(&b);
     if (rc) {
         cet_sample_free(v, cnt);
         return -1;

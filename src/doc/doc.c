@@ -375,6 +375,11 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char
         goto done;
     }
 
+    /* Empty arrays are still arrays: callers may offset into them. */
+    if (!d->words && !(d->words = malloc(sizeof *d->words))) {
+        rc = cet_fail(err, "out of memory");
+        goto done;
+    }
     uint32_t ntexts = 0;
     for (uint32_t i = 0; i < d->nnodes; i++)
         ntexts += d->nodes[i].kind == CET_TEXT;
@@ -394,6 +399,10 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char
             rc = cet_fail(err, "out of memory");
             goto done;
         }
+    }
+    if (!d->gold && !(d->gold = malloc(sizeof *d->gold))) {
+        rc = cet_fail(err, "out of memory");
+        goto done;
     }
     struct cet_peq peq;
     if (cet_peq_build(&peq, d->gold, d->ngold, b.vocab.n)) {

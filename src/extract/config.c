@@ -97,12 +97,33 @@ static int json_value(const struct cet_json *j, const cJSON *v, const struct cet
     return 0;
 }
 
+static int from_json(struct cet_config *cfg, struct cet_json *j, const char *path,
+                     struct cet_error *err);
+
 int cet_config_load(struct cet_config *cfg, const char *path, struct cet_error *err)
 {
     struct cet_json j;
     memset(cfg, 0, sizeof *cfg);
     if (cet_json_load(&j, path, err))
         return -1;
+    return from_json(cfg, &j, path, err);
+}
+
+int cet_config_parse(struct cet_config *cfg, const char *text, size_t len, const char *name,
+                     struct cet_error *err)
+{
+    struct cet_json j;
+    memset(cfg, 0, sizeof *cfg);
+    if (cet_json_parse(&j, text, len, name, err))
+        return -1;
+    return from_json(cfg, &j, name, err);
+}
+
+/* Builds the configuration from parsed JSON; frees j. */
+static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *path,
+                     struct cet_error *err)
+{
+    struct cet_json j = *jp;
     int rc = -1;
     const cJSON *root = j.root;
     if (!cJSON_IsObject(root)) {

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target for a bounded time (default 60 s each) with
+# AddressSanitizer and UndefinedBehaviorSanitizer.  Crashing inputs are kept
+# in fuzz/regressions/TARGET/, where the normal test suite replays them.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(page gold config sample)
+
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCETUNE_FUZZ=ON -DCETUNE_SANITIZE=ON >/dev/null
+cmake --build build-fuzz -j"$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
+
+status=0
+for t in "${targets[@]}"; do
+  work=$(mktemp -d /tmp/cetune-fuzz-$t.XXXXXX)
+  cp -r fuzz/corpus/$t/. "$work/"
+  mkdir -p fuzz/regressions/$t
+  echo "== fuzz_$t for ${seconds}s =="
+  if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      build-fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -max_len=262144 -rss_limit_mb=4096 \
+        -timeout=30 -print_final_stats=1 -artifact_prefix="fuzz/regressions/$t/" "$work" \
+        >"$work.log" 2>&1; then
+    echo "fuzz_$t FAILED; input kept in fuzz/regressions/$t/:"
+    grep -E "ERROR|SUMMARY|Test unit written" "$work.log" | head -20
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work.log" | tr '\n' ' '
+    echo
+  fi
+  rm -rf "$work" "$work.log"
+done
+exit $status
