@@ -67,6 +67,8 @@ struct cet_doc {
     uint32_t *gold;  /* gold words as vocabulary ids */
     uint32_t ngold;
     int has_gold;
+    char *gold_text; /* the decoded gold, for the character metrics */
+    size_t gold_text_len;
 
     /* Vocabulary: word id -> NFKC-casefolded string at vocab_pool + vocab_off[id]. */
     uint32_t nvocab;

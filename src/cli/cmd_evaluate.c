@@ -332,6 +332,7 @@ int cmd_evaluate(int argc, char **argv)
     const char *sample = NULL, *extracts = NULL;
     enum fmt fmt = FMT_TABLE;
     int per_doc = 0, show = SHOW_F1, rc = CLI_OK, opt;
+    enum cet_metric metric = CET_METRIC_WORD;
     long threads = 0;
     struct cet_corpus corpus = {0};
     struct cet_entries entries = {0};
@@ -356,8 +357,14 @@ int cmd_evaluate(int argc, char **argv)
         case 'e': extracts = optarg; break;
         case 'D': per_doc = 1; break;
         case 'm':
-            if (strcmp(optarg, "word") != 0) {
-                rc = cli_usage("evaluate", "--metric %s: only 'word' is available", optarg);
+            if (!strcmp(optarg, "word"))
+                metric = CET_METRIC_WORD;
+            else if (!strcmp(optarg, "chars"))
+                metric = CET_METRIC_CHARS;
+            else if (!strcmp(optarg, "lcstring"))
+                metric = CET_METRIC_LCSTRING;
+            else {
+                rc = cli_usage("evaluate", "--metric must be word, chars or lcstring, not '%s'", optarg);
                 goto done;
             }
             break;
@@ -429,7 +436,7 @@ int cmd_evaluate(int argc, char **argv)
         for (size_t i = 0; i < j && !evs[j]; i++)
             if (cfgs.v[i].ex == cfgs.v[j].ex)
                 evs[j] = evs[i];
-        if (!evs[j] && cet_evaluator_new(&evs[j], &corpus, cfgs.v[j].ex, CET_METRIC_WORD,
+        if (!evs[j] && cet_evaluator_new(&evs[j], &corpus, cfgs.v[j].ex, metric,
                                          (int)threads, &err)) {
             cli_error("%s", err.msg);
             rc = CLI_RUNTIME;

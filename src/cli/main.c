@@ -13,7 +13,7 @@ int cmd_list(int argc, char **argv);
 const struct cli_cmd cli_cmds[] = {
     {"evaluate", cmd_evaluate,
      "cetune evaluate (-c CONFIG.json... | -x EXTRACTOR [-P name=value...]) -d CORPUS... [-s SAMPLE]\n"
-     "                [--metric word] [--per-doc] [--format table|csv|json] [--extracts DIR] [--threads N]",
+     "                [--metric word|chars|lcstring] [--per-doc] [--format table|csv|json] [--extracts DIR] [--show p,r,f1] [--threads N]",
      "score configurations on corpora, per package"},
     {"list", cmd_list, "cetune list [EXTRACTOR]", "show the extractors and their parameters"},
     {NULL, NULL, NULL, NULL},

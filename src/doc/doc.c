@@ -266,6 +266,7 @@ void cet_doc_free(struct cet_doc *d)
     free(d->pool);
     free(d->words);
     free(d->gold);
+    free(d->gold_text);
     free(d->vocab_off);
     free(d->vocab_pool);
     free(d->gold_row);
@@ -395,6 +396,14 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char
     if (gold) {
         struct gold_ctx g = {&b, 0};
         d->has_gold = 1;
+        d->gold_text = malloc(gold_len + 1);
+        if (!d->gold_text) {
+            rc = cet_fail(err, "out of memory");
+            goto done;
+        }
+        memcpy(d->gold_text, gold, gold_len);
+        d->gold_text[gold_len] = 0;
+        d->gold_text_len = gold_len;
         if (cet_words(gold, gold_len, add_gold, &g)) {
             rc = cet_fail(err, "out of memory");
             goto done;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cetune/chars.h"
 #include "cetune/eval.h"
 #include "cetune/lcs.h"
 
@@ -14,6 +15,7 @@ struct scratch {
     struct cet_sel sel;
     uint64_t *v;
     size_t vcap;
+    struct cet_chars_scratch cs;
     char pad[64]; /* keeps neighbouring threads' hot fields off one cache line */
 };
 
@@ -23,6 +25,7 @@ struct cet_evaluator {
     enum cet_metric metric;
     int threads;
     void **prep;
+    struct cet_chars **chars; /* per document, for the character metrics */
     struct scratch *ts;
 };
 
@@ -31,8 +34,6 @@ int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
                       struct cet_error *err)
 {
     *out = NULL;
-    if (metric != CET_METRIC_WORD)
-        return cet_fail(err, "only the word metric is implemented");
     struct cet_evaluator *ev = calloc(1, sizeof *ev);
     if (!ev)
         return cet_fail(err, "out of memory");
@@ -42,9 +43,26 @@ int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
     ev->threads = threads > 0 ? threads : omp_get_max_threads();
     ev->prep = calloc(c->ndocs ? c->ndocs : 1, sizeof *ev->prep);
     ev->ts = calloc((size_t)ev->threads, sizeof *ev->ts);
-    if (!ev->prep || !ev->ts) {
+    if (metric != CET_METRIC_WORD)
+        ev->chars = calloc(c->ndocs ? c->ndocs : 1, sizeof *ev->chars);
+    if (!ev->prep || !ev->ts || (metric != CET_METRIC_WORD && !ev->chars)) {
         cet_evaluator_free(ev);
         return cet_fail(err, "out of memory");
+    }
+    if (ev->chars) {
+        int failed = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(ev->threads)
+        for (size_t i = 0; i < c->ndocs; i++) {
+            struct cet_error e;
+            if (!(ev->chars[i] = cet_chars_prepare(c->docs[i], &e))) {
+#pragma omp atomic write
+                failed = 1;
+            }
+        }
+        if (failed) {
+            cet_evaluator_free(ev);
+            return cet_fail(err, "out of memory preparing the character metric");
+        }
     }
     if (ex->prepare) {
         int failed = 0;
@@ -79,11 +97,16 @@ void cet_evaluator_free(struct cet_evaluator *ev)
         for (size_t i = 0; i < ev->c->ndocs; i++)
             if (ev->prep[i])
                 ev->ex->release(ev->prep[i]);
+    if (ev->chars)
+        for (size_t i = 0; i < ev->c->ndocs; i++)
+            cet_chars_free(ev->chars[i]);
     if (ev->ts)
         for (int t = 0; t < ev->threads; t++) {
             cet_sel_free(&ev->ts[t].sel);
+            cet_chars_scratch_free(&ev->ts[t].cs);
             free(ev->ts[t].v);
         }
+    free(ev->chars);
     free(ev->prep);
     free(ev->ts);
     free(ev);
@@ -120,6 +143,17 @@ static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_sc
     return 0;
 }
 
+static int score_chars(struct scratch *s, const struct cet_doc *d, const struct cet_chars *c,
+                       int lcstring, struct cet_score *out)
+{
+    uint32_t n, m, overlap;
+    if (cet_chars_overlap(c, d, s->sel.keep, s->sel.extra, s->sel.nextra, lcstring, &s->cs, &n, &m,
+                          &overlap))
+        return -1;
+    cet_score_set(out, n, m, overlap);
+    return 0;
+}
+
 int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const uint32_t *docs,
                  size_t ndocs, struct cet_score *scores, double *mean_f1, double *mean_p,
                  double *mean_r, struct cet_error *err)
@@ -141,7 +175,9 @@ int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const
             const struct cet_doc *d = c->docs[di];
             if (cet_sel_reset(&s->sel, d) ||
                 ev->ex->run(d, ev->prep[di], params + j * np, &s->sel) ||
-                score_words(s, d, &sc[t])) {
+                (ev->metric == CET_METRIC_WORD
+                     ? score_words(s, d, &sc[t])
+                     : score_chars(s, d, ev->chars[di], ev->metric == CET_METRIC_LCSTRING, &sc[t]))) {
 #pragma omp atomic write
                 failed = 1;
             }
