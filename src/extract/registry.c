@@ -7,9 +7,15 @@
 #include "cetune/extractor.h"
 
 extern const struct cet_extractor cet_extractor_alltext;
+extern const struct cet_extractor cet_extractor_lqf;
+extern const struct cet_extractor cet_extractor_density;
+extern const struct cet_extractor cet_extractor_sw;
 
 static const struct cet_extractor *const registry[] = {
     &cet_extractor_alltext,
+    &cet_extractor_lqf,
+    &cet_extractor_density,
+    &cet_extractor_sw,
 };
 
 size_t cet_extractor_count(void)

@@ -28,6 +28,7 @@ int cet_buf_reserve(struct cet_buf *b, size_t extra)
         return -1;
     b->p = p;
     b->cap = cap;
+    b->p[b->len] = 0; /* an empty buffer that was reserved is an empty string */
     return 0;
 }
 
