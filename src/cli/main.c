@@ -8,6 +8,7 @@
 #include "cli.h"
 
 int cmd_evaluate(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 
 const struct cli_cmd cli_cmds[] = {
@@ -15,6 +16,10 @@ const struct cli_cmd cli_cmds[] = {
      "cetune evaluate (-c CONFIG.json... | -x EXTRACTOR [-P name=value...]) -d CORPUS... [-s SAMPLE]\n"
      "                [--metric word|chars|lcstring] [--per-doc] [--format table|csv|json] [--extracts DIR] [--show p,r,f1] [--threads N]",
      "score configurations on corpora, per package"},
+    {"extract", cmd_extract,
+     "cetune extract (-c CONFIG.json | -x EXTRACTOR [-P name=value...]) [--format text|html]\n"
+     "               [--out-dir DIR] [--adhosts FILE] [FILE.html... | -]",
+     "print the main text of pages with one configuration"},
     {"list", cmd_list, "cetune list [EXTRACTOR]", "show the extractors and their parameters"},
     {NULL, NULL, NULL, NULL},
 };

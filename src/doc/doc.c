@@ -21,6 +21,11 @@ struct builder {
     struct cet_buf text;      /* pending character data of the current text node */
     uint32_t *stack;          /* open elements */
     size_t depth, stack_cap;
+    /* libxml2's view of the open elements: 1 for ours, 0 for a void element
+     * we closed at once (libxml2 2.9 nests content inside HTML5 void
+     * elements it does not know, such as <source>). */
+    uint8_t *mirror;
+    size_t mdepth, mirror_cap;
     size_t invisible;         /* open elements whose content is not text */
     size_t anchors;           /* open <a href> elements */
     struct cet_intern vocab;
@@ -155,6 +160,8 @@ static void flush_text(struct builder *b)
     t->w1 = b->doc->nwords;
 }
 
+static void close_top(struct builder *b);
+
 static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 {
     struct builder *b = ctx;
@@ -201,18 +208,31 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     if (href)
         d->nodes[idx].flags |= CET_NF_ANCHOR | CET_NF_HREF;
     GROW(b, b->stack, b->depth, b->stack_cap);
+    GROW(b, b->mirror, b->mdepth, b->mirror_cap);
     b->stack[b->depth++] = idx;
     if (tf & CET_TAGF_INVISIBLE)
         b->invisible++;
     if (href)
         b->anchors++;
+    b->mirror[b->mdepth++] = !(tf & CET_TAGF_VOID);
+    if (tf & CET_TAGF_VOID)
+        close_top(b);
 }
 
 static void on_end(void *ctx, const xmlChar *name)
 {
     struct builder *b = ctx;
     (void)name;
-    if (b->failed || !b->depth)
+    if (b->failed || !b->mdepth)
+        return;
+    if (b->mirror[--b->mdepth])
+        close_top(b);
+}
+
+/* Ends the innermost open element of the model. */
+static void close_top(struct builder *b)
+{
+    if (!b->depth)
         return;
     flush_text(b);
     struct cet_doc *d = b->doc;
@@ -369,7 +389,7 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char
     if (!b.failed) {
         flush_text(&b);
         while (b.depth) /* close what the parser left open */
-            on_end(&b, NULL);
+            close_top(&b);
     }
     if (b.failed) {
         rc = -1;
@@ -437,6 +457,7 @@ done:
         htmlFreeParserCtxt(ctxt);
     free(utf8);
     free(b.stack);
+    free(b.mirror);
     cet_buf_free(&b.text);
     cet_buf_free(&b.pool);
     cet_intern_free(&b.vocab);

@@ -76,14 +76,22 @@ static int skip_element(const struct cet_doc *doc, uint32_t i)
            n->tag != CET_TAG_TITLE;
 }
 
+static int is_inline(const struct cet_node *n)
+{
+    return !(cet_tag_flags(n->tag) & (CET_TAGF_BLOCK | CET_TAGF_BREAK));
+}
+
 int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out)
 {
     uint32_t *stack = NULL;
     size_t depth = 0, cap = 0;
+    int after_inline = 0; /* the last thing written was text or an inline tag */
     int rc = cet_buf_puts(out, "<!DOCTYPE html>\n<meta charset=\"utf-8\">\n");
     for (uint32_t i = 0; i <= doc->nnodes && rc == 0; i++) {
-        while (depth && (i == doc->nnodes || doc->nodes[stack[depth - 1]].end <= i))
+        while (depth && (i == doc->nnodes || doc->nodes[stack[depth - 1]].end <= i)) {
+            after_inline = is_inline(&doc->nodes[stack[depth - 1]]);
             rc |= close_tag(out, doc, stack[--depth]);
+        }
         if (i == doc->nnodes || rc)
             break;
         const struct cet_node *n = &doc->nodes[i];
@@ -94,9 +102,14 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
             continue;
         }
         if (n->kind == CET_TEXT) {
-            rc = add_escaped(out, cet_node_str(doc, i), n->len, 0);
+            /* Text nodes lost their edge white space in the model: a space
+             * after inline content keeps neighbouring words apart. */
+            rc = (after_inline && cet_buf_puts(out, " ")) ||
+                 add_escaped(out, cet_node_str(doc, i), n->len, 0);
+            after_inline = 1;
             continue;
         }
+        after_inline = is_inline(n);
         rc = cet_buf_printf(out, "<%s", cet_node_str(doc, i));
         for (uint32_t k = 0; k < n->nattr && rc == 0; k++) {
             const struct cet_attr *a = &doc->attrs[n->attr0 + k];

@@ -10,12 +10,14 @@ extern const struct cet_extractor cet_extractor_alltext;
 extern const struct cet_extractor cet_extractor_lqf;
 extern const struct cet_extractor cet_extractor_density;
 extern const struct cet_extractor cet_extractor_sw;
+extern const struct cet_extractor cet_extractor_crunch, cet_extractor_mantratzis;
 
 static const struct cet_extractor *const registry[] = {
     &cet_extractor_alltext,
     &cet_extractor_lqf,
     &cet_extractor_density,
     &cet_extractor_sw,
+    &cet_extractor_crunch, &cet_extractor_mantratzis,
 };
 
 size_t cet_extractor_count(void)

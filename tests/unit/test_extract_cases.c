@@ -53,8 +53,10 @@ static void run_case(const char *dir, const char *file)
         if (!strncmp(line, "page: ", 6)) {
             snprintf(pagefile, sizeof pagefile, "%s", line + 6);
         } else if (!strncmp(line, "extractor: ", 11)) {
-            CHECK(cet_config_default(&cfg, line + 11, &err) == 0);
-            have_cfg = 1;
+            have_cfg = cet_config_default(&cfg, line + 11, &err) == 0;
+            if (!have_cfg)
+                fprintf(stderr, "%s: %s\n", path, err.msg);
+            CHECK(have_cfg);
         } else if (!strncmp(line, "param: ", 7)) {
             int ok = have_cfg && cet_config_set(&cfg, line + 7, &err) == 0;
             if (!ok)

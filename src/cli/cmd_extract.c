@@ -1,0 +1,248 @@
+/* cetune extract: applies one configuration (a tuned best.json, or an
+ * extractor with -P settings) to pages and prints their main text, or the
+ * cleaned HTML.  Pages are handled one at a time and everything a page needs
+ * is freed before the next, so memory stays flat over any number of files.
+ * The text is rendered by cet_extract_text, as `evaluate --extracts` writes
+ * it, so both give the same words for a page. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cetune/adhosts.h"
+#include "cetune/eval.h"
+#include "cli.h"
+
+struct job {
+    const struct cet_config *cfg;
+    int html;
+    const char *out_dir;
+    struct cet_sel sel;    /* reused across pages */
+    struct cet_buf page, out;
+    uint64_t *written;     /* hashes of the --out-dir files written so far */
+    size_t nwritten, cap;  /* cap: a power of two, or 0 */
+};
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h ? h : 1; /* 0 marks an empty slot */
+}
+
+/* Records that target was written; returns 1 when it already was in this
+ * run (two pages with one name, e.g. a/x.html and b/x.html), -1 when out of
+ * memory.  Eight bytes per file, so memory stays flat in practice. */
+static int mark_written(struct job *j, const char *target)
+{
+    if (2 * (j->nwritten + 1) > j->cap) {
+        size_t cap = j->cap ? 2 * j->cap : 1024;
+        uint64_t *t = calloc(cap, sizeof *t);
+        if (!t)
+            return -1;
+        for (size_t i = 0; i < j->cap; i++)
+            if (j->written[i])
+                for (size_t k = j->written[i] & (cap - 1);; k = (k + 1) & (cap - 1))
+                    if (!t[k]) {
+                        t[k] = j->written[i];
+                        break;
+                    }
+        free(j->written);
+        j->written = t;
+        j->cap = cap;
+    }
+    uint64_t h = hash_name(target);
+    size_t k = h & (j->cap - 1);
+    for (; j->written[k]; k = (k + 1) & (j->cap - 1))
+        if (j->written[k] == h)
+            return 1;
+    j->written[k] = h;
+    j->nwritten++;
+    return 0;
+}
+
+/* DIR/NAME.txt (or .html): NAME is the file name without .gz and .html/.htm. */
+static void out_path(char *buf, size_t size, const struct job *j, const char *input)
+{
+    const char *base = strcmp(input, "-") ? strrchr(input, '/') : NULL;
+    base = !strcmp(input, "-") ? "stdin" : base ? base + 1 : input;
+    size_t n = strlen(base);
+    if (n > 3 && !strcmp(base + n - 3, ".gz"))
+        n -= 3;
+    if (n > 5 && !strncmp(base + n - 5, ".html", 5))
+        n -= 5;
+    else if (n > 4 && !strncmp(base + n - 4, ".htm", 4))
+        n -= 4;
+    snprintf(buf, size, "%s/%.*s.%s", j->out_dir, (int)n, base, j->html ? "html" : "txt");
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* One page: 0, or -1 after printing why the page failed, or CLI_RUNTIME
+ * when the run cannot go on (the extractor cannot prepare, stdout fails). */
+static int extract_one(struct job *j, const char *input)
+{
+    const struct cet_extractor *ex = j->cfg->ex;
+    const char *path = strcmp(input, "-") ? input : "/dev/stdin";
+    const char *shown = strcmp(input, "-") ? input : "standard input";
+    struct cet_doc *doc = NULL;
+    void *prep = NULL;
+    struct cet_error err;
+    int rc = -1;
+    if (cet_read_file(&j->page, path, CET_MAX_PAGE_BYTES, &err)) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    if (cet_doc_parse(&doc, j->page.p, j->page.len, NULL, 0, &err)) {
+        cli_error("%s: %s", shown, err.msg);
+        goto done;
+    }
+    if (ex->prepare && !(prep = ex->prepare(doc, &err))) {
+        cli_error("%s: %s", ex->name, err.msg);
+        rc = CLI_RUNTIME;
+        goto done;
+    }
+    j->out.len = 0;
+    if (cet_sel_reset(&j->sel, doc) || ex->run(doc, prep, j->cfg->params, &j->sel) ||
+        (j->html ? cet_extract_html(doc, &j->sel, &j->out) : cet_extract_text(doc, &j->sel, &j->out))) {
+        cli_error("%s: out of memory", shown);
+        goto done;
+    }
+    if (j->out_dir) {
+        char target[8192];
+        out_path(target, sizeof target, j, input);
+        if (same_file(target, path)) {
+            cli_error("%s: the output %s would overwrite the page", shown, target);
+            goto done;
+        }
+        int seen = mark_written(j, target);
+        if (seen) {
+            cli_error(seen > 0 ? "%s: %s was already written from another page of the same name"
+                               : "%s: out of memory", shown, target);
+            goto done;
+        }
+        if (cet_write_atomic(target, j->out.p ? j->out.p : "", j->out.len, &err)) {
+            cli_error("%s", err.msg);
+            goto done;
+        }
+    } else if (j->out.len && fwrite(j->out.p, 1, j->out.len, stdout) != j->out.len) {
+        cli_error("cannot write to standard output: %s", strerror(errno));
+        rc = CLI_RUNTIME;
+        goto done;
+    }
+    rc = 0;
+done:
+    if (prep && ex->release)
+        ex->release(prep);
+    cet_doc_free(doc);
+    return rc;
+}
+
+static int print_help(void)
+{
+    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
+        if (!strcmp(c->name, "extract"))
+            printf("usage: %s\n", c->usage);
+    printf("\nPrints the main text of each page (standard input when no FILE is given),\n"
+           "or with --out-dir writes DIR/NAME.txt (DIR/NAME.html with --format html).\n"
+           "--adhosts FILE (or the CETUNE_ADHOSTS environment variable) replaces crunch's\n"
+           "built-in ad-server list.  Exit status 1 when any page failed.\n");
+    return CLI_OK;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"config", required_argument, NULL, 'c'},  {"extractor", required_argument, NULL, 'x'},
+        {"param", required_argument, NULL, 'P'},   {"format", required_argument, NULL, 'f'},
+        {"out-dir", required_argument, NULL, 'o'}, {"adhosts", required_argument, NULL, 'a'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    struct cli_configs cfgs = {0};
+    struct job j = {0};
+    const char *adhosts = NULL;
+    int rc = CLI_OK, opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":c:x:P:f:o:h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'c': case 'x': case 'P':
+            if ((rc = cli_configs_add(&cfgs, "extract", opt, optarg)))
+                goto done;
+            break;
+        case 'f':
+            if (!strcmp(optarg, "text") || !strcmp(optarg, "html")) {
+                j.html = !strcmp(optarg, "html");
+            } else {
+                rc = cli_usage("extract", "--format must be text or html, not '%s'", optarg);
+                goto done;
+            }
+            break;
+        case 'o': j.out_dir = optarg; break;
+        case 'a': adhosts = optarg; break;
+        case 'h':
+            rc = print_help();
+            goto done;
+        case ':':
+            rc = cli_usage("extract", "option %s needs a value", argv[optind - 1]);
+            goto done;
+        default:
+            rc = cli_usage("extract", "unknown option '%s'", argv[optind - 1]);
+            goto done;
+        }
+    }
+    if (cfgs.n != 1) {
+        rc = cli_usage("extract", cfgs.n ? "give only one configuration"
+                                         : "give a configuration with -c CONFIG.json or -x EXTRACTOR");
+        goto done;
+    }
+    j.cfg = &cfgs.v[0];
+    struct cet_error err;
+    if (adhosts && cet_adhosts_use_file(adhosts, &err)) {
+        cli_error("--adhosts: %s", err.msg);
+        rc = CLI_USAGE;
+        goto done;
+    }
+    if (j.out_dir && mkdir(j.out_dir, 0777) && errno != EEXIST) {
+        cli_error("%s: cannot create directory: %s", j.out_dir, strerror(errno));
+        rc = CLI_RUNTIME;
+        goto done;
+    }
+    size_t pages = 0, failed = 0;
+    const char *stdin_only[] = {"-"};
+    char *const *inputs = optind < argc ? argv + optind : (char *const *)stdin_only;
+    size_t ninputs = optind < argc ? (size_t)(argc - optind) : 1;
+    for (size_t i = 0; i < ninputs; i++) {
+        int r = extract_one(&j, inputs[i]);
+        if (r > 0) {
+            rc = r;
+            goto done;
+        }
+        pages++;
+        failed += r != 0;
+    }
+    if (fflush(stdout) != 0) {
+        cli_error("cannot write to standard output: %s", strerror(errno));
+        rc = CLI_RUNTIME;
+        goto done;
+    }
+    if (failed || j.out_dir)
+        fprintf(stderr, "cetune: extracted %zu of %zu pages%s%s, %zu failed\n", pages - failed,
+                pages, j.out_dir ? " into " : "", j.out_dir ? j.out_dir : "", failed);
+    rc = failed ? CLI_RUNTIME : CLI_OK;
+done:
+    cet_sel_free(&j.sel);
+    free(j.written);
+    cet_buf_free(&j.page);
+    cet_buf_free(&j.out);
+    cli_configs_free(&cfgs);
+    return rc;
+}

@@ -1,0 +1,293 @@
+/* Ad-server host lists: a hash set of lowercase host names, matched against
+ * the host of a URL and each of its parent domains. */
+#include "cetune/adhosts.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/buf.h"
+
+/* data/adhosts.txt, compiled in by cmake/embed.cmake. */
+extern const char cet_adhosts_builtin[];
+extern const size_t cet_adhosts_builtin_len;
+
+#define MAX_HOST 253 /* longest DNS name */
+
+struct cet_adhosts {
+    char *pool;       /* the hosts, NUL-terminated, one after another */
+    size_t pool_len;
+    uint32_t *slots;  /* open addressing: pool offset + 1, 0 = empty */
+    size_t nslots;    /* a power of two, at least twice count */
+    size_t count;
+};
+
+static uint64_t hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The slot holding host s[0..n), or the empty slot where it would go. */
+static uint32_t *find_slot(const struct cet_adhosts *h, const char *s, size_t n)
+{
+    size_t mask = h->nslots - 1;
+    for (size_t k = (size_t)hash(s, n) & mask;; k = (k + 1) & mask) {
+        uint32_t off = h->slots[k];
+        if (!off)
+            return &h->slots[k];
+        const char *e = h->pool + off - 1;
+        if (!strncmp(e, s, n) && e[n] == 0)
+            return &h->slots[k];
+    }
+}
+
+static int is_host_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+}
+
+static char lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* An address field of a hosts-file line: digits, dots, colons and hex. */
+static int is_address(const char *s, size_t n)
+{
+    int dot_or_colon = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = lower(s[i]);
+        if (c == '.' || c == ':')
+            dot_or_colon = 1;
+        else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return 0;
+    }
+    return dot_or_colon;
+}
+
+/* Splits one line into at most three white-space separated fields before a '#'. */
+static size_t fields(const char *s, size_t n, const char *f[3], size_t fl[3])
+{
+    size_t k = 0, i = 0;
+    while (i < n && s[i] != '#') {
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            i++;
+        if (i >= n || s[i] == '#')
+            break;
+        size_t start = i;
+        while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '#')
+            i++;
+        if (k < 3) {
+            f[k] = s + start;
+            fl[k] = i - start;
+        }
+        k++;
+    }
+    return k;
+}
+
+int cet_adhosts_parse(struct cet_adhosts **out, const char *text, size_t len, const char *name,
+                      struct cet_error *err)
+{
+    *out = NULL;
+    struct cet_adhosts *h = calloc(1, sizeof *h);
+    struct cet_buf pool = {0};
+    if (!h)
+        return cet_fail(err, "out of memory");
+    size_t lines = 1;
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    h->nslots = 16;
+    while (h->nslots < 2 * lines)
+        h->nslots *= 2;
+    h->slots = calloc(h->nslots, sizeof *h->slots);
+    if (!h->slots || cet_buf_reserve(&pool, len + 1))
+        goto oom;
+    h->pool = pool.p;
+    size_t lineno = 0;
+    for (size_t i = 0; i < len;) {
+        const char *line = text + i;
+        const char *nl = memchr(line, '\n', len - i);
+        size_t n = nl ? (size_t)(nl - line) : len - i;
+        i += n + 1;
+        lineno++;
+        const char *f[3];
+        size_t fl[3], nf = fields(line, n, f, fl);
+        if (!nf)
+            continue;
+        const char *host = f[0];
+        size_t hl = fl[0];
+        if (nf == 2 && is_address(f[0], fl[0])) {
+            host = f[1];
+            hl = fl[1];
+        } else if (nf != 1) {
+            cet_fail(err, "%s:%zu: expected one host per line, got '%.*s'", name, lineno,
+                     (int)(n > 200 ? 200 : n), line);
+            goto fail;
+        }
+        /* "*.example.com" and ".example.com" mean the domain with its subdomains,
+         * which is what every entry means. */
+        if (hl >= 2 && host[0] == '*' && host[1] == '.') {
+            host += 2;
+            hl -= 2;
+        }
+        while (hl && host[0] == '.') {
+            host++;
+            hl--;
+        }
+        while (hl && host[hl - 1] == '.')
+            hl--;
+        char low[MAX_HOST + 1];
+        int ok = hl > 0 && hl <= MAX_HOST;
+        for (size_t k = 0; ok && k < hl; k++) {
+            low[k] = lower(host[k]);
+            ok = is_host_char(low[k]);
+        }
+        if (!ok) {
+            cet_fail(err, "%s:%zu: '%.*s' is not a host name", name, lineno,
+                     (int)(fl[0] > 200 ? 200 : fl[0]), f[0]);
+            goto fail;
+        }
+        uint32_t *slot = find_slot(h, low, hl);
+        if (*slot)
+            continue;
+        *slot = (uint32_t)pool.len + 1;
+        if (cet_buf_add(&pool, low, hl) || cet_buf_add(&pool, "", 1))
+            goto oom;
+        h->pool = pool.p; /* slots hold offsets, so growing the pool is safe */
+        h->count++;
+    }
+    h->pool = pool.p;
+    h->pool_len = pool.len;
+    *out = h;
+    return 0;
+oom:
+    cet_fail(err, "out of memory");
+fail:
+    cet_buf_free(&pool);
+    free(h->slots);
+    free(h);
+    return -1;
+}
+
+int cet_adhosts_load(struct cet_adhosts **out, const char *path, struct cet_error *err)
+{
+    struct cet_buf b = {0};
+    *out = NULL;
+    int rc = cet_read_file(&b, path, (size_t)64 << 20, err);
+    if (rc == 0)
+        rc = cet_adhosts_parse(out, b.p, b.len, path, err);
+    cet_buf_free(&b);
+    return rc;
+}
+
+void cet_adhosts_free(struct cet_adhosts *h)
+{
+    if (!h)
+        return;
+    free(h->pool);
+    free(h->slots);
+    free(h);
+}
+
+size_t cet_adhosts_count(const struct cet_adhosts *h)
+{
+    return h->count;
+}
+
+int cet_adhosts_match_url(const struct cet_adhosts *h, const char *url)
+{
+    const char *s = url;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f')
+        s++;
+    if (s[0] != '/' || s[1] != '/') {
+        const char *p = s;
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+            return 0;
+        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+               *p == '+' || *p == '-' || *p == '.')
+            p++;
+        if (p[0] != ':' || p[1] != '/' || p[2] != '/')
+            return 0; /* relative, or a scheme without a host (mailto:, javascript:) */
+        s = p + 1;
+    }
+    s += 2;
+    size_t n = strcspn(s, "/?#\\");
+    const char *at = memchr(s, '@', n);
+    while (at) { /* user information ends at the last '@' of the authority */
+        n -= (size_t)(at + 1 - s);
+        s = at + 1;
+        at = memchr(s, '@', n);
+    }
+    const char *colon = memchr(s, ':', n);
+    if (colon)
+        n = (size_t)(colon - s);
+    while (n && s[n - 1] == '.')
+        n--;
+    if (!n || n > MAX_HOST)
+        return 0;
+    char low[MAX_HOST + 1];
+    for (size_t k = 0; k < n; k++)
+        low[k] = lower(s[k]);
+    /* The host itself, then each parent domain. */
+    for (size_t k = 0; k < n; k++) {
+        if (k && low[k - 1] != '.')
+            continue;
+        if (*find_slot(h, low + k, n - k))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the list in use ---- */
+
+static struct cet_adhosts *current;
+static struct cet_error current_err;
+static int current_failed;
+static pthread_once_t current_once = PTHREAD_ONCE_INIT;
+
+static void load_current(void)
+{
+    if (current)
+        return; /* set by cet_adhosts_use_file */
+    const char *env = getenv("CETUNE_ADHOSTS");
+    int rc;
+    if (env && *env) {
+        rc = cet_adhosts_load(&current, env, &current_err);
+        if (rc) {
+            struct cet_error e = current_err;
+            cet_fail(&current_err, "CETUNE_ADHOSTS: %s", e.msg);
+        }
+    } else {
+        rc = cet_adhosts_parse(&current, cet_adhosts_builtin, cet_adhosts_builtin_len,
+                               "built-in adhosts.txt", &current_err);
+    }
+    current_failed = rc != 0;
+}
+
+const struct cet_adhosts *cet_adhosts_current(struct cet_error *err)
+{
+    pthread_once(&current_once, load_current);
+    if (current_failed) {
+        if (err)
+            *err = current_err;
+        return NULL;
+    }
+    return current;
+}
+
+int cet_adhosts_use_file(const char *path, struct cet_error *err)
+{
+    struct cet_adhosts *h;
+    if (cet_adhosts_load(&h, path, err))
+        return -1;
+    cet_adhosts_free(current);
+    current = h;
+    current_failed = 0;
+    pthread_once(&current_once, load_current); /* keeps a later first use from loading another */
+    return 0;
+}
