@@ -8,6 +8,7 @@
 
 extern const struct cet_extractor cet_extractor_alltext;
 extern const struct cet_extractor cet_extractor_lqf;
+extern const struct cet_extractor cet_extractor_ccb, cet_extractor_accb, cet_extractor_tccb;
 extern const struct cet_extractor cet_extractor_density;
 extern const struct cet_extractor cet_extractor_sw;
 extern const struct cet_extractor cet_extractor_crunch, cet_extractor_mantratzis;
@@ -15,6 +16,7 @@ extern const struct cet_extractor cet_extractor_crunch, cet_extractor_mantratzis
 static const struct cet_extractor *const registry[] = {
     &cet_extractor_alltext,
     &cet_extractor_lqf,
+    &cet_extractor_ccb, &cet_extractor_accb, &cet_extractor_tccb,
     &cet_extractor_density,
     &cet_extractor_sw,
     &cet_extractor_crunch, &cet_extractor_mantratzis,
