@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void cli_error(const char *fmt, ...)
@@ -139,9 +140,16 @@ int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *con
             return CLI_RUNTIME;
         }
     }
-    int rc = cet_corpus_load(c, e, want, threads, &err);
+    int rc = cli_load_want(c, e, want, threads);
     free(want);
-    if (rc) {
+    return rc;
+}
+
+int cli_load_want(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
+                  int threads)
+{
+    struct cet_error err;
+    if (cet_corpus_load(c, e, want, threads, &err)) {
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }
@@ -160,4 +168,34 @@ int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *con
 int cli_is_tty(void)
 {
     return isatty(STDERR_FILENO);
+}
+
+int cli_mkdirs(const char *path)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(tmp, 0755) && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+int cli_seed(const char *cmd, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *end || errno || *s == '-')
+        return cli_usage(cmd, "--seed expects a whole number from 0 to 18446744073709551615, got '%s'",
+                         s);
+    *out = v;
+    return 0;
 }

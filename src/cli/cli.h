@@ -49,6 +49,20 @@ void cli_configs_free(struct cli_configs *c);
  * Returns 0, or an exit code after printing. */
 int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
                     size_t ndirs, const char *sample, int threads);
+/* The loading half of cli_load_corpus: loads the entries with want[i] set
+ * (all when want is NULL) and reports skips the same way. */
+int cli_load_want(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
+                  int threads);
+/* Scans the corpora, draws a seeded sample of n documents (cet_sample_draw;
+ * documents without gold are never drawn, and one that fails to load is
+ * replaced by the next of its package) and loads it.  Returns 0, or an exit
+ * code after printing (cmd_sample.c). */
+int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
+                      size_t ndirs, size_t n, uint64_t seed, int by_package, int threads);
+/* Parses a --seed value: a whole number from 0 to 2^64-1, or fails with a usage message. */
+int cli_seed(const char *cmd, const char *s, uint64_t *out);
+/* Creates a directory and its missing parents; 0 or -1 with errno set. */
+int cli_mkdirs(const char *path);
 
 /* 1 when stderr is a terminal (progress output is only for people). */
 int cli_is_tty(void);

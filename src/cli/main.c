@@ -8,10 +8,21 @@
 #include "cli.h"
 
 int cmd_evaluate(int argc, char **argv);
+int cmd_evolve(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 
 const struct cli_cmd cli_cmds[] = {
+    {"evolve", cmd_evolve,
+     "cetune evolve -p PARAMS.json -d CORPUS... [-s SAMPLE | --sample-size N [--by-package]]\n"
+     "              [--pop N] [--generations N] [--patience N] [--epsilon E] [--max-evals N]\n"
+     "              [--time T[s|m|h]] [--elite N] [--select tournament|truncation] [--tournament K]\n"
+     "              [--truncation F] [--crossover-rate P] [--mutation-rate P] [--mutation-sigma S]\n"
+     "              [--adaptive] [--adapt-factor F] [--resolution R] [--seed S] [--seed-config FILE...]\n"
+     "              [--threads N] [--top N] [-o runs/NAME] [--force]\n"
+     "       cetune evolve --resume runs/NAME [--threads N]",
+     "tune an extractor's parameters with the genetic algorithm"},
     {"evaluate", cmd_evaluate,
      "cetune evaluate (-c CONFIG.json... | -x EXTRACTOR [-P name=value...]) -d CORPUS... [-s SAMPLE]\n"
      "                [--metric word|chars|lcstring] [--per-doc] [--format table|csv|json] [--extracts DIR] [--show p,r,f1] [--threads N]",
@@ -20,6 +31,9 @@ const struct cli_cmd cli_cmds[] = {
      "cetune extract (-c CONFIG.json | -x EXTRACTOR [-P name=value...]) [--format text|html]\n"
      "               [--out-dir DIR] [--adhosts FILE] [FILE.html... | -]",
      "print the main text of pages with one configuration"},
+    {"sample", cmd_sample,
+     "cetune sample -d CORPUS... -n N [--seed S] [--by-package] -o samples/NAME.txt [--force]",
+     "draw a seeded training sample, in proportion to the packages"},
     {"list", cmd_list, "cetune list [EXTRACTOR]", "show the extractors and their parameters"},
     {NULL, NULL, NULL, NULL},
 };

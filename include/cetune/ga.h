@@ -1,0 +1,257 @@
+/* The evolutionary engine (003 section 4): a population of parameter
+ * settings of one extractor, described by a parameter description
+ * (params.h), evolves by selection, recombination and mutation until the
+ * best fitness (mean word F1 on the training sample) stops improving.
+ *
+ * The lifecycle follows PGAPack: cet_ga_create (defaults), set fields of
+ * ga->opt, cet_ga_add_seed, cet_ga_setup (validate, seed the random
+ * stream; a GA restored from a checkpoint keeps its stream), then
+ * cet_ga_generation until ga->stop is set, cet_ga_destroy.
+ *
+ * Reproducibility: every random draw comes from one gsl_rng (MT19937) on the
+ * calling thread, seeded from opt.seed, in a fixed order; fitness comes from
+ * an evaluation callback whose results do not depend on threads (eval.h).
+ * So the same seed gives the same run for any thread count, and a run
+ * restored from a checkpoint continues exactly as if never stopped.
+ *
+ * Every genome is normalised before it is used: put back into its bounds,
+ * integers rounded, booleans 0/1, floats rounded to a grid of `resolution`
+ * times the range (a power of ten, so values print short; on a log scale
+ * to that many significant digits).  The archive keys on the normalised
+ * genome, so no genome is ever evaluated twice. */
+#ifndef CETUNE_GA_H
+#define CETUNE_GA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "cetune/buf.h"
+#include "cetune/corpus.h"
+#include "cetune/error.h"
+#include "cetune/params.h"
+
+enum cet_select { CET_SELECT_TOURNAMENT, CET_SELECT_TRUNCATION };
+
+enum cet_stop {
+    CET_STOP_NONE = 0,
+    CET_STOP_GENERATIONS, /* --generations reached */
+    CET_STOP_PATIENCE,    /* no improvement above epsilon for --patience generations */
+    CET_STOP_EVALS,       /* --max-evals reached */
+    CET_STOP_TIME,        /* --time reached */
+    CET_STOP_EXHAUSTED,   /* nothing new left to try (tiny search spaces) */
+};
+
+/* Options with their defaults (cet_ga_create). */
+struct cet_ga_options {
+    size_t pop;             /* individuals per generation (20) */
+    long generations;       /* at most this many, the first is the initial one (50) */
+    long patience;          /* stop after this many generations without improvement (5; 0 = never) */
+    double epsilon;         /* an improvement must exceed this (1e-4) */
+    long max_evals;         /* evaluations budget (0 = none) */
+    double time_limit;      /* seconds (wall clock, from the first generation on; 0 = none) */
+    size_t elite;           /* best distinct individuals copied unchanged (2) */
+    enum cet_select select; /* parent selection (tournament) */
+    size_t tournament;      /* tournament size (3) */
+    double truncation;      /* truncation: the best fraction that may be parents (0.5) */
+    double crossover_rate;  /* chance a child is recombined from two parents, else mutated (0.5) */
+    double mutation_rate;   /* chance each gene of a mutated child changes (0 = 1/genes) */
+    double sigma;           /* Gaussian mutation spread, fraction of the range (0.1) */
+    int adaptive;           /* widen sigma while the run stagnates (0) */
+    double adapt_factor;    /* sigma times this per stagnant generation, up to 0.5 (1.5) */
+    double resolution;      /* float grid, fraction of the range (1e-4; 0 = exact doubles) */
+    uint64_t seed;          /* the run seed (1) */
+};
+
+/* Computes mean F1, precision and recall of k full parameter vectors
+ * (k x ex->nparams); returns 0 or -1 with err filled. */
+typedef int (*cet_ga_eval_fn)(void *ctx, const double *params, size_t k, double *f1, double *p,
+                              double *r, struct cet_error *err);
+/* Polled between evaluation chunks: non-zero abandons the generation. */
+typedef int (*cet_ga_cancel_fn)(void *ctx);
+
+/* One generation's statistics (a row of generations.csv). */
+struct cet_ga_stats {
+    long generation;
+    long evaluations;           /* total so far */
+    double best, mean, worst, std;
+    double diversity;           /* mean over genes of the spread of normalised values */
+    double seconds;             /* wall clock since generation 0 began (not reproducible) */
+};
+
+/* Everything below is read-only outside src/ga (the row caches change when
+ * results are written). */
+struct cet_ga {
+    struct cet_ga_options opt;
+    const struct cet_params_desc *desc;
+    size_t ngenes, nfull;         /* genes; extractor parameters */
+    gsl_rng *rng;
+    gsl_rng *rng_saved;           /* the state before the generation in progress */
+    int ready;                    /* cet_ga_setup done */
+
+    double *seeds;                /* injected into generation 0: nseeds x ngenes */
+    size_t nseeds;
+
+    /* The archive: every evaluated genome once, in evaluation order. */
+    double *genes;                /* narch x ngenes */
+    double *fit, *prec, *rec;
+    long *born;                   /* generation of its evaluation */
+    size_t narch, cap;
+    uint32_t *slots;              /* hash of normalised genome -> archive index + 1 */
+    size_t nslots;
+
+    size_t *pop;                  /* archive indices of the current generation */
+    size_t npop;
+
+    long gen;                     /* last complete generation, -1 before the first */
+    long evals;                   /* evaluations so far */
+    double best_ref;              /* best fitness at the last improvement */
+    long last_improve;            /* generation of the last improvement */
+    double elapsed;               /* wall-clock seconds of complete generations, including
+                                     the caller's work between them, across resumes */
+    double t_last;                /* when the last generation of this process ended */
+    enum cet_stop stop;
+
+    struct cet_ga_stats *hist;    /* one row per complete generation */
+    size_t nhist, hist_cap;
+
+    /* Formatted archive rows, kept so each generation formats only its own
+     * (rows of complete generations never change). */
+    struct cet_buf csv_rows, json_rows;
+    size_t ncsv_rows, njson_rows;
+
+    cet_ga_eval_fn eval;
+    cet_ga_cancel_fn cancel;
+    void *ctx;
+};
+
+/* Fills o with the defaults listed above. */
+void cet_ga_default_options(struct cet_ga_options *o);
+/* Creates a GA for desc (which must outlive it) with default options. */
+int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err);
+/* Adds an individual to the first generation (after the description's
+ * seeds), from a full parameter vector; fails when a described value is
+ * outside the description. */
+int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err);
+/* Validates the options and seeds the random stream.  eval computes fitness;
+ * cancel (may be NULL) is polled during evaluation. */
+int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel, void *ctx,
+                 struct cet_error *err);
+/* Breeds, evaluates and ranks the next generation; then decides whether the
+ * run stops (ga->stop).  Returns 0; 1 when cancel asked to stop (the
+ * generation is abandoned and the GA is left as before the call); -1 on
+ * error. */
+int cet_ga_generation(struct cet_ga *ga, struct cet_error *err);
+void cet_ga_destroy(struct cet_ga *ga);
+
+/* Human name of a stop reason ("patience", ...). */
+const char *cet_ga_stop_name(enum cet_stop s);
+/* Archive indices sorted best first (fitness, then evaluation order); the
+ * caller frees *out. */
+int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n);
+/* The best distinct individuals, at most max, best first: individuals with
+ * exactly the same fitness, precision and recall behave alike on the sample
+ * and count once (the first found stands for them).  The caller frees *out. */
+int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n);
+/* Archive index of the best individual, or (size_t)-1 before any evaluation. */
+size_t cet_ga_best(const struct cet_ga *ga);
+/* Archive index of genome g, or (size_t)-1 when it was never evaluated. */
+size_t cet_ga_lookup(const struct cet_ga *ga, const double *g);
+
+/* ---- genomes (genome.c) ---- */
+
+/* Puts every gene inside its bounds and onto its grid (see above). */
+void cet_genome_normalise(const struct cet_params_desc *d, double resolution, double *g);
+/* A random genome, uniform (or log-uniform) within the ranges, normalised. */
+void cet_genome_random(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
+                       double *g);
+/* Position of gene value v in [0, 1] of its range (log scale where set). */
+double cet_gene_unit(const struct cet_gene *gene, double v);
+/* Mean over genes of the standard deviation of the unit positions of n genomes. */
+double cet_genome_diversity(const struct cet_params_desc *d, const double *genomes, size_t n);
+
+/* ---- operators (select.c, crossover.c, mutate.c) ---- */
+
+/* Picks a parent among n individuals ranked best first (rank 0 is best) and
+ * returns its rank. */
+size_t cet_select_tournament(gsl_rng *rng, size_t n, size_t size);
+size_t cet_select_truncation(gsl_rng *rng, size_t n, double fraction);
+/* Uniform crossover per gene; correlated groups are blended instead: one
+ * weight w ~ U(0,1) per group, child = w a + (1-w) b (in log space for log
+ * genes).  The child is normalised. */
+void cet_crossover(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
+                   const double *a, const double *b, double *child);
+/* Mutates each gene with probability rate (at least one gene always):
+ * Gaussian with spread sigma x range (integers move at least one step),
+ * booleans flip, enums take another allowed value.  Normalised after. */
+void cet_mutate(const struct cet_params_desc *d, double resolution, gsl_rng *rng, double rate,
+                double sigma, double *g);
+
+/* ---- stopping (stop.c) ---- */
+
+/* Updates the improvement record after generation ga->gen and sets ga->stop. */
+void cet_ga_check_stop(struct cet_ga *ga);
+/* The mutation spread in force: sigma, widened while stagnating when adaptive. */
+double cet_ga_sigma(const struct cet_ga *ga);
+
+/* ---- training samples (sample.c) ---- */
+
+/* A 64-bit seed for stream `stream` of a run seed (splitmix64), so that
+ * independent streams (the sample, the GA) never share draws. */
+uint64_t cet_seed_derive(uint64_t seed, uint64_t stream);
+enum { CET_STREAM_SAMPLE = 1, CET_STREAM_GA = 2 };
+
+/* Draws n documents from the entries into want (1 = drawn): per package a
+ * quota in proportion to its usable documents (largest remainders), or the
+ * same share for every package when by_package; within a package a seeded
+ * permutation of all its entries, taking the first usable ones.  usable may
+ * be NULL (all usable).  *drawn receives the number drawn (less than n when
+ * there are fewer usable documents). */
+int cet_sample_draw(uint8_t *want, const struct cet_entries *e, const uint8_t *usable, size_t n,
+                    uint64_t seed, int by_package, size_t *drawn, struct cet_error *err);
+/* Appends the sample file of a loaded corpus: PACKAGE/NAME per document. */
+int cet_sample_format(struct cet_buf *out, const struct cet_corpus *c);
+
+/* ---- checkpoints and run directories (checkpoint.c, output.c) ---- */
+
+/* What a run needs besides the GA to be resumed, and what run.json reports. */
+struct cet_run {
+    char *params_path;
+    char **dirs;
+    size_t ndirs;
+    char *sample_from;     /* -s FILE, or NULL */
+    long sample_size;      /* --sample-size, or -1 */
+    long docs;             /* documents in the training sample */
+    int by_package;
+    size_t top;            /* distinct individuals in top.json and the table */
+    char *command;         /* the command line that started the run */
+    char **resumed;        /* the command lines that resumed it */
+    size_t nresumed;
+    char started[32];      /* UTC, ISO 8601 */
+};
+void cet_run_free(struct cet_run *run);
+
+/* Writes DIR/checkpoint.json: the run, the options, the description text,
+ * the archive, the population, the history and the random state. */
+int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *dir,
+                      struct cet_error *err);
+/* Reads DIR/checkpoint.json back: a new GA (with *desc, owned by the
+ * caller, rebuilt from the stored description; find as in
+ * cet_params_parse) in the state of the checkpoint, not yet set up for
+ * evaluation (call cet_ga_setup, which keeps the restored random state). */
+int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run *run,
+                   const char *dir, cet_extractor_finder find, struct cet_error *err);
+
+/* Writes DIR/individuals.csv, generations.csv, best.json and top.json
+ * (the last two once something was evaluated). */
+int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const char *dir,
+                         struct cet_error *err);
+/* Writes DIR/run.json: command lines, seed, settings, corpus, sample,
+ * library versions, times; status is "running", "interrupted" or
+ * "finished"; ended may be NULL. */
+int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const char *dir,
+                       const char *status, const char *ended, int threads,
+                       struct cet_error *err);
+
+#endif

@@ -1,0 +1,789 @@
+/* cetune evolve: tunes an extractor's parameters with the genetic algorithm
+ * of 003 section 4 (src/ga) on a training sample, writing the run directory
+ * of DESIGN.md as it goes.
+ *
+ * - The run directory is -o DIR, by default runs/EXTRACTOR-YYYYmmdd-HHMMSS;
+ *   an existing non-empty one is refused unless --force, which first
+ *   removes the files a run writes.
+ * - Every complete generation rewrites individuals.csv, generations.csv,
+ *   best.json, top.json and, last, checkpoint.json (each atomically), so
+ *   the directory is always consistent.
+ * - SIGINT or SIGTERM: the generation in progress is abandoned (the
+ *   checkpoint of the last complete one is on disk), run.json says
+ *   "interrupted", the command to resume is printed and the exit status is
+ *   130 (SIGINT) or 143 (SIGTERM).  A second signal kills at once.
+ * - --resume DIR takes everything from DIR/checkpoint.json and sample.txt
+ *   (only --threads may change) and ends exactly where the uninterrupted
+ *   run would have.
+ * - Progress (generation, best, mean, evaluations per second, time left) goes
+ *   to stderr only when it is a terminal; the result table goes to stdout. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <omp.h>
+
+#include "cetune/config.h"
+#include "cetune/eval.h"
+#include "cetune/ga.h"
+#include "cli.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* The second signal takes the default action: a stuck run can still be killed. */
+    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+struct evolve {
+    struct cet_evaluator *ev;
+    long evals_at_start;
+    double t_start;
+};
+
+static int eval_cb(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
+                   struct cet_error *err)
+{
+    struct evolve *s = ctx;
+    return cet_evaluate(s->ev, params, k, NULL, 0, NULL, f, p, r, err);
+}
+
+static int cancel_cb(void *ctx)
+{
+    (void)ctx;
+    return got_signal != 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void utc_now(char *buf, size_t size)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The command line as a shell would need it. */
+static char *command_line(int argc, char **argv)
+{
+    struct cet_buf b = {0};
+    int bad = cet_buf_puts(&b, "cetune");
+    for (int i = 0; i < argc && !bad; i++) {
+        const char *a = argv[i];
+        int plain = *a != 0;
+        for (const char *p = a; *p && plain; p++)
+            plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%",
+                           *p) != NULL;
+        bad = cet_buf_puts(&b, " ");
+        if (plain) {
+            bad = bad || cet_buf_puts(&b, a);
+            continue;
+        }
+        bad = bad || cet_buf_puts(&b, "'");
+        for (const char *p = a; *p && !bad; p++)
+            bad = *p == '\'' ? cet_buf_puts(&b, "'\\''") : cet_buf_add(&b, p, 1);
+        bad = bad || cet_buf_puts(&b, "'");
+    }
+    if (bad) {
+        cet_buf_free(&b);
+        return NULL;
+    }
+    return b.p;
+}
+
+static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi)
+        return cli_usage("evolve", "%s expects a number from %g to %g, got '%s'", opt, lo, hi, s);
+    *out = v;
+    return 0;
+}
+
+/* Seconds, with an optional s, m or h. */
+static int parse_time(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60
+                : !strcmp(end, "h") ? 3600 : -1;
+    if (end == s || errno || unit < 0 || !isfinite(v) || v < 0)
+        return cli_usage("evolve", "--time expects seconds, or a number with s, m or h, got '%s'", s);
+    *out = v * unit;
+    return 0;
+}
+
+static const char *const run_files[] = {"run.json", "generations.csv", "individuals.csv",
+                                        "top.json", "best.json", "sample.txt",
+                                        "checkpoint.json", NULL};
+
+/* 0 when dir may become a run directory: absent, empty, or --force (then
+ * the files of an earlier run are removed). */
+static int prepare_dir(const char *dir, int force)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        cli_error("%s exists and is not a directory", dir);
+        return CLI_RUNTIME;
+    }
+    DIR *d = opendir(dir);
+    if (d) {
+        int empty = 1;
+        struct dirent *de;
+        while ((de = readdir(d)))
+            if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+                empty = 0;
+        closedir(d);
+        if (!empty && !force) {
+            cli_error("%s exists and is not empty; use --force to overwrite it, or --resume %s "
+                      "to continue it", dir, dir);
+            return CLI_RUNTIME;
+        }
+        for (int i = 0; !empty && run_files[i]; i++) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
+            if (unlink(path) && errno != ENOENT) {
+                cli_error("%s: cannot remove: %s", path, strerror(errno));
+                return CLI_RUNTIME;
+            }
+        }
+        return 0;
+    }
+    if (cli_mkdirs(dir)) {
+        cli_error("%s: cannot create directory: %s", dir, strerror(errno));
+        return CLI_RUNTIME;
+    }
+    return 0;
+}
+
+static void format_duration(double s, char *buf, size_t size)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, size, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, size, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void progress(const struct cet_ga *ga, const struct evolve *s)
+{
+    const struct cet_ga_stats *st = &ga->hist[ga->nhist - 1];
+    double spent = now() - s->t_start;
+    double rate = spent > 0 ? (double)(ga->evals - s->evals_at_start) / spent : 0;
+    char left[32] = "?";
+    if (ga->stop != CET_STOP_NONE) {
+        snprintf(left, sizeof left, "0:00");
+    } else {
+        double per_gen = ga->elapsed / (double)(ga->gen + 1), t = -1;
+        if (ga->opt.generations > 0)
+            t = per_gen * (double)(ga->opt.generations - ga->gen - 1);
+        if (ga->opt.time_limit > 0 && (t < 0 || ga->opt.time_limit - ga->elapsed < t))
+            t = fmax(0, ga->opt.time_limit - ga->elapsed);
+        if (t >= 0)
+            format_duration(t, left, sizeof left);
+    }
+    char gens[48];
+    if (ga->opt.generations > 0)
+        snprintf(gens, sizeof gens, "%ld/%ld", ga->gen + 1, ga->opt.generations);
+    else
+        snprintf(gens, sizeof gens, "%ld", ga->gen + 1);
+    fprintf(stderr, "\rgeneration %-9s best %.4f  mean %.4f  %6.1f evals/s  left %s (at most)   ",
+            gens, st->best, st->mean, rate, left);
+    fflush(stderr);
+}
+
+/* Table 2 of 003: the best distinct individuals, then the defaults. */
+static void print_table(const struct cet_ga *ga, const struct cet_run *run, const char *dir,
+                        struct cet_evaluator *ev)
+{
+    const struct cet_params_desc *d = ga->desc;
+    size_t *rank = NULL, n = 0;
+    if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &n) || !n) {
+        free(rank);
+        return;
+    }
+    printf("%s on %ld documents: %ld generations, %ld evaluations, stopped by %s\n\n",
+           d->ex->name, run->docs, ga->gen + 1, ga->evals, cet_ga_stop_name(ga->stop));
+    int *w = calloc(d->ngenes, sizeof *w);
+    if (!w) {
+        free(rank);
+        return;
+    }
+    printf("%4s", "rank");
+    for (size_t g = 0; g < d->ngenes; g++) {
+        w[g] = (int)strlen(d->genes[g].name);
+        for (size_t k = 0; k < n; k++) {
+            char v[64];
+            cet_param_format(d->ex, d->genes[g].index, ga->genes[rank[k] * ga->ngenes + g], 0, v,
+                             sizeof v);
+            if ((int)strlen(v) > w[g])
+                w[g] = (int)strlen(v);
+        }
+        printf("  %*s", w[g], d->genes[g].name);
+    }
+    printf("  %8s  %9s  %8s  %10s\n", "fitness", "precision", "recall", "generation");
+    for (size_t k = 0; k < n; k++) {
+        size_t i = rank[k];
+        printf("%4zu", k + 1);
+        for (size_t g = 0; g < d->ngenes; g++) {
+            char v[64];
+            cet_param_format(d->ex, d->genes[g].index, ga->genes[i * ga->ngenes + g], 0, v, sizeof v);
+            printf("  %*s", w[g], v);
+        }
+        printf("  %8.4f  %9.4f  %8.4f  %10ld\n", ga->fit[i], ga->prec[i], ga->rec[i], ga->born[i]);
+    }
+    /* The defaults, for comparison: from the archive when they were seeded,
+     * else evaluated once here (not counted as an evaluation of the run). */
+    double *g = malloc(ga->ngenes * sizeof *g), *full = malloc((ga->nfull + 1) * sizeof *full);
+    if (g && full) {
+        cet_params_default_genome(d, g);
+        cet_genome_normalise(d, ga->opt.resolution, g);
+        size_t i = cet_ga_lookup(ga, g);
+        double f = NAN;
+        struct cet_error err;
+        if (i != (size_t)-1)
+            f = ga->fit[i];
+        else if (ev) {
+            cet_params_expand(d, g, full);
+            if (cet_evaluate(ev, full, 1, NULL, 0, NULL, &f, NULL, NULL, &err))
+                f = NAN;
+        }
+        printf("\ndefaults (");
+        for (size_t k = 0; k < d->ngenes; k++) {
+            char v[64];
+            cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
+            printf("%s%s=%s", k ? " " : "", d->genes[k].name, v);
+        }
+        if (isnan(f))
+            printf(")\n");
+        else
+            printf("): fitness %.4f\nbest: %+.4f over the defaults\n", f, ga->fit[rank[0]] - f);
+    }
+    printf("best configuration: %s/best.json\n", dir);
+    free(g);
+    free(full);
+    free(w);
+    free(rank);
+}
+
+/* What the command line asked for. */
+struct args {
+    const char *params, *sample, *out, *resume;
+    struct cli_list dirs, seed_configs;
+    long sample_size, threads, top;
+    int by_package, force;
+    int settings; /* options that --resume does not allow */
+    struct cet_ga_options opt;
+    int have_generations, have_patience;
+};
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+    enum { O_SAMPLE_SIZE = 256, O_POP, O_GENERATIONS, O_PATIENCE, O_EPSILON, O_MAX_EVALS, O_TIME,
+           O_ELITE, O_SELECT, O_TOURNAMENT, O_TRUNCATION, O_CROSSOVER, O_MUTATION_RATE,
+           O_SIGMA, O_ADAPTIVE, O_ADAPT_FACTOR, O_RESOLUTION, O_SEED, O_SEED_CONFIG, O_THREADS,
+           O_FORCE, O_RESUME, O_TOP, O_BY_PACKAGE };
+    static const struct option longopts[] = {
+        {"params", required_argument, NULL, 'p'}, {"dir", required_argument, NULL, 'd'},
+        {"sample", required_argument, NULL, 's'}, {"output", required_argument, NULL, 'o'},
+        {"sample-size", required_argument, NULL, O_SAMPLE_SIZE},
+        {"by-package", no_argument, NULL, O_BY_PACKAGE},
+        {"pop", required_argument, NULL, O_POP},
+        {"generations", required_argument, NULL, O_GENERATIONS},
+        {"patience", required_argument, NULL, O_PATIENCE},
+        {"epsilon", required_argument, NULL, O_EPSILON},
+        {"max-evals", required_argument, NULL, O_MAX_EVALS},
+        {"time", required_argument, NULL, O_TIME},
+        {"elite", required_argument, NULL, O_ELITE},
+        {"select", required_argument, NULL, O_SELECT},
+        {"tournament", required_argument, NULL, O_TOURNAMENT},
+        {"truncation", required_argument, NULL, O_TRUNCATION},
+        {"crossover-rate", required_argument, NULL, O_CROSSOVER},
+        {"mutation-rate", required_argument, NULL, O_MUTATION_RATE},
+        {"mutation-sigma", required_argument, NULL, O_SIGMA},
+        {"adaptive", no_argument, NULL, O_ADAPTIVE},
+        {"adapt-factor", required_argument, NULL, O_ADAPT_FACTOR},
+        {"resolution", required_argument, NULL, O_RESOLUTION},
+        {"seed", required_argument, NULL, O_SEED},
+        {"seed-config", required_argument, NULL, O_SEED_CONFIG},
+        {"threads", required_argument, NULL, O_THREADS},
+        {"force", no_argument, NULL, O_FORCE},
+        {"resume", required_argument, NULL, O_RESUME},
+        {"top", required_argument, NULL, O_TOP},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int opt, rc;
+    long v;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":p:d:s:o:h", longopts, NULL)) != -1) {
+        if (opt != O_RESUME && opt != O_THREADS && opt != 'h' && opt != ':' && opt != '?')
+            a->settings++;
+        switch (opt) {
+        case 'p': a->params = optarg; break;
+        case 'd':
+            if (cli_list_add(&a->dirs, optarg))
+                goto oom;
+            break;
+        case 's': a->sample = optarg; break;
+        case 'o': a->out = optarg; break;
+        case O_SAMPLE_SIZE:
+            if ((rc = cli_uint("evolve", "--sample-size", optarg, 100000000, &a->sample_size)))
+                return rc;
+            if (!a->sample_size)
+                return cli_usage("evolve", "--sample-size must be at least 1");
+            break;
+        case O_BY_PACKAGE: a->by_package = 1; break;
+        case O_POP:
+            if ((rc = cli_uint("evolve", "--pop", optarg, 1000000, &v)))
+                return rc;
+            a->opt.pop = (size_t)v;
+            break;
+        case O_GENERATIONS:
+            if ((rc = cli_uint("evolve", "--generations", optarg, 100000000, &a->opt.generations)))
+                return rc;
+            break;
+        case O_PATIENCE:
+            if ((rc = cli_uint("evolve", "--patience", optarg, 100000000, &a->opt.patience)))
+                return rc;
+            break;
+        case O_EPSILON:
+            if ((rc = parse_double("--epsilon", optarg, 0, 1, &a->opt.epsilon)))
+                return rc;
+            break;
+        case O_MAX_EVALS:
+            if ((rc = cli_uint("evolve", "--max-evals", optarg, 1000000000, &a->opt.max_evals)))
+                return rc;
+            break;
+        case O_TIME:
+            if ((rc = parse_time(optarg, &a->opt.time_limit)))
+                return rc;
+            break;
+        case O_ELITE:
+            if ((rc = cli_uint("evolve", "--elite", optarg, 1000000, &v)))
+                return rc;
+            a->opt.elite = (size_t)v;
+            break;
+        case O_SELECT:
+            if (!strcmp(optarg, "tournament"))
+                a->opt.select = CET_SELECT_TOURNAMENT;
+            else if (!strcmp(optarg, "truncation"))
+                a->opt.select = CET_SELECT_TRUNCATION;
+            else
+                return cli_usage("evolve", "--select must be tournament or truncation, not '%s'",
+                                 optarg);
+            break;
+        case O_TOURNAMENT:
+            if ((rc = cli_uint("evolve", "--tournament", optarg, 1000000, &v)))
+                return rc;
+            a->opt.tournament = (size_t)v;
+            break;
+        case O_TRUNCATION:
+            if ((rc = parse_double("--truncation", optarg, 0, 1, &a->opt.truncation)))
+                return rc;
+            break;
+        case O_CROSSOVER:
+            if ((rc = parse_double("--crossover-rate", optarg, 0, 1, &a->opt.crossover_rate)))
+                return rc;
+            break;
+        case O_MUTATION_RATE:
+            if ((rc = parse_double("--mutation-rate", optarg, 0, 1, &a->opt.mutation_rate)))
+                return rc;
+            break;
+        case O_SIGMA:
+            if ((rc = parse_double("--mutation-sigma", optarg, 0, 1, &a->opt.sigma)))
+                return rc;
+            break;
+        case O_ADAPTIVE: a->opt.adaptive = 1; break;
+        case O_ADAPT_FACTOR:
+            if ((rc = parse_double("--adapt-factor", optarg, 1, 10, &a->opt.adapt_factor)))
+                return rc;
+            break;
+        case O_RESOLUTION:
+            if ((rc = parse_double("--resolution", optarg, 0, 0.1, &a->opt.resolution)))
+                return rc;
+            break;
+        case O_SEED:
+            if ((rc = cli_seed("evolve", optarg, &a->opt.seed)))
+                return rc;
+            break;
+        case O_SEED_CONFIG:
+            if (cli_list_add(&a->seed_configs, optarg))
+                goto oom;
+            break;
+        case O_THREADS:
+            if ((rc = cli_uint("evolve", "--threads", optarg, 1024, &a->threads)))
+                return rc;
+            break;
+        case O_FORCE: a->force = 1; break;
+        case O_RESUME: a->resume = optarg; break;
+        case O_TOP:
+            if ((rc = cli_uint("evolve", "--top", optarg, 1000, &a->top)))
+                return rc;
+            if (!a->top)
+                return cli_usage("evolve", "--top must be at least 1");
+            break;
+        case 'h':
+            for (const struct cli_cmd *c = cli_cmds; c->name; c++)
+                if (!strcmp(c->name, "evolve"))
+                    printf("usage: %s\n", c->usage);
+            return -1;
+        case ':':
+            return cli_usage("evolve", "option %s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage("evolve", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage("evolve", "unexpected argument '%s'", argv[optind]);
+    return 0;
+oom:
+    cli_error("out of memory");
+    return CLI_RUNTIME;
+}
+
+/* Adds --seed-config individuals; their non-evolved parameters are ignored
+ * (with a warning when they differ from the fixed values). */
+static int add_seed_configs(struct cet_ga *ga, const struct cli_list *files)
+{
+    const struct cet_params_desc *d = ga->desc;
+    for (size_t i = 0; i < files->n; i++) {
+        struct cet_config cfg;
+        struct cet_error err;
+        if (cet_config_load(&cfg, files->v[i], &err)) {
+            cli_error("%s", err.msg);
+            return CLI_USAGE;
+        }
+        int rc = 0;
+        if (cfg.ex != d->ex) {
+            cli_error("%s: a configuration of '%s', but the run evolves '%s'", files->v[i],
+                      cfg.ex->name, d->ex->name);
+            rc = CLI_USAGE;
+        } else if (cet_ga_add_seed(ga, cfg.params, &err)) {
+            cli_error("%s: %s", files->v[i], err.msg);
+            rc = CLI_USAGE;
+        } else {
+            for (size_t k = 0; k < d->ex->nparams; k++) {
+                int evolved = 0;
+                for (size_t g = 0; g < d->ngenes; g++)
+                    evolved |= d->genes[g].index == k;
+                if (!evolved && cfg.params[k] != d->base[k])
+                    cli_warn("%s: %s is not evolved; the run keeps it at its fixed value",
+                             files->v[i], d->ex->params[k].name);
+            }
+        }
+        cet_config_free(&cfg);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int write_sample(const char *dir, const struct cet_corpus *c)
+{
+    struct cet_buf b = {0};
+    struct cet_error err;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/sample.txt", dir);
+    int rc = cet_buf_printf(&b, "# training sample of %s: %zu documents\n", dir, c->ndocs) ||
+                     cet_sample_format(&b, c)
+                 ? cet_fail(&err, "out of memory")
+                 : cet_write_atomic(path, b.p, b.len, &err);
+    cet_buf_free(&b);
+    if (rc) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    return 0;
+}
+
+/* Generations until the GA stops or a signal arrives. */
+static int run_loop(struct cet_ga *ga, struct cet_run *run, const char *dir, struct evolve *s,
+                    int threads)
+{
+    struct cet_error err;
+    int tty = cli_is_tty(), rc = 0;
+    s->evals_at_start = ga->evals;
+    s->t_start = now();
+    while (ga->stop == CET_STOP_NONE && !got_signal) {
+        int r = cet_ga_generation(ga, &err);
+        if (r < 0) {
+            cli_error("%s", err.msg);
+            rc = CLI_RUNTIME;
+            break;
+        }
+        if (r > 0)
+            break;
+        if (cet_ga_write_results(ga, run, dir, &err) || cet_ga_checkpoint(ga, run, dir, &err)) {
+            cli_error("%s", err.msg);
+            rc = CLI_RUNTIME;
+            break;
+        }
+        if (tty)
+            progress(ga, s);
+    }
+    if (tty && ga->nhist)
+        fputc('\n', stderr);
+    char ended[32];
+    utc_now(ended, sizeof ended);
+    if (rc == 0 && got_signal && ga->stop == CET_STOP_NONE) {
+        /* The GA is back at its last complete generation (an abandoned one
+         * leaves no trace): this checkpoint is that generation's. */
+        if (cet_ga_checkpoint(ga, run, dir, &err) ||
+            cet_run_write_info(ga, run, dir, "interrupted", ended, threads, &err))
+            cli_error("%s", err.msg);
+        fprintf(stderr, "cetune: interrupted by %s after %ld complete generation%s; "
+                        "the checkpoint is in %s/checkpoint.json\n"
+                        "cetune: resume with: cetune evolve --resume %s\n",
+                got_signal == SIGINT ? "SIGINT" : "SIGTERM", ga->gen + 1,
+                ga->gen == 0 ? "" : "s", dir, dir);
+        return 128 + got_signal;
+    }
+    if (rc)
+        return rc;
+    if (cet_run_write_info(ga, run, dir, "finished", ended, threads, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    print_table(ga, run, dir, s->ev);
+    if (fflush(stdout) != 0) {
+        cli_error("cannot write to standard output: %s", strerror(errno));
+        return CLI_RUNTIME;
+    }
+    return 0;
+}
+
+static int resume(struct args *a, int argc, char **argv)
+{
+    struct cet_params_desc desc;
+    struct cet_run run;
+    struct cet_ga *ga = NULL;
+    struct cet_corpus corpus = {0};
+    struct cet_entries entries = {0};
+    struct evolve s = {0};
+    struct cet_error err;
+    int rc = CLI_RUNTIME;
+    if (a->settings)
+        return cli_usage("evolve", "--resume continues a run with its own settings; only "
+                                   "--threads may be given with it");
+    if (cet_ga_restore(&ga, &desc, &run, a->resume, NULL, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    if (ga->stop != CET_STOP_NONE) {
+        fprintf(stderr, "cetune: %s has finished already (stopped by %s); nothing to resume\n",
+                a->resume, cet_ga_stop_name(ga->stop));
+        print_table(ga, &run, a->resume, NULL);
+        rc = 0;
+        goto done;
+    }
+    catch_signals();
+    char sample[4200];
+    snprintf(sample, sizeof sample, "%s/sample.txt", a->resume);
+    if ((rc = cli_load_corpus(&corpus, &entries, (const char *const *)run.dirs, run.ndirs, sample,
+                              (int)a->threads)))
+        goto done;
+    rc = CLI_RUNTIME;
+    if ((long)corpus.ndocs != run.docs) {
+        cli_error("%s: the run trained on %ld documents but only %zu of its sample load now",
+                  a->resume, run.docs, corpus.ndocs);
+        goto done;
+    }
+    char *cmd = command_line(argc, argv);
+    char **v = realloc(run.resumed, (run.nresumed + 1) * sizeof *v);
+    if (!cmd || !v) {
+        free(cmd);
+        if (v)
+            run.resumed = v;
+        cli_error("out of memory");
+        goto done;
+    }
+    run.resumed = v;
+    run.resumed[run.nresumed++] = cmd;
+    if (cet_ga_setup(ga, eval_cb, cancel_cb, &s, &err) ||
+        cet_run_write_info(ga, &run, a->resume, "running", NULL, (int)a->threads, &err) ||
+        cet_evaluator_new(&s.ev, &corpus, desc.ex, CET_METRIC_WORD, (int)a->threads, &err)) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    fprintf(stderr, "cetune: resuming %s after generation %ld (%ld evaluations so far)\n",
+            a->resume, ga->gen, ga->evals);
+    rc = run_loop(ga, &run, a->resume, &s, (int)a->threads);
+done:
+    cet_evaluator_free(s.ev);
+    cet_ga_destroy(ga);
+    cet_corpus_free(&corpus);
+    cet_entries_free(&entries);
+    cet_params_free(&desc);
+    cet_run_free(&run);
+    return rc;
+}
+
+int cmd_evolve(int argc, char **argv)
+{
+    struct args a;
+    memset(&a, 0, sizeof a);
+    a.sample_size = -1;
+    a.top = 5;
+    struct cet_params_desc desc = {0};
+    struct cet_ga *ga = NULL;
+    struct cet_corpus corpus = {0};
+    struct cet_entries entries = {0};
+    struct cet_run run = {0};
+    struct evolve s = {0};
+    struct cet_error err;
+    char dir[4096];
+    int rc;
+
+    cet_ga_default_options(&a.opt);
+    if ((rc = parse_args(&a, argc, argv))) {
+        rc = rc < 0 ? CLI_OK : rc;
+        goto done;
+    }
+    if (!a.threads)
+        a.threads = omp_get_max_threads();
+    if (a.resume) {
+        rc = resume(&a, argc, argv);
+        goto done;
+    }
+    rc = CLI_USAGE;
+    if (!a.params) {
+        cli_usage("evolve", "give a parameter description with -p PARAMS.json (or --resume runs/NAME)");
+        goto done;
+    }
+    if (!a.dirs.n) {
+        cli_usage("evolve", "give at least one corpus with -d CORPUS");
+        goto done;
+    }
+    if (a.sample && a.sample_size >= 0) {
+        cli_usage("evolve", "-s FILE and --sample-size N exclude each other");
+        goto done;
+    }
+    if (a.by_package && a.sample_size < 0) {
+        cli_usage("evolve", "--by-package shapes a drawn sample: it needs --sample-size N");
+        goto done;
+    }
+    if (cet_params_load(&desc, a.params, NULL, &err)) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    if (cet_ga_create(&ga, &desc, &err)) {
+        cli_error("%s", err.msg);
+        rc = CLI_RUNTIME;
+        goto done;
+    }
+    ga->opt = a.opt;
+    if ((rc = add_seed_configs(ga, &a.seed_configs)))
+        goto done;
+    rc = CLI_USAGE;
+    if (cet_ga_setup(ga, eval_cb, cancel_cb, &s, &err)) {
+        cli_usage("evolve", "%s", err.msg);
+        goto done;
+    }
+    if (a.out) {
+        snprintf(dir, sizeof dir, "%s", a.out);
+    } else {
+        time_t t = time(NULL);
+        struct tm tm;
+        char stamp[32];
+        localtime_r(&t, &tm);
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+        snprintf(dir, sizeof dir, "runs/%s-%s", desc.ex->name, stamp);
+    }
+    size_t dl = strlen(dir);
+    while (dl > 1 && dir[dl - 1] == '/')
+        dir[--dl] = 0;
+    struct stat st;
+    if (!a.force && stat(dir, &st) == 0 && (rc = prepare_dir(dir, 0)))
+        goto done;
+
+    catch_signals();
+    if (a.sample_size >= 0)
+        rc = cli_sample_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, (size_t)a.sample_size,
+                               a.opt.seed, a.by_package, (int)a.threads);
+    else
+        rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, (int)a.threads);
+    if (rc)
+        goto done;
+    if ((rc = prepare_dir(dir, a.force)))
+        goto done;
+    rc = CLI_RUNTIME;
+
+    run.params_path = strdup(a.params);
+    run.dirs = calloc(a.dirs.n, sizeof *run.dirs);
+    run.sample_from = a.sample ? strdup(a.sample) : NULL;
+    run.command = command_line(argc, argv);
+    if (!run.params_path || !run.dirs || (a.sample && !run.sample_from) || !run.command) {
+        cli_error("out of memory");
+        goto done;
+    }
+    /* Absolute, so that --resume works from any directory. */
+    for (size_t i = 0; i < a.dirs.n; i++) {
+        char *abs = realpath(a.dirs.v[i], NULL);
+        if (!(run.dirs[run.ndirs++] = abs ? abs : strdup(a.dirs.v[i]))) {
+            cli_error("out of memory");
+            goto done;
+        }
+    }
+    run.sample_size = a.sample_size;
+    run.by_package = a.by_package;
+    run.docs = (long)corpus.ndocs;
+    run.top = (size_t)a.top;
+    utc_now(run.started, sizeof run.started);
+    if ((rc = write_sample(dir, &corpus)))
+        goto done;
+    rc = CLI_RUNTIME;
+    if (cet_run_write_info(ga, &run, dir, "running", NULL, (int)a.threads, &err) ||
+        cet_ga_checkpoint(ga, &run, dir, &err)) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    if (cet_evaluator_new(&s.ev, &corpus, desc.ex, CET_METRIC_WORD, (int)a.threads, &err)) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "
+                    "seed %llu, run directory %s\n",
+            desc.ex->name, desc.ngenes, desc.ngenes == 1 ? "" : "s", corpus.ndocs, ga->opt.pop,
+            (unsigned long long)ga->opt.seed, dir);
+    rc = run_loop(ga, &run, dir, &s, (int)a.threads);
+done:
+    cet_evaluator_free(s.ev);
+    cet_ga_destroy(ga);
+    cet_corpus_free(&corpus);
+    cet_entries_free(&entries);
+    cet_params_free(&desc);
+    cet_run_free(&run);
+    cli_list_free(&a.dirs);
+    cli_list_free(&a.seed_configs);
+    return rc;
+}

@@ -1,0 +1,463 @@
+/* Checkpoints: DIR/checkpoint.json holds everything a run needs to go on
+ * exactly as if it had never stopped: the description's text, the corpus
+ * directories, the options, the archive of evaluated genomes (so nothing is
+ * evaluated twice after a resume), the population, the improvement record,
+ * the history and the state of the random stream (gsl_rng_state bytes as
+ * hex).  Doubles are written by cJSON in a form that reads back to the same
+ * bits.  It is written after every complete generation (and once before the
+ * first), atomically, so an interrupted run always has one to resume from. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cetune/ga.h"
+#include "cetune/json.h"
+
+int cet_ga__archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
+                        double r);
+
+enum { CHECKPOINT_VERSION = 1 };
+
+void cet_run_free(struct cet_run *run)
+{
+    free(run->params_path);
+    for (size_t i = 0; i < run->ndirs; i++)
+        free(run->dirs[i]);
+    free(run->dirs);
+    free(run->sample_from);
+    free(run->command);
+    for (size_t i = 0; i < run->nresumed; i++)
+        free(run->resumed[i]);
+    free(run->resumed);
+    memset(run, 0, sizeof *run);
+}
+
+/* cJSON prints a double with 15 digits when that reads back only
+ * approximately; a resumed run needs the exact bits, so doubles go out with
+ * 15, 16 or 17 digits, the first that strtod (cJSON's parser) reads back
+ * exactly (%g drops trailing zeros, so short values stay short). */
+static void format_exact(double v, char *buf, size_t size)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+}
+
+static cJSON *exact(double v)
+{
+    char buf[64];
+    format_exact(v, buf, sizeof buf);
+    return cJSON_CreateRaw(buf);
+}
+
+/* The archive as raw JSON rows [born, fitness, precision, recall, genes...],
+ * formatting only the rows added since the last checkpoint. */
+static cJSON *archive_json(struct cet_ga *ga)
+{
+    struct cet_buf *rows = &ga->json_rows, out = {0};
+    int rc = 0;
+    if (ga->njson_rows > ga->narch) {
+        rows->len = 0;
+        ga->njson_rows = 0;
+    }
+    for (size_t i = ga->njson_rows; i < ga->narch && !rc; i++, ga->njson_rows++) {
+        char v[64];
+        rc = cet_buf_printf(rows, "%s\n  [%ld", i ? "," : "", ga->born[i]);
+        double r[3] = {ga->fit[i], ga->prec[i], ga->rec[i]};
+        for (int k = 0; k < 3 && !rc; k++) {
+            format_exact(r[k], v, sizeof v);
+            rc = cet_buf_printf(rows, ", %s", v);
+        }
+        for (size_t g = 0; g < ga->ngenes && !rc; g++) {
+            format_exact(ga->genes[i * ga->ngenes + g], v, sizeof v);
+            rc = cet_buf_printf(rows, ", %s", v);
+        }
+        rc = rc || cet_buf_puts(rows, "]");
+    }
+    rc = rc || cet_buf_puts(&out, "[") || (rows->len && cet_buf_add(&out, rows->p, rows->len)) ||
+         cet_buf_puts(&out, "]");
+    cJSON *a = rc ? NULL : cJSON_CreateRaw(out.p);
+    cet_buf_free(&out);
+    return a;
+}
+
+static cJSON *exact_array(const double *v, size_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n; i++)
+        cJSON_AddItemToArray(a, exact(v[i]));
+    return a;
+}
+
+static cJSON *strings(char *const *v, size_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+    return a;
+}
+
+static cJSON *options_json(const struct cet_ga_options *o)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "pop", (double)o->pop);
+    cJSON_AddNumberToObject(j, "generations", (double)o->generations);
+    cJSON_AddNumberToObject(j, "patience", (double)o->patience);
+    cJSON_AddItemToObject(j, "epsilon", exact(o->epsilon));
+    cJSON_AddNumberToObject(j, "max_evals", (double)o->max_evals);
+    cJSON_AddItemToObject(j, "time", exact(o->time_limit));
+    cJSON_AddNumberToObject(j, "elite", (double)o->elite);
+    cJSON_AddStringToObject(j, "select", o->select == CET_SELECT_TRUNCATION ? "truncation"
+                                                                            : "tournament");
+    cJSON_AddNumberToObject(j, "tournament", (double)o->tournament);
+    cJSON_AddItemToObject(j, "truncation", exact(o->truncation));
+    cJSON_AddItemToObject(j, "crossover_rate", exact(o->crossover_rate));
+    cJSON_AddItemToObject(j, "mutation_rate", exact(o->mutation_rate));
+    cJSON_AddItemToObject(j, "sigma", exact(o->sigma));
+    cJSON_AddBoolToObject(j, "adaptive", o->adaptive);
+    cJSON_AddItemToObject(j, "adapt_factor", exact(o->adapt_factor));
+    cJSON_AddItemToObject(j, "resolution", exact(o->resolution));
+    cJSON_AddStringToObject(j, "seed", seed);
+    return j;
+}
+
+/* Internal for output.c: the options as JSON (run.json shows them too). */
+cJSON *cet_ga__options_json(const struct cet_ga_options *o);
+cJSON *cet_ga__options_json(const struct cet_ga_options *o)
+{
+    return options_json(o);
+}
+
+int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *dir,
+                      struct cet_error *err)
+{
+    const struct cet_params_desc *d = ga->desc;
+    size_t G = ga->ngenes;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "version", CHECKPOINT_VERSION);
+    cJSON_AddStringToObject(j, "extractor", d->ex->name);
+    cJSON_AddStringToObject(j, "params_path", run->params_path ? run->params_path : d->path);
+    cJSON_AddStringToObject(j, "params_text", d->text);
+    cJSON_AddItemToObject(j, "dirs", strings(run->dirs, run->ndirs));
+    if (run->sample_from)
+        cJSON_AddStringToObject(j, "sample_from", run->sample_from);
+    cJSON_AddNumberToObject(j, "sample_size", (double)run->sample_size);
+    cJSON_AddBoolToObject(j, "by_package", run->by_package);
+    cJSON_AddNumberToObject(j, "docs", (double)run->docs);
+    cJSON_AddNumberToObject(j, "top", (double)run->top);
+    cJSON_AddStringToObject(j, "command", run->command ? run->command : "");
+    cJSON_AddItemToObject(j, "resumed", strings(run->resumed, run->nresumed));
+    cJSON_AddStringToObject(j, "started", run->started);
+    cJSON_AddItemToObject(j, "options", options_json(&ga->opt));
+
+    cJSON *seeds = cJSON_AddArrayToObject(j, "seeds");
+    for (size_t s = 0; seeds && s < ga->nseeds; s++)
+        cJSON_AddItemToArray(seeds, exact_array(ga->seeds + s * G, G));
+
+    cJSON_AddNumberToObject(j, "generation", (double)ga->gen);
+    cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals);
+    cJSON_AddItemToObject(j, "best_ref", exact(ga->best_ref));
+    cJSON_AddNumberToObject(j, "last_improve", (double)ga->last_improve);
+    cJSON_AddItemToObject(j, "elapsed", exact(ga->elapsed));
+    cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop));
+
+    /* The random state as hex bytes. */
+    size_t n = ga->rng ? gsl_rng_size(ga->rng) : 0;
+    char *hex = malloc(2 * n + 1);
+    if (hex) {
+        const unsigned char *st = ga->rng ? gsl_rng_state(ga->rng) : NULL;
+        for (size_t i = 0; i < n; i++)
+            snprintf(hex + 2 * i, 3, "%02x", st[i]);
+        hex[2 * n] = 0;
+        cJSON_AddStringToObject(j, "rng", ga->rng ? gsl_rng_name(ga->rng) : "");
+        cJSON_AddStringToObject(j, "rng_state", hex);
+        free(hex);
+    }
+
+    cJSON *arch = archive_json(ga);
+    if (!arch) {
+        cJSON_Delete(j);
+        return cet_fail(err, "out of memory writing the checkpoint");
+    }
+    cJSON_AddItemToObject(j, "archive", arch);
+    cJSON *pop = cJSON_AddArrayToObject(j, "population");
+    for (size_t k = 0; pop && k < ga->npop; k++)
+        cJSON_AddItemToArray(pop, cJSON_CreateNumber((double)ga->pop[k]));
+    cJSON *hist = cJSON_AddArrayToObject(j, "history");
+    for (size_t h = 0; hist && h < ga->nhist; h++) {
+        const struct cet_ga_stats *s = &ga->hist[h];
+        double v[8] = {(double)s->generation, (double)s->evaluations, s->best, s->mean,
+                       s->worst, s->std, s->diversity, s->seconds};
+        cJSON_AddItemToArray(hist, exact_array(v, 8));
+    }
+
+    char *text = cJSON_Print(j);
+    cJSON_Delete(j);
+    if (!text)
+        return cet_fail(err, "out of memory writing the checkpoint");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/checkpoint.json", dir);
+    size_t len = strlen(text);
+    text[len] = '\n'; /* replaces the NUL: the length is explicit */
+    int rc = cet_write_atomic(path, text, len + 1, err);
+    cJSON_free(text);
+    return rc;
+}
+
+/* ---- reading it back ---- */
+
+struct reader {
+    const struct cet_json *j;
+    const cJSON *root;
+    struct cet_error *err;
+    int failed;
+};
+
+static const cJSON *member(struct reader *r, const cJSON *obj, const char *name, int type)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (r->failed)
+        return NULL;
+    if (!m || (type == cJSON_Number && !cJSON_IsNumber(m)) ||
+        (type == cJSON_String && !cJSON_IsString(m)) || (type == cJSON_Array && !cJSON_IsArray(m)) ||
+        (type == cJSON_Object && !cJSON_IsObject(m)) ||
+        (type == cJSON_True && !cJSON_IsBool(m))) {
+        cet_json_fail(r->j, m ? m : obj, 0, r->err, "checkpoint: \"%s\" is missing or mistyped", name);
+        r->failed = 1;
+        return NULL;
+    }
+    return m;
+}
+
+static double num(struct reader *r, const cJSON *obj, const char *name)
+{
+    const cJSON *m = member(r, obj, name, cJSON_Number);
+    return m ? m->valuedouble : 0;
+}
+
+static const char *str(struct reader *r, const cJSON *obj, const char *name)
+{
+    const cJSON *m = member(r, obj, name, cJSON_String);
+    return m ? m->valuestring : "";
+}
+
+/* Fills v[0..n) from a JSON array of exactly n numbers. */
+static int numbers(struct reader *r, const cJSON *a, double *v, size_t n)
+{
+    if (r->failed)
+        return -1;
+    if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != n) {
+        r->failed = 1;
+        return cet_json_fail(r->j, a, 0, r->err, "checkpoint: expected %zu numbers", n);
+    }
+    size_t i = 0;
+    for (const cJSON *x = a->child; x; x = x->next, i++) {
+        if (!cJSON_IsNumber(x)) {
+            r->failed = 1;
+            return cet_json_fail(r->j, x, 0, r->err, "checkpoint: expected a number");
+        }
+        v[i] = x->valuedouble;
+    }
+    return 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static int read_options(struct reader *r, const cJSON *o, struct cet_ga_options *opt)
+{
+    opt->pop = (size_t)num(r, o, "pop");
+    opt->generations = (long)num(r, o, "generations");
+    opt->patience = (long)num(r, o, "patience");
+    opt->epsilon = num(r, o, "epsilon");
+    opt->max_evals = (long)num(r, o, "max_evals");
+    opt->time_limit = num(r, o, "time");
+    opt->elite = (size_t)num(r, o, "elite");
+    opt->select = !strcmp(str(r, o, "select"), "truncation") ? CET_SELECT_TRUNCATION
+                                                              : CET_SELECT_TOURNAMENT;
+    opt->tournament = (size_t)num(r, o, "tournament");
+    opt->truncation = num(r, o, "truncation");
+    opt->crossover_rate = num(r, o, "crossover_rate");
+    opt->mutation_rate = num(r, o, "mutation_rate");
+    opt->sigma = num(r, o, "sigma");
+    const cJSON *ad = member(r, o, "adaptive", cJSON_True);
+    opt->adaptive = ad && cJSON_IsTrue(ad);
+    opt->adapt_factor = num(r, o, "adapt_factor");
+    opt->resolution = num(r, o, "resolution");
+    opt->seed = strtoull(str(r, o, "seed"), NULL, 10);
+    return r->failed ? -1 : 0;
+}
+
+int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run *run,
+                   const char *dir, cet_extractor_finder find, struct cet_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/checkpoint.json", dir);
+    struct cet_json j;
+    struct cet_ga *ga = NULL;
+    *out = NULL;
+    memset(desc, 0, sizeof *desc);
+    memset(run, 0, sizeof *run);
+    if (cet_json_load(&j, path, err))
+        return -1;
+    struct reader r = {&j, j.root, err, 0};
+    const cJSON *root = j.root;
+    int rc = -1;
+    if (!cJSON_IsObject(root) || num(&r, root, "version") != CHECKPOINT_VERSION) {
+        if (!r.failed)
+            cet_json_fail(&j, root, 0, err, "not a checkpoint of this version of cetune");
+        goto done;
+    }
+    const char *text = str(&r, root, "params_text");
+    const char *ppath = str(&r, root, "params_path");
+    if (r.failed)
+        goto done;
+    /* The description as it was when the run started, whatever the file says now. */
+    char where[4200];
+    snprintf(where, sizeof where, "%s (as stored in %s)", ppath, path);
+    if (cet_params_parse(desc, text, strlen(text), where, find, err))
+        goto done;
+    if (cet_ga_create(&ga, desc, err))
+        goto done;
+    if (read_options(&r, member(&r, root, "options", cJSON_Object), &ga->opt))
+        goto done;
+
+    run->params_path = strdup(ppath);
+    const cJSON *dirs = member(&r, root, "dirs", cJSON_Array);
+    const cJSON *res = member(&r, root, "resumed", cJSON_Array);
+    if (r.failed)
+        goto done;
+    run->dirs = calloc((size_t)cJSON_GetArraySize(dirs) + 1, sizeof *run->dirs);
+    run->resumed = calloc((size_t)cJSON_GetArraySize(res) + 1, sizeof *run->resumed);
+    if (!run->params_path || !run->dirs || !run->resumed) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    for (const cJSON *x = dirs->child; x; x = x->next)
+        if (cJSON_IsString(x) && !(run->dirs[run->ndirs++] = strdup(x->valuestring)))
+            goto oom;
+    for (const cJSON *x = res->child; x; x = x->next)
+        if (cJSON_IsString(x) && !(run->resumed[run->nresumed++] = strdup(x->valuestring)))
+            goto oom;
+    const cJSON *sf = cJSON_GetObjectItemCaseSensitive(root, "sample_from");
+    run->sample_from = dup_or_null(cJSON_IsString(sf) ? sf->valuestring : NULL);
+    run->sample_size = (long)num(&r, root, "sample_size");
+    const cJSON *bp = member(&r, root, "by_package", cJSON_True);
+    run->by_package = bp && cJSON_IsTrue(bp);
+    run->docs = (long)num(&r, root, "docs");
+    run->top = (size_t)num(&r, root, "top");
+    run->command = strdup(str(&r, root, "command"));
+    snprintf(run->started, sizeof run->started, "%s", str(&r, root, "started"));
+    if (!run->command)
+        goto oom;
+
+    size_t G = ga->ngenes;
+    const cJSON *seeds = member(&r, root, "seeds", cJSON_Array);
+    if (r.failed)
+        goto done;
+    free(ga->seeds);
+    ga->nseeds = 0;
+    ga->seeds = malloc(((size_t)cJSON_GetArraySize(seeds) + 1) * G * sizeof *ga->seeds);
+    if (!ga->seeds)
+        goto oom;
+    for (const cJSON *s = seeds->child; s; s = s->next)
+        if (numbers(&r, s, ga->seeds + ga->nseeds++ * G, G))
+            goto done;
+
+    ga->gen = (long)num(&r, root, "generation");
+    ga->evals = (long)num(&r, root, "evaluations");
+    ga->best_ref = num(&r, root, "best_ref");
+    ga->last_improve = (long)num(&r, root, "last_improve");
+    ga->elapsed = num(&r, root, "elapsed");
+    const char *stop = str(&r, root, "stop");
+    for (int s = CET_STOP_NONE; s <= CET_STOP_EXHAUSTED; s++)
+        if (!strcmp(stop, cet_ga_stop_name((enum cet_stop)s)))
+            ga->stop = (enum cet_stop)s;
+
+    const char *rname = str(&r, root, "rng");
+    const char *hex = str(&r, root, "rng_state");
+    if (r.failed)
+        goto done;
+    ga->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!ga->rng)
+        goto oom;
+    size_t n = gsl_rng_size(ga->rng);
+    if (strcmp(rname, gsl_rng_name(ga->rng)) || strlen(hex) != 2 * n) {
+        cet_json_fail(&j, cJSON_GetObjectItemCaseSensitive(root, "rng_state"), 0, err,
+                      "checkpoint: the random state does not fit %s", gsl_rng_name(ga->rng));
+        goto done;
+    }
+    unsigned char *st = gsl_rng_state(ga->rng);
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1) {
+            cet_json_fail(&j, cJSON_GetObjectItemCaseSensitive(root, "rng_state"), 0, err,
+                          "checkpoint: the random state is not hex");
+            goto done;
+        }
+        st[i] = (unsigned char)v;
+    }
+
+    const cJSON *arch = member(&r, root, "archive", cJSON_Array);
+    const cJSON *pop = member(&r, root, "population", cJSON_Array);
+    const cJSON *hist = member(&r, root, "history", cJSON_Array);
+    if (r.failed)
+        goto done;
+    double *row = malloc((G + 4) * sizeof *row);
+    if (!row)
+        goto oom;
+    for (const cJSON *a = arch->child; a; a = a->next) {
+        if (numbers(&r, a, row, G + 4) ||
+            cet_ga__archive_put(ga, row + 4, (long)row[0], row[1], row[2], row[3])) {
+            free(row);
+            if (!r.failed)
+                goto oom;
+            goto done;
+        }
+    }
+    free(row);
+    ga->pop = calloc(ga->opt.pop + 1, sizeof *ga->pop);
+    if (!ga->pop)
+        goto oom;
+    for (const cJSON *p = pop->child; p; p = p->next) {
+        if (!cJSON_IsNumber(p) || p->valuedouble < 0 || p->valuedouble >= (double)ga->narch ||
+            ga->npop >= ga->opt.pop) {
+            cet_json_fail(&j, p, 0, err, "checkpoint: bad population entry");
+            goto done;
+        }
+        ga->pop[ga->npop++] = (size_t)p->valuedouble;
+    }
+    ga->hist_cap = (size_t)cJSON_GetArraySize(hist) + 64;
+    ga->hist = calloc(ga->hist_cap, sizeof *ga->hist);
+    if (!ga->hist)
+        goto oom;
+    for (const cJSON *h = hist->child; h; h = h->next) {
+        double v[8];
+        if (numbers(&r, h, v, 8))
+            goto done;
+        ga->hist[ga->nhist++] = (struct cet_ga_stats){(long)v[0], (long)v[1], v[2], v[3], v[4],
+                                                      v[5], v[6], v[7]};
+    }
+    *out = ga;
+    ga = NULL;
+    rc = 0;
+    goto done;
+oom:
+    cet_fail(err, "out of memory");
+done:
+    cet_json_free(&j);
+    cet_ga_destroy(ga);
+    if (rc) {
+        cet_params_free(desc);
+        cet_run_free(run);
+    }
+    return rc;
+}

@@ -1,0 +1,549 @@
+/* The run lifecycle (PGAPack style): cet_ga_create -> options ->
+ * cet_ga_setup -> cet_ga_generation until ga->stop -> cet_ga_destroy.
+ *
+ * One generation (003 section 4, figure 3):
+ * - generation 0: the description's seeds and --seed-config individuals,
+ *   then random individuals up to the population size;
+ * - later generations: the best `elite` distinct individuals unchanged,
+ *   then children: a parent is selected; with probability crossover_rate a
+ *   second parent is selected and the child recombined from both, otherwise
+ *   the child is a mutated copy of the first ("either by randomly combining
+ *   the values of two of the better individuals, or by mutating the values
+ *   of such an individual").  A child that repeats a genome already
+ *   evaluated or already in the generation is mutated again, up to
+ *   RETRIES times, so evaluations go to new settings; after that it is kept
+ *   and costs nothing (its fitness comes from the archive).
+ * - all new genomes of the generation are evaluated together (in chunks, so
+ *   a cancel request is noticed quickly); a generation that would exceed
+ *   --max-evals evaluates only what the budget allows and drops the rest.
+ * All random draws happen here, on the calling thread, in a fixed order;
+ * only the evaluation callback runs in parallel. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "cetune/ga.h"
+
+enum { RETRIES = 20, CHUNK = 16 };
+
+void cet_ga_default_options(struct cet_ga_options *o)
+{
+    *o = (struct cet_ga_options){
+        .pop = 20, .generations = 50, .patience = 5, .epsilon = 1e-4, .max_evals = 0,
+        .time_limit = 0, .elite = 2, .select = CET_SELECT_TOURNAMENT, .tournament = 3,
+        .truncation = 0.5, .crossover_rate = 0.5, .mutation_rate = 0, .sigma = 0.1,
+        .adaptive = 0, .adapt_factor = 1.5, .resolution = 1e-4, .seed = 1};
+}
+
+int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err)
+{
+    *out = NULL;
+    struct cet_ga *ga = calloc(1, sizeof *ga);
+    if (!ga)
+        return cet_fail(err, "out of memory");
+    cet_ga_default_options(&ga->opt);
+    ga->desc = desc;
+    ga->ngenes = desc->ngenes;
+    ga->nfull = desc->ex->nparams;
+    ga->gen = -1;
+    ga->seeds = malloc((desc->nseeds + 1) * desc->ngenes * sizeof *ga->seeds);
+    if (!ga->seeds) {
+        cet_ga_destroy(ga);
+        return cet_fail(err, "out of memory");
+    }
+    memcpy(ga->seeds, desc->seeds, desc->nseeds * desc->ngenes * sizeof *ga->seeds);
+    ga->nseeds = desc->nseeds;
+    *out = ga;
+    return 0;
+}
+
+int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err)
+{
+    double *s = realloc(ga->seeds, (ga->nseeds + 1) * ga->ngenes * sizeof *s);
+    if (!s)
+        return cet_fail(err, "out of memory");
+    ga->seeds = s;
+    if (cet_params_genome(ga->desc, full, s + ga->nseeds * ga->ngenes, err))
+        return -1;
+    ga->nseeds++;
+    return 0;
+}
+
+int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel, void *ctx,
+                 struct cet_error *err)
+{
+    const struct cet_ga_options *o = &ga->opt;
+    if (o->pop < 2)
+        return cet_fail(err, "the population needs at least 2 individuals");
+    if (o->elite >= o->pop)
+        return cet_fail(err, "--elite %zu leaves no room for children in a population of %zu",
+                        o->elite, o->pop);
+    if (ga->nseeds > o->pop)
+        return cet_fail(err, "%zu seed individuals do not fit in a population of %zu",
+                        ga->nseeds, o->pop);
+    if (o->tournament < 1)
+        return cet_fail(err, "the tournament size must be at least 1");
+    if (!(o->truncation > 0 && o->truncation <= 1))
+        return cet_fail(err, "the truncation fraction must be in (0, 1]");
+    if (!(o->crossover_rate >= 0 && o->crossover_rate <= 1))
+        return cet_fail(err, "the crossover rate must be in [0, 1]");
+    if (!(o->mutation_rate >= 0 && o->mutation_rate <= 1))
+        return cet_fail(err, "the mutation rate must be in [0, 1]");
+    if (!(o->sigma > 0 && o->sigma <= 1))
+        return cet_fail(err, "the mutation sigma must be in (0, 1]");
+    if (!(o->adapt_factor >= 1 && o->adapt_factor <= 10))
+        return cet_fail(err, "the adaptation factor must be in [1, 10]");
+    if (!(o->resolution >= 0 && o->resolution <= 0.1))
+        return cet_fail(err, "the resolution must be in [0, 0.1]");
+    if (!(o->epsilon >= 0))
+        return cet_fail(err, "epsilon must not be negative");
+    if (o->generations < 0 || o->patience < 0 || o->max_evals < 0 || !(o->time_limit >= 0))
+        return cet_fail(err, "limits must not be negative");
+    if (!o->generations && !o->patience && !o->max_evals && !o->time_limit)
+        return cet_fail(err, "without --generations, --patience, --max-evals or --time the run "
+                             "would never stop");
+    if (!ga->rng) {
+        ga->rng = gsl_rng_alloc(gsl_rng_mt19937);
+        if (!ga->rng)
+            return cet_fail(err, "out of memory");
+        gsl_rng_set(ga->rng, (unsigned long)cet_seed_derive(o->seed, CET_STREAM_GA));
+    }
+    if (!ga->rng_saved && !(ga->rng_saved = gsl_rng_alloc(gsl_rng_mt19937)))
+        return cet_fail(err, "out of memory");
+    if (!ga->pop && !(ga->pop = calloc(o->pop, sizeof *ga->pop)))
+        return cet_fail(err, "out of memory");
+    ga->eval = eval;
+    ga->cancel = cancel;
+    ga->ctx = ctx;
+    ga->ready = 1;
+    return 0;
+}
+
+void cet_ga_destroy(struct cet_ga *ga)
+{
+    if (!ga)
+        return;
+    if (ga->rng)
+        gsl_rng_free(ga->rng);
+    if (ga->rng_saved)
+        gsl_rng_free(ga->rng_saved);
+    free(ga->seeds);
+    free(ga->genes);
+    free(ga->fit);
+    free(ga->prec);
+    free(ga->rec);
+    free(ga->born);
+    free(ga->slots);
+    free(ga->pop);
+    free(ga->hist);
+    cet_buf_free(&ga->csv_rows);
+    cet_buf_free(&ga->json_rows);
+    free(ga);
+}
+
+/* ---- the archive: every evaluated genome, hashed on its bits ---- */
+
+static uint64_t hash_genome(const double *g, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const unsigned char *p = (const unsigned char *)g;
+    for (size_t i = 0; i < n * sizeof *g; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
+static const double *arch_genome(const struct cet_ga *ga, size_t i)
+{
+    return ga->genes + i * ga->ngenes;
+}
+
+size_t cet_ga_lookup(const struct cet_ga *ga, const double *g)
+{
+    if (!ga->nslots)
+        return (size_t)-1;
+    size_t mask = ga->nslots - 1;
+    for (size_t s = hash_genome(g, ga->ngenes) & mask;; s = (s + 1) & mask) {
+        if (!ga->slots[s])
+            return (size_t)-1;
+        size_t i = ga->slots[s] - 1;
+        if (!memcmp(arch_genome(ga, i), g, ga->ngenes * sizeof *g))
+            return i;
+    }
+}
+
+static void slot_insert(struct cet_ga *ga, size_t i)
+{
+    size_t mask = ga->nslots - 1;
+    size_t s = hash_genome(arch_genome(ga, i), ga->ngenes) & mask;
+    while (ga->slots[s])
+        s = (s + 1) & mask;
+    ga->slots[s] = (uint32_t)(i + 1);
+}
+
+static int rehash(struct cet_ga *ga, size_t nslots)
+{
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return -1;
+    free(ga->slots);
+    ga->slots = slots;
+    ga->nslots = nslots;
+    for (size_t i = 0; i < ga->narch; i++)
+        slot_insert(ga, i);
+    return 0;
+}
+
+/* Appends genome g (not yet evaluated) to the archive; returns its index or
+ * (size_t)-1 when out of memory. */
+static size_t arch_add(struct cet_ga *ga, const double *g, long born)
+{
+    if (ga->narch == ga->cap) {
+        size_t cap = ga->cap ? ga->cap * 2 : 256;
+        double *genes = realloc(ga->genes, cap * ga->ngenes * sizeof *genes);
+        if (genes)
+            ga->genes = genes;
+        double *fit = realloc(ga->fit, cap * sizeof *fit);
+        if (fit)
+            ga->fit = fit;
+        double *prec = realloc(ga->prec, cap * sizeof *prec);
+        if (prec)
+            ga->prec = prec;
+        double *rec = realloc(ga->rec, cap * sizeof *rec);
+        if (rec)
+            ga->rec = rec;
+        long *b = realloc(ga->born, cap * sizeof *b);
+        if (b)
+            ga->born = b;
+        if (!genes || !fit || !prec || !rec || !b)
+            return (size_t)-1;
+        ga->cap = cap;
+    }
+    if ((ga->narch + 1) * 2 > ga->nslots && rehash(ga, ga->nslots ? ga->nslots * 2 : 1024))
+        return (size_t)-1;
+    size_t i = ga->narch++;
+    memcpy(ga->genes + i * ga->ngenes, g, ga->ngenes * sizeof *g);
+    ga->fit[i] = ga->prec[i] = ga->rec[i] = 0;
+    ga->born[i] = born;
+    slot_insert(ga, i);
+    return i;
+}
+
+/* Internal for checkpoint.c: an archive entry with known results. */
+int cet_ga__archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
+                        double r);
+int cet_ga__archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
+                        double r)
+{
+    size_t i = arch_add(ga, g, born);
+    if (i == (size_t)-1)
+        return -1;
+    ga->fit[i] = f;
+    ga->prec[i] = p;
+    ga->rec[i] = r;
+    return 0;
+}
+
+/* ---- ranking ---- */
+
+/* Better: higher fitness, then earlier evaluation (a stable, total order). */
+static int better(const struct cet_ga *ga, size_t a, size_t b)
+{
+    if (ga->fit[a] != ga->fit[b])
+        return ga->fit[a] > ga->fit[b];
+    return a < b;
+}
+
+static void merge_sort(const struct cet_ga *ga, size_t *v, size_t *tmp, size_t n)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    merge_sort(ga, v, tmp, h);
+    merge_sort(ga, v + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = better(ga, v[j], v[i]) ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+static int sort_indices(const struct cet_ga *ga, size_t *v, size_t n)
+{
+    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return -1;
+    merge_sort(ga, v, tmp, n);
+    free(tmp);
+    return 0;
+}
+
+int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n)
+{
+    *out = malloc((ga->narch ? ga->narch : 1) * sizeof **out);
+    if (!*out)
+        return -1;
+    for (size_t i = 0; i < ga->narch; i++)
+        (*out)[i] = i;
+    *n = ga->narch;
+    if (sort_indices(ga, *out, ga->narch)) {
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n)
+{
+    size_t *rank, nr, k = 0;
+    if (cet_ga_ranking(ga, &rank, &nr))
+        return -1;
+    for (size_t r = 0; r < nr && k < max; r++) {
+        size_t i = rank[r];
+        int same = 0;
+        for (size_t j = 0; j < k && !same; j++)
+            same = ga->fit[rank[j]] == ga->fit[i] && ga->prec[rank[j]] == ga->prec[i] &&
+                   ga->rec[rank[j]] == ga->rec[i];
+        if (!same)
+            rank[k++] = i;
+    }
+    *out = rank;
+    *n = k;
+    return 0;
+}
+
+size_t cet_ga_best(const struct cet_ga *ga)
+{
+    size_t best = (size_t)-1;
+    for (size_t i = 0; i < ga->narch; i++)
+        if (best == (size_t)-1 || better(ga, i, best))
+            best = i;
+    return best;
+}
+
+/* ---- one generation ---- */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* 1 when g was evaluated before or is among the first n candidates. */
+static int known(const struct cet_ga *ga, const double *g, const double *cand, size_t n)
+{
+    if (cet_ga_lookup(ga, g) != (size_t)-1)
+        return 1;
+    for (size_t k = 0; k < n; k++)
+        if (!memcmp(cand + k * ga->ngenes, g, ga->ngenes * sizeof *g))
+            return 1;
+    return 0;
+}
+
+static size_t select_parent(struct cet_ga *ga, size_t n)
+{
+    if (ga->opt.select == CET_SELECT_TRUNCATION)
+        return cet_select_truncation(ga->rng, n, ga->opt.truncation);
+    return cet_select_tournament(ga->rng, n, ga->opt.tournament);
+}
+
+/* Fills cand with the genomes of the next generation; returns how many. */
+static size_t breed(struct cet_ga *ga, double *cand)
+{
+    const struct cet_params_desc *d = ga->desc;
+    size_t G = ga->ngenes, P = ga->opt.pop, nc = 0;
+    double res = ga->opt.resolution;
+    if (ga->gen < 0 || !ga->npop) {
+        for (size_t s = 0; ga->gen < 0 && s < ga->nseeds && nc < P; s++, nc++) {
+            memcpy(cand + nc * G, ga->seeds + s * G, G * sizeof *cand);
+            cet_genome_normalise(d, res, cand + nc * G);
+        }
+        for (; nc < P; nc++)
+            for (int t = 0; t <= RETRIES; t++) {
+                cet_genome_random(d, res, ga->rng, cand + nc * G);
+                if (!known(ga, cand + nc * G, cand, nc))
+                    break;
+            }
+        return nc;
+    }
+    /* ga->pop is ranked best first (see the end of cet_ga_generation). */
+    size_t n = ga->npop;
+    for (size_t r = 0; r < n && nc < ga->opt.elite; r++) {
+        int dup = 0; /* the population may hold a genome twice; elites are distinct */
+        for (size_t k = 0; k < r && !dup; k++)
+            dup = ga->pop[k] == ga->pop[r];
+        if (!dup)
+            memcpy(cand + nc++ * G, arch_genome(ga, ga->pop[r]), G * sizeof *cand);
+    }
+    double sigma = cet_ga_sigma(ga);
+    for (; nc < P; nc++) {
+        double *child = cand + nc * G;
+        size_t a = select_parent(ga, n);
+        const double *pa = arch_genome(ga, ga->pop[a]);
+        int crossed = 0;
+        if (gsl_rng_uniform(ga->rng) < ga->opt.crossover_rate) {
+            size_t b = select_parent(ga, n);
+            for (int t = 0; t < 4 && ga->pop[b] == ga->pop[a]; t++)
+                b = select_parent(ga, n);
+            cet_crossover(d, res, ga->rng, pa, arch_genome(ga, ga->pop[b]), child);
+            crossed = 1;
+        } else {
+            memcpy(child, pa, G * sizeof *child);
+        }
+        if (!crossed)
+            cet_mutate(d, res, ga->rng, ga->opt.mutation_rate, sigma, child);
+        for (int t = 0; t < RETRIES && known(ga, child, cand, nc); t++)
+            cet_mutate(d, res, ga->rng, ga->opt.mutation_rate, sigma, child);
+    }
+    return nc;
+}
+
+/* Drops the archive entries from narch on, rebuilding the table in place
+ * (no allocation, so it cannot fail). */
+static void truncate_archive(struct cet_ga *ga, size_t narch)
+{
+    if (ga->narch == narch)
+        return;
+    ga->narch = narch;
+    memset(ga->slots, 0, ga->nslots * sizeof *ga->slots);
+    for (size_t i = 0; i < ga->narch; i++)
+        slot_insert(ga, i);
+}
+
+static void restore_state(struct cet_ga *ga, size_t narch)
+{
+    gsl_rng_memcpy(ga->rng, ga->rng_saved);
+    truncate_archive(ga, narch);
+}
+
+static void statistics(struct cet_ga *ga, double *cand_genomes)
+{
+    struct cet_ga_stats s = {.generation = ga->gen, .evaluations = ga->evals,
+                             .seconds = ga->elapsed};
+    size_t n = ga->npop;
+    if (n) {
+        s.best = s.worst = ga->fit[ga->pop[0]];
+        double sum = 0, sq = 0;
+        for (size_t k = 0; k < n; k++) {
+            double f = ga->fit[ga->pop[k]];
+            s.best = fmax(s.best, f);
+            s.worst = fmin(s.worst, f);
+            sum += f;
+            memcpy(cand_genomes + k * ga->ngenes, arch_genome(ga, ga->pop[k]),
+                   ga->ngenes * sizeof *cand_genomes);
+        }
+        s.mean = sum / (double)n;
+        for (size_t k = 0; k < n; k++) {
+            double x = ga->fit[ga->pop[k]] - s.mean;
+            sq += x * x;
+        }
+        s.std = sqrt(sq / (double)n);
+        s.diversity = cet_genome_diversity(ga->desc, cand_genomes, n);
+    }
+    ga->hist[ga->nhist++] = s;
+}
+
+int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
+{
+    if (!ga->ready)
+        return cet_fail(err, "cet_ga_setup was not called");
+    if (ga->stop != CET_STOP_NONE)
+        return cet_fail(err, "the run has stopped (%s)", cet_ga_stop_name(ga->stop));
+    /* Time between generations (the caller writing files) counts too. */
+    double t0 = ga->t_last > 0 ? ga->t_last : now();
+    size_t G = ga->ngenes, F = ga->nfull, P = ga->opt.pop;
+    double *cand = malloc(P * G * sizeof *cand);
+    size_t *idx = malloc(P * sizeof *idx);
+    size_t *fresh = malloc(P * sizeof *fresh);
+    double *full = malloc(CHUNK * (F ? F : 1) * sizeof *full);
+    double *f = malloc(CHUNK * 3 * sizeof *f);
+    int rc = -1;
+    if (ga->nhist == ga->hist_cap) {
+        size_t cap = ga->hist_cap ? ga->hist_cap * 2 : 64;
+        struct cet_ga_stats *h = realloc(ga->hist, cap * sizeof *h);
+        if (h) {
+            ga->hist = h;
+            ga->hist_cap = cap;
+        }
+    }
+    if (!cand || !idx || !fresh || !full || !f || ga->nhist == ga->hist_cap) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    gsl_rng_memcpy(ga->rng_saved, ga->rng);
+    size_t narch0 = ga->narch;
+    size_t nc = breed(ga, cand), nfresh = 0;
+    for (size_t k = 0; k < nc; k++) {
+        idx[k] = cet_ga_lookup(ga, cand + k * G);
+        if (idx[k] == (size_t)-1) {
+            idx[k] = arch_add(ga, cand + k * G, ga->gen + 1);
+            if (idx[k] == (size_t)-1) {
+                restore_state(ga, narch0);
+                cet_fail(err, "out of memory");
+                goto done;
+            }
+            fresh[nfresh++] = idx[k];
+        }
+    }
+    size_t budget = nfresh;
+    if (ga->opt.max_evals > 0 && (long)nfresh > ga->opt.max_evals - ga->evals)
+        budget = (size_t)(ga->opt.max_evals - ga->evals);
+    for (size_t c0 = 0; c0 < budget; c0 += CHUNK) {
+        if (ga->cancel && ga->cancel(ga->ctx)) {
+            restore_state(ga, narch0);
+            rc = 1;
+            goto done;
+        }
+        size_t k = budget - c0 < CHUNK ? budget - c0 : CHUNK;
+        for (size_t j = 0; j < k; j++)
+            cet_params_expand(ga->desc, arch_genome(ga, fresh[c0 + j]), full + j * F);
+        if (ga->eval(ga->ctx, full, k, f, f + CHUNK, f + 2 * CHUNK, err)) {
+            restore_state(ga, narch0);
+            goto done;
+        }
+        for (size_t j = 0; j < k; j++) {
+            ga->fit[fresh[c0 + j]] = f[j];
+            ga->prec[fresh[c0 + j]] = f[CHUNK + j];
+            ga->rec[fresh[c0 + j]] = f[2 * CHUNK + j];
+        }
+    }
+    if (ga->cancel && ga->cancel(ga->ctx)) {
+        restore_state(ga, narch0);
+        rc = 1;
+        goto done;
+    }
+    /* Over budget: the unevaluated tail leaves the archive and the generation. */
+    size_t keep_below = budget < nfresh ? fresh[budget] : ga->narch;
+    ga->npop = 0;
+    for (size_t k = 0; k < nc; k++)
+        if (idx[k] < keep_below)
+            ga->pop[ga->npop++] = idx[k];
+    truncate_archive(ga, keep_below);
+    if (sort_indices(ga, ga->pop, ga->npop)) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    ga->gen++;
+    ga->evals += (long)budget;
+    ga->t_last = now();
+    ga->elapsed += ga->t_last - t0;
+    statistics(ga, cand);
+    cet_ga_check_stop(ga);
+    if (ga->stop == CET_STOP_NONE && budget == 0)
+        ga->stop = CET_STOP_EXHAUSTED;
+    rc = 0;
+done:
+    free(cand);
+    free(idx);
+    free(fresh);
+    free(full);
+    free(f);
+    return rc;
+}

@@ -1,0 +1,200 @@
+/* The files of a run directory (DESIGN.md), each written atomically:
+ * - individuals.csv: every evaluated individual once, in evaluation order:
+ *   generation, one column per described parameter, fitness, precision,
+ *   recall;
+ * - generations.csv: generation, evaluations (total so far), best, mean,
+ *   worst, std (of the population's fitness), diversity (mean over genes of
+ *   the standard deviation of the values scaled to [0, 1] of their range),
+ *   seconds (wall clock spent in generations; the only column that differs
+ *   between identical runs);
+ * - best.json: the best configuration, DESIGN.md's format;
+ * - top.json: an array of the best distinct configurations (table 2 of
+ *   003; see cet_ga_top), each with its precision, recall and the
+ *   generation that found it;
+ * - run.json: what ran, on what, with which libraries, when.
+ * Numbers in the CSV files have six decimals; the JSON fitness is exact. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <gsl/gsl_version.h>
+#include <libxml/xmlversion.h>
+#include <utf8proc.h>
+#include <zlib.h>
+
+#include "cetune/config.h"
+#include "cetune/ga.h"
+
+cJSON *cet_ga__options_json(const struct cet_ga_options *o);
+
+static int write_buf(const char *dir, const char *name, struct cet_buf *b, struct cet_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return cet_write_atomic(path, b->p ? b->p : "", b->len, err);
+}
+
+static int individuals_csv(struct cet_ga *ga, struct cet_buf *b)
+{
+    const struct cet_params_desc *d = ga->desc;
+    struct cet_buf *rows = &ga->csv_rows;
+    int rc = 0;
+    if (ga->ncsv_rows > ga->narch) { /* cannot happen: complete rows stay; start over */
+        rows->len = 0;
+        ga->ncsv_rows = 0;
+    }
+    for (size_t i = ga->ncsv_rows; i < ga->narch && !rc; i++, ga->ncsv_rows++) {
+        rc = cet_buf_printf(rows, "%ld", ga->born[i]);
+        for (size_t g = 0; g < d->ngenes && !rc; g++) {
+            char v[64];
+            cet_param_format(d->ex, d->genes[g].index, ga->genes[i * ga->ngenes + g], 0, v,
+                             sizeof v);
+            rc = cet_buf_printf(rows, ",%s", v);
+        }
+        rc = rc || cet_buf_printf(rows, ",%.6f,%.6f,%.6f\n", ga->fit[i], ga->prec[i], ga->rec[i]);
+    }
+    rc = rc || cet_buf_puts(b, "generation");
+    for (size_t g = 0; g < d->ngenes && !rc; g++)
+        rc = cet_buf_printf(b, ",%s", d->genes[g].name);
+    rc = rc || cet_buf_puts(b, ",fitness,precision,recall\n");
+    return rc || (rows->len && cet_buf_add(b, rows->p, rows->len));
+}
+
+static int generations_csv(const struct cet_ga *ga, struct cet_buf *b)
+{
+    int rc = cet_buf_puts(b, "generation,evaluations,best,mean,worst,std,diversity,seconds\n");
+    for (size_t h = 0; h < ga->nhist && !rc; h++) {
+        const struct cet_ga_stats *s = &ga->hist[h];
+        rc = cet_buf_printf(b, "%ld,%ld,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f\n", s->generation,
+                            s->evaluations, s->best, s->mean, s->worst, s->std, s->diversity,
+                            s->seconds);
+    }
+    return rc;
+}
+
+/* One configuration of archive entry i; extra adds precision, recall and
+ * the generation. */
+static int config_json(const struct cet_ga *ga, const struct cet_run *run, size_t i, int extra,
+                       double *full, struct cet_buf *b)
+{
+    cet_params_expand(ga->desc, ga->genes + i * ga->ngenes, full);
+    size_t start = b->len;
+    if (cet_config_json(b, ga->desc->ex, full, ga->fit[i], run->docs))
+        return -1;
+    if (!extra)
+        return 0;
+    b->len = start + (b->len - start) - 1; /* reopen the object: drop its '}' */
+    return cet_buf_printf(b, ", \"precision\": %.6f, \"recall\": %.6f, \"generation\": %ld}",
+                          ga->prec[i], ga->rec[i], ga->born[i]);
+}
+
+int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const char *dir,
+                         struct cet_error *err)
+{
+    struct cet_buf b = {0};
+    size_t *rank = NULL, n = 0;
+    double *full = malloc((ga->nfull + 1) * sizeof *full);
+    int rc = -1;
+    if (!full || individuals_csv(ga, &b))
+        goto oom;
+    if (write_buf(dir, "individuals.csv", &b, err))
+        goto done;
+    b.len = 0;
+    if (generations_csv(ga, &b))
+        goto oom;
+    if (write_buf(dir, "generations.csv", &b, err))
+        goto done;
+    if (ga->narch) {
+        if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &n))
+            goto oom;
+        b.len = 0;
+        if (config_json(ga, run, rank[0], 0, full, &b) || cet_buf_puts(&b, "\n"))
+            goto oom;
+        if (write_buf(dir, "best.json", &b, err))
+            goto done;
+        b.len = 0;
+        if (cet_buf_puts(&b, "["))
+            goto oom;
+        for (size_t k = 0; k < n; k++)
+            if (cet_buf_puts(&b, k ? ",\n " : "") || config_json(ga, run, rank[k], 1, full, &b))
+                goto oom;
+        if (cet_buf_puts(&b, "]\n"))
+            goto oom;
+        if (write_buf(dir, "top.json", &b, err))
+            goto done;
+    }
+    rc = 0;
+    goto done;
+oom:
+    cet_fail(err, "%s: out of memory writing the results", dir);
+done:
+    cet_buf_free(&b);
+    free(rank);
+    free(full);
+    return rc;
+}
+
+int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const char *dir,
+                       const char *status, const char *ended, int threads,
+                       struct cet_error *err)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "command", run->command ? run->command : "");
+    cJSON *res = cJSON_AddArrayToObject(j, "resumed");
+    for (size_t i = 0; res && i < run->nresumed; i++)
+        cJSON_AddItemToArray(res, cJSON_CreateString(run->resumed[i]));
+    cJSON_AddStringToObject(j, "extractor", ga->desc->ex->name);
+    cJSON_AddStringToObject(j, "params", run->params_path ? run->params_path : ga->desc->path);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)ga->opt.seed);
+    if (ga->opt.seed < (1ULL << 53))
+        cJSON_AddNumberToObject(j, "seed", (double)ga->opt.seed);
+    else
+        cJSON_AddStringToObject(j, "seed", seed);
+    cJSON_AddItemToObject(j, "settings", cet_ga__options_json(&ga->opt));
+    cJSON *corpus = cJSON_AddArrayToObject(j, "corpus");
+    for (size_t i = 0; corpus && i < run->ndirs; i++)
+        cJSON_AddItemToArray(corpus, cJSON_CreateString(run->dirs[i]));
+    cJSON *sample = cJSON_AddObjectToObject(j, "sample");
+    cJSON_AddStringToObject(sample, "file", "sample.txt");
+    if (run->sample_from)
+        cJSON_AddStringToObject(sample, "from", run->sample_from);
+    else if (run->sample_size >= 0)
+        cJSON_AddNumberToObject(sample, "drawn", (double)run->sample_size);
+    else
+        cJSON_AddStringToObject(sample, "from", "all documents");
+    cJSON_AddBoolToObject(sample, "by_package", run->by_package);
+    cJSON_AddNumberToObject(sample, "documents", (double)run->docs);
+    cJSON *v = cJSON_AddObjectToObject(j, "versions");
+    cJSON_AddStringToObject(v, "cetune", CETUNE_VERSION);
+    cJSON_AddStringToObject(v, "libxml2", LIBXML_DOTTED_VERSION);
+    cJSON_AddStringToObject(v, "gsl", gsl_version);
+    cJSON_AddStringToObject(v, "cjson", cJSON_Version());
+    cJSON_AddStringToObject(v, "utf8proc", utf8proc_version());
+    cJSON_AddStringToObject(v, "zlib", zlibVersion());
+    cJSON_AddNumberToObject(v, "openmp", _OPENMP);
+    cJSON_AddNumberToObject(j, "threads", threads);
+    cJSON_AddStringToObject(j, "started", run->started);
+    if (ended)
+        cJSON_AddStringToObject(j, "ended", ended);
+    else
+        cJSON_AddNullToObject(j, "ended");
+    cJSON_AddStringToObject(j, "status", status);
+    if (ga->stop != CET_STOP_NONE)
+        cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop));
+    else
+        cJSON_AddNullToObject(j, "stop");
+    cJSON_AddNumberToObject(j, "generations", (double)(ga->gen + 1));
+    cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals);
+    char *text = cJSON_Print(j);
+    cJSON_Delete(j);
+    if (!text)
+        return cet_fail(err, "out of memory writing run.json");
+    struct cet_buf b = {text, strlen(text), strlen(text) + 1};
+    text[b.len] = '\n';
+    b.len++;
+    int rc = write_buf(dir, "run.json", &b, err);
+    cJSON_free(text);
+    return rc;
+}

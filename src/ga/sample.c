@@ -1,0 +1,142 @@
+/* Training samples: "a representative random sample of documents from the
+ * different large evaluation packages" (003 section 4).
+ *
+ * Choices:
+ * - Stratified by package: package k gets n * u_k / U documents (u_k its
+ *   usable documents, U all usable ones), rounded down, and the documents
+ *   left over go to the largest remainders (earlier packages win ties).
+ *   With by_package every package gets the same share instead (n / packages,
+ *   capped at its size, the rest spread over packages with room), for
+ *   corpora whose packages differ much in size.
+ * - Within a package: a seeded Fisher-Yates permutation of all its entries,
+ *   taking the first usable ones.  Marking a document unusable (it failed
+ *   to load) therefore only brings in the next one of the permutation and
+ *   leaves the rest of the sample as it was.
+ * - The stream is cet_seed_derive(seed, CET_STREAM_SAMPLE): `cetune sample
+ *   --seed S` and `cetune evolve --sample-size N --seed S` draw the same
+ *   documents, and the GA's own stream is independent of it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "cetune/ga.h"
+
+uint64_t cet_seed_derive(uint64_t seed, uint64_t stream)
+{
+    uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (stream + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Quotas q[k] for packages of sizes u[k]: proportional or equal shares. */
+static void quotas(size_t *q, const size_t *u, size_t npk, size_t n, int by_package)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < npk; k++)
+        total += u[k];
+    if (n >= total) {
+        memcpy(q, u, npk * sizeof *q);
+        return;
+    }
+    size_t given = 0;
+    if (by_package) {
+        memset(q, 0, npk * sizeof *q);
+        /* Round robin in package order until n are given: equal shares,
+         * packages that run out drop out. */
+        while (given < n)
+            for (size_t k = 0; k < npk && given < n; k++)
+                if (q[k] < u[k]) {
+                    q[k]++;
+                    given++;
+                }
+        return;
+    }
+    for (size_t k = 0; k < npk; k++) {
+        q[k] = (size_t)((unsigned long long)n * u[k] / total);
+        given += q[k];
+    }
+    /* Each floor is below its package size (n < total), so the leftover
+     * (fewer than npk) goes one each to the largest remainders. */
+    while (given < n) {
+        size_t best = npk;
+        unsigned long long bestrem = 0;
+        for (size_t k = 0; k < npk; k++) {
+            unsigned long long rem = (unsigned long long)n * u[k] % total;
+            int bumped = q[k] > (size_t)((unsigned long long)n * u[k] / total);
+            if (!bumped && (best == npk || rem > bestrem)) {
+                best = k;
+                bestrem = rem;
+            }
+        }
+        q[best]++;
+        given++;
+    }
+}
+
+int cet_sample_draw(uint8_t *want, const struct cet_entries *e, const uint8_t *usable, size_t n,
+                    uint64_t seed, int by_package, size_t *drawn, struct cet_error *err)
+{
+    memset(want, 0, e->n);
+    *drawn = 0;
+    size_t npk = 0;
+    for (size_t i = 0; i < e->n; i++)
+        if (!i || strcmp(e->v[i].package, e->v[i - 1].package))
+            npk++;
+    size_t *first = calloc(npk + 1, sizeof *first);
+    size_t *u = calloc(npk + 1, sizeof *u);
+    size_t *q = calloc(npk + 1, sizeof *q);
+    size_t *perm = malloc((e->n ? e->n : 1) * sizeof *perm);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = -1;
+    if (!first || !u || !q || !perm || !rng) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        if (i && strcmp(e->v[i].package, e->v[i - 1].package))
+            first[++k] = i;
+        u[k] += !usable || usable[i];
+    }
+    first[npk] = e->n;
+    quotas(q, u, npk, n, by_package);
+    gsl_rng_set(rng, (unsigned long)cet_seed_derive(seed, CET_STREAM_SAMPLE));
+    for (k = 0; k < npk; k++) {
+        size_t m = first[k + 1] - first[k], take = q[k];
+        for (size_t j = 0; j < m; j++)
+            perm[j] = first[k] + j;
+        /* Fisher-Yates over the whole package, so the draw of a package
+         * does not depend on which of its documents are usable. */
+        for (size_t j = 0; j + 1 < m; j++) {
+            size_t r = j + (size_t)gsl_rng_uniform_int(rng, m - j);
+            size_t t = perm[j];
+            perm[j] = perm[r];
+            perm[r] = t;
+        }
+        for (size_t j = 0; j < m && take; j++)
+            if (!usable || usable[perm[j]]) {
+                want[perm[j]] = 1;
+                take--;
+                (*drawn)++;
+            }
+    }
+    rc = 0;
+done:
+    free(first);
+    free(u);
+    free(q);
+    free(perm);
+    if (rng)
+        gsl_rng_free(rng);
+    return rc;
+}
+
+int cet_sample_format(struct cet_buf *out, const struct cet_corpus *c)
+{
+    for (size_t i = 0; i < c->ndocs; i++)
+        if (cet_buf_printf(out, "%s/%s\n", c->docs[i]->package, c->docs[i]->name))
+            return -1;
+    return 0;
+}

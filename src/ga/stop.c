@@ -1,0 +1,61 @@
+/* Stopping rules, checked after every complete generation, in this order:
+ * - --generations: the run has had that many generations (the first being
+ *   the initial population);
+ * - --patience: the paper's rule, "we do not find any improvements for
+ *   several generations in a row": the best fitness has not risen more than
+ *   epsilon above its value at the last improvement for `patience`
+ *   generations (small gains below epsilon do not reset the count, but they
+ *   add up: the reference moves only when the gain exceeds epsilon);
+ * - --max-evals: the evaluation budget is spent;
+ * - --time: the run has used its time (wall clock, so not reproducible).
+ * Adaptive mutation (the paper's "adapt the mutation rate depending on the
+ * current developments in the individuals' fitness") multiplies sigma by
+ * adapt_factor for every stagnant generation, up to half the range, and
+ * falls back to sigma on the next improvement. */
+#include <math.h>
+
+#include "cetune/ga.h"
+
+void cet_ga_check_stop(struct cet_ga *ga)
+{
+    const struct cet_ga_options *o = &ga->opt;
+    size_t best = cet_ga_best(ga);
+    double f = best == (size_t)-1 ? 0 : ga->fit[best];
+    if (ga->gen == 0 || f > ga->best_ref + o->epsilon) {
+        ga->best_ref = f;
+        ga->last_improve = ga->gen;
+    }
+    ga->stop = CET_STOP_NONE;
+    if (o->generations > 0 && ga->gen + 1 >= o->generations)
+        ga->stop = CET_STOP_GENERATIONS;
+    else if (o->patience > 0 && ga->gen - ga->last_improve >= o->patience)
+        ga->stop = CET_STOP_PATIENCE;
+    else if (o->max_evals > 0 && ga->evals >= o->max_evals)
+        ga->stop = CET_STOP_EVALS;
+    else if (o->time_limit > 0 && ga->elapsed >= o->time_limit)
+        ga->stop = CET_STOP_TIME;
+}
+
+double cet_ga_sigma(const struct cet_ga *ga)
+{
+    double s = ga->opt.sigma;
+    if (!ga->opt.adaptive || ga->gen < 0)
+        return s;
+    long stagnant = ga->gen - ga->last_improve;
+    for (long k = 0; k < stagnant && s < 0.5; k++)
+        s *= ga->opt.adapt_factor;
+    return fmin(s, fmax(0.5, ga->opt.sigma));
+}
+
+const char *cet_ga_stop_name(enum cet_stop s)
+{
+    switch (s) {
+    case CET_STOP_NONE: return "none";
+    case CET_STOP_GENERATIONS: return "generations";
+    case CET_STOP_PATIENCE: return "patience";
+    case CET_STOP_EVALS: return "max-evals";
+    case CET_STOP_TIME: return "time";
+    case CET_STOP_EXHAUSTED: return "exhausted";
+    }
+    return "?";
+}

@@ -1,0 +1,62 @@
+# cetune evolve interrupted by SIGINT and by SIGTERM, then resumed, ends
+# byte-identically with the same run left alone.
+CETUNE=$1 SRC=$2
+. "$SRC/tests/cli_lib.sh"
+G=$SRC/tests/data/ga
+# Long enough to be interrupted midway (resolution 0: the search never runs dry).
+RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 150 --patience 0 --resolution 0 --seed 11 --threads 2"
+
+# The generation of the last checkpoint, -1 before the first.
+generation() { sed -n 's/^[[:space:]]*"generation":[[:space:]]*\(-\{0,1\}[0-9]*\),$/\1/p' "$1/checkpoint.json" 2>/dev/null; }
+
+# wait_generation DIR N PID: waits until DIR's checkpoint has generation >= N.
+wait_generation() {
+  for _ in $(seq 600); do
+    g=$(generation "$1")
+    if [ -n "$g" ] && [ "$g" -ge "$2" ]; then return 0; fi
+    kill -0 "$3" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 1
+}
+
+expect_status 0 "$CETUNE" evolve $RUN -o "$TMP/ref"
+
+# SIGINT during generation 4 or later.
+"$CETUNE" evolve $RUN -o "$TMP/run" >"$TMP/out1" 2>"$TMP/err1" &
+pid=$!
+if wait_generation "$TMP/run" 3 $pid; then ok; else fail "the run ended before it could be interrupted"; fi
+kill -INT $pid
+wait $pid
+status=$?
+if [ $status -eq 130 ]; then ok; else fail "SIGINT: exit $status, expected 130"; fi
+expect_grep "$TMP/err1" "interrupted by SIGINT after"
+expect_grep "$TMP/err1" "resume with: cetune evolve --resume $TMP/run"
+expect_grep "$TMP/run/run.json" '"status":	"interrupted"'
+first=$(generation "$TMP/run")
+if [ "$first" -lt 149 ]; then ok; else fail "not interrupted midway"; fi
+if [ "$(($(wc -l < "$TMP/run/generations.csv") - 1))" -eq $((first + 1)) ]; then ok
+else fail "generations.csv does not match the checkpoint"; fi
+
+# Resumed, then stopped again with SIGTERM.
+"$CETUNE" evolve --resume "$TMP/run" --threads 1 >"$TMP/out2" 2>"$TMP/err2" &
+pid=$!
+if wait_generation "$TMP/run" $((first + 3)) $pid; then ok; else fail "the resumed run ended too soon"; fi
+kill -TERM $pid
+wait $pid
+status=$?
+if [ $status -eq 143 ]; then ok; else fail "SIGTERM: exit $status, expected 143"; fi
+expect_grep "$TMP/err2" "resuming $TMP/run after generation $first"
+expect_grep "$TMP/err2" "interrupted by SIGTERM"
+
+# Resumed to the end: the same files as the run left alone.
+expect_status 0 "$CETUNE" evolve --resume "$TMP/run"
+expect_grep "$TMP/out" 'lqf on 8 documents: 150 generations'
+for f in best.json individuals.csv top.json; do
+  if cmp -s "$TMP/ref/$f" "$TMP/run/$f"; then ok; else fail "$f differs from the uninterrupted run"; fi
+done
+if cmp -s <(cut -d, -f1-7 "$TMP/ref/generations.csv") <(cut -d, -f1-7 "$TMP/run/generations.csv"); then ok
+else fail "generations.csv differs from the uninterrupted run"; fi
+expect_grep "$TMP/run/run.json" '"status":	"finished"'
+if [ "$(grep -o 'cetune evolve --resume' "$TMP/run/run.json" | wc -l)" -eq 2 ]; then ok; else fail "run.json lists the resumes"; fi
+finish

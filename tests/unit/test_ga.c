@@ -1,0 +1,583 @@
+/* The genetic algorithm: genomes, operators, selection, the archive that
+ * prevents re-evaluation, stopping rules, reproducibility and checkpoints.
+ * Fitness comes from a synthetic function of the parameters, so these tests
+ * need no corpus and no real extractor. */
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "cetune/ga.h"
+#include "test.h"
+
+/* A test-only extractor (never registered) with every parameter type. */
+static const char *const modes[] = {"fast", "exact", "fuzzy", NULL};
+static const struct cet_param tparams[] = {
+    {"n", CET_P_INT, 10, 1, 100, NULL, "an int"},
+    {"x", CET_P_FLOAT, 0.5, 0.0, 1.0, NULL, "a float"},
+    {"w", CET_P_FLOAT, 1.0, 0.001, 1000, NULL, "a float for a log scale"},
+    {"on", CET_P_BOOL, 1, 0, 1, NULL, "a switch"},
+    {"mode", CET_P_ENUM, 1, 0, 2, modes, "a choice"},
+};
+static int trun(const struct cet_doc *d, const void *p, const double *v, struct cet_sel *s)
+{
+    (void)d, (void)p, (void)v, (void)s;
+    return 0;
+}
+static const struct cet_extractor test_ex = {"test", "test", tparams, 5, NULL, NULL, trun};
+static const struct cet_extractor *find(const char *name)
+{
+    return !strcmp(name, "test") ? &test_ex : NULL;
+}
+
+/* All five genes: n int [1,50], x float, w log float, on bool, mode {fast, fuzzy};
+ * n and x are correlated. */
+static const char *ALL =
+    "{\"extractor\": \"test\", \"parameters\": ["
+    "{\"name\": \"n\", \"type\": \"int\", \"min\": 1, \"max\": 50, \"default\": 10},"
+    "{\"name\": \"x\", \"type\": \"float\", \"default\": 0.5},"
+    "{\"name\": \"w\", \"type\": \"float\", \"scale\": \"log\"},"
+    "{\"name\": \"on\", \"type\": \"bool\"},"
+    "{\"name\": \"mode\", \"type\": \"enum\", \"values\": [\"fast\", \"fuzzy\"]}],"
+    " \"correlated\": [[\"n\", \"x\"]]}";
+
+static void desc_of(struct cet_params_desc *d, const char *text)
+{
+    struct cet_error err;
+    if (cet_params_parse(d, text, strlen(text), "t.json", find, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(1);
+    }
+}
+
+static gsl_rng *rng_new(unsigned long seed)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    return r;
+}
+
+static void test_ga__normalise_bounds_rounding_and_grid(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    double g[5] = {7.5, 0.123456, 123.456789, 0.7, 1.2};
+    cet_genome_normalise(&d, 1e-4, g);
+    CHECK_NEAR(g[0], 8, 0);                     /* rounded */
+    CHECK(g[1] == strtod("0.1235", NULL));      /* grid 1e-4 of [0, 1], exact short decimal */
+    CHECK(g[2] == strtod("123.5", NULL));       /* log scale: 4 significant digits */
+    CHECK_NEAR(g[3], 1, 0);
+    CHECK_NEAR(g[4], 2, 0);                     /* nearest allowed enum index */
+    double h[5] = {99, -0.2, 0.00123456, 0, 0};
+    cet_genome_normalise(&d, 1e-4, h);
+    CHECK_NEAR(h[0], 50, 0);                    /* clamped */
+    CHECK(h[1] == 0 && !signbit(h[1]));         /* clamped, and never -0.0 */
+    CHECK(h[2] == strtod("0.001235", NULL));
+    double e[5] = {7.4, 0.123456, 3.3333333, 0, 0};
+    cet_genome_normalise(&d, 0, e);             /* resolution 0: exact doubles */
+    CHECK_NEAR(e[0], 7, 0);
+    CHECK(e[1] == 0.123456);
+    CHECK(e[2] == 3.3333333);
+    cet_params_free(&d);
+}
+
+static void test_ga__random_genomes_uniform_and_log_uniform(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    gsl_rng *r = rng_new(11);
+    enum { N = 20000 };
+    int seen_n[51] = {0}, seen_mode[3] = {0}, on = 0, below1 = 0;
+    double sum_x = 0;
+    for (int k = 0; k < N; k++) {
+        double g[5];
+        cet_genome_random(&d, 1e-4, r, g);
+        CHECK(g[0] >= 1 && g[0] <= 50 && g[0] == round(g[0]));
+        CHECK(g[1] >= 0 && g[1] <= 1);
+        CHECK(g[2] >= 0.001 && g[2] <= 1000);
+        CHECK(g[4] == 0 || g[4] == 2);
+        seen_n[(int)g[0]]++;
+        seen_mode[(int)g[4]]++;
+        on += g[3] == 1;
+        sum_x += g[1];
+        below1 += g[2] < 1;
+    }
+    int all = 1;
+    for (int v = 1; v <= 50; v++)
+        all &= seen_n[v] > N / 50 / 2;
+    CHECK(all);                                  /* every integer of the range, about equally */
+    CHECK_EQ_INT(seen_mode[1], 0);               /* "exact" is not allowed */
+    CHECK(seen_mode[0] > N / 3 && seen_mode[2] > N / 3);
+    CHECK(on > N / 3 && on < 2 * N / 3);
+    CHECK_NEAR(sum_x / N, 0.5, 0.02);
+    /* Log-uniform on [0.001, 1000]: half below the geometric middle 1
+     * (a linear draw would put 0.1% there). */
+    CHECK_NEAR((double)below1 / N, 0.5, 0.02);
+    gsl_rng_free(r);
+    cet_params_free(&d);
+}
+
+static void test_ga__mutation_stays_in_bounds_and_changes_each_type(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    gsl_rng *r = rng_new(5);
+    enum { N = 20000 };
+    double sum = 0, sq = 0;
+    for (int k = 0; k < N; k++) {
+        double edge[5] = {k % 2 ? 1 : 50, k % 2 ? 0 : 1, k % 2 ? 0.001 : 1000, k % 2, 0};
+        cet_mutate(&d, 1e-4, r, 1.0, 0.3, edge);
+        CHECK(edge[0] >= 1 && edge[0] <= 50 && edge[0] == round(edge[0]));
+        CHECK(edge[1] >= 0 && edge[1] <= 1);
+        CHECK(edge[2] >= 0.001 && edge[2] <= 1000);
+        CHECK_NEAR(edge[3], k % 2 ? 0 : 1, 0);   /* rate 1: the boolean flips */
+        CHECK_NEAR(edge[4], 2, 0);               /* the enum takes the other allowed value */
+        CHECK(edge[0] != (k % 2 ? 1 : 50));      /* an integer always moves */
+        double mid[5] = {25, 0.5, 1, 0, 0};
+        cet_mutate(&d, 0, r, 1.0, 0.1, mid);
+        sum += mid[1] - 0.5;
+        sq += (mid[1] - 0.5) * (mid[1] - 0.5);
+    }
+    /* Gaussian with sigma 0.1 of the range. */
+    CHECK_NEAR(sum / N, 0, 0.005);
+    CHECK_NEAR(sqrt(sq / N), 0.1, 0.005);
+    /* A tiny rate still changes exactly one gene. */
+    int changed_total = 0;
+    for (int k = 0; k < 1000; k++) {
+        double g[5] = {25, 0.5, 1, 0, 0}, o[5];
+        memcpy(o, g, sizeof g);
+        cet_mutate(&d, 1e-4, r, 1e-12, 0.1, g);
+        int changed = 0;
+        for (int i = 0; i < 5; i++)
+            changed += g[i] != o[i];
+        CHECK(changed <= 1);
+        changed_total += changed;
+    }
+    CHECK(changed_total > 950); /* a float step may round back onto its grid point */
+    gsl_rng_free(r);
+    cet_params_free(&d);
+}
+
+static void test_ga__crossover_uniform_and_blended_groups(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    gsl_rng *r = rng_new(3);
+    double a[5] = {10, 0.2, 0.01, 0, 0}, b[5] = {30, 0.6, 100, 1, 2};
+    int from_a[5] = {0};
+    for (int k = 0; k < 2000; k++) {
+        double c[5];
+        cet_crossover(&d, 0, r, a, b, c);
+        for (int i = 2; i < 5; i++) {
+            CHECK(c[i] == a[i] || c[i] == b[i]); /* ungrouped: one parent's value */
+            from_a[i] += c[i] == a[i];
+        }
+        /* n and x are blended with one weight: x = w 0.2 + (1-w) 0.6 gives w,
+         * and n must be w 10 + (1-w) 30 rounded. */
+        CHECK(c[1] >= 0.2 && c[1] <= 0.6);
+        double w = (0.6 - c[1]) / 0.4;
+        CHECK(fabs(c[0] - (w * 10 + (1 - w) * 30)) <= 0.5 + 1e-9);
+    }
+    for (int i = 2; i < 5; i++)
+        CHECK(from_a[i] > 800 && from_a[i] < 1200);
+    cet_params_free(&d);
+
+    /* A log-scale gene blends its logarithm with the group's weight. */
+    desc_of(&d, "{\"extractor\": \"test\", \"parameters\": ["
+                "{\"name\": \"x\", \"type\": \"float\"},"
+                "{\"name\": \"w\", \"type\": \"float\", \"scale\": \"log\"}],"
+                " \"correlated\": [[\"x\", \"w\"]]}");
+    double p[2] = {0, 0.01}, q[2] = {1, 100};
+    for (int k = 0; k < 200; k++) {
+        double c[2];
+        cet_crossover(&d, 0, r, p, q, c);
+        /* x = 1 - wt, log10 w = wt (-2) + (1 - wt) 2 */
+        double wt = 1 - c[0];
+        CHECK_NEAR(log10(c[1]), wt * -2 + (1 - wt) * 2, 1e-9);
+    }
+    gsl_rng_free(r);
+    cet_params_free(&d);
+}
+
+static void test_ga__tournament_and_truncation_selection(void)
+{
+    gsl_rng *r = rng_new(9);
+    enum { N = 30000 };
+    double mean1 = 0, mean3 = 0;
+    int best3 = 0, trunc_ok = 1, trunc_seen[5] = {0};
+    for (int k = 0; k < N; k++) {
+        mean1 += (double)cet_select_tournament(r, 20, 1);
+        size_t t = cet_select_tournament(r, 20, 3);
+        mean3 += (double)t;
+        best3 += t == 0;
+        size_t u = cet_select_truncation(r, 20, 0.25);
+        trunc_ok &= u < 5;
+        if (u < 5)
+            trunc_seen[u]++;
+    }
+    CHECK_NEAR(mean1 / N, 9.5, 0.15);              /* size 1: uniform */
+    CHECK(mean3 / N < 6);                          /* size 3 presses towards the best */
+    CHECK_NEAR((double)best3 / N, 1 - pow(19.0 / 20, 3), 0.01);
+    CHECK(trunc_ok);                               /* only the best quarter */
+    for (int i = 0; i < 5; i++)
+        CHECK_NEAR((double)trunc_seen[i] / N, 0.2, 0.015);
+    CHECK(cet_select_truncation(r, 20, 0.01) < 2); /* at least two candidates */
+    gsl_rng_free(r);
+}
+
+/* ---- whole runs with a synthetic fitness ---- */
+
+struct counter {
+    long calls, configs;
+    long cancel_after; /* cancel when this many eval calls were made (0 = never) */
+    int flat;          /* constant fitness */
+    double creep;      /* add creep x configs evaluated so far */
+};
+
+static int fitness(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
+                   struct cet_error *err)
+{
+    (void)err;
+    struct counter *c = ctx;
+    c->calls++;
+    for (size_t j = 0; j < k; j++) {
+        const double *v = params + j * 5;
+        double y = 1 - fabs(v[1] - 0.3) - fabs(v[0] - 20) / 100 - fabs(log10(v[2])) / 10 -
+                   (v[3] ? 0 : 0.1) - (v[4] == 2 ? 0 : 0.05);
+        if (c->flat)
+            y = 0.5;
+        y += c->creep * (double)c->configs++;
+        f[j] = y;
+        p[j] = y / 2;
+        r[j] = y / 3;
+    }
+    return 0;
+}
+
+static int cancel_cb(void *ctx)
+{
+    struct counter *c = ctx;
+    return c->cancel_after && c->calls >= c->cancel_after;
+}
+
+static struct cet_ga *ga_new(const struct cet_params_desc *d, struct counter *c, uint64_t seed,
+                             size_t pop, long gens)
+{
+    struct cet_ga *ga;
+    struct cet_error err;
+    if (cet_ga_create(&ga, d, &err))
+        exit(1);
+    ga->opt.seed = seed;
+    ga->opt.pop = pop;
+    ga->opt.generations = gens;
+    ga->opt.patience = 0;
+    if (cet_ga_setup(ga, fitness, cancel_cb, c, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(1);
+    }
+    return ga;
+}
+
+static void run_to_end(struct cet_ga *ga)
+{
+    struct cet_error err;
+    while (ga->stop == CET_STOP_NONE)
+        if (cet_ga_generation(ga, &err)) {
+            fprintf(stderr, "%s\n", err.msg);
+            exit(1);
+        }
+}
+
+static int same_archive(const struct cet_ga *a, const struct cet_ga *b)
+{
+    return a->narch == b->narch && a->gen == b->gen &&
+           !memcmp(a->genes, b->genes, a->narch * a->ngenes * sizeof *a->genes) &&
+           !memcmp(a->fit, b->fit, a->narch * sizeof *a->fit) &&
+           !memcmp(a->born, b->born, a->narch * sizeof *a->born) &&
+           !memcmp(a->pop, b->pop, a->npop * sizeof *a->pop);
+}
+
+static void test_ga__archive_prevents_re_evaluation(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    struct counter c = {0};
+    struct cet_ga *ga = ga_new(&d, &c, 1, 16, 15);
+    run_to_end(ga);
+    CHECK_EQ_INT(c.configs, ga->evals);
+    CHECK_EQ_INT((long)ga->narch, ga->evals);
+    int distinct = 1;
+    for (size_t i = 0; i < ga->narch; i++)
+        for (size_t j = 0; j < i; j++)
+            distinct &= memcmp(ga->genes + i * 5, ga->genes + j * 5, 5 * sizeof(double)) != 0;
+    CHECK(distinct);
+    /* Elites are carried, not re-evaluated: fewer evaluations than slots. */
+    CHECK(ga->evals < 16 * 15);
+    /* With elitism the best never gets worse. */
+    for (size_t h = 1; h < ga->nhist; h++)
+        CHECK(ga->hist[h].best >= ga->hist[h - 1].best);
+    CHECK(ga->hist[ga->nhist - 1].best > ga->hist[0].best);
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+
+    /* A space of four genomes is evaluated at most four times, then the run
+     * has nothing new to try. */
+    desc_of(&d, "{\"extractor\": \"test\", \"parameters\": [{\"name\": \"on\", \"type\": \"bool\"},"
+                "{\"name\": \"mode\", \"type\": \"enum\", \"values\": [\"fast\", \"fuzzy\"]}]}");
+    struct counter c2 = {0};
+    ga = ga_new(&d, &c2, 2, 6, 20);
+    run_to_end(ga);
+    CHECK(ga->evals <= 4);
+    CHECK_EQ_INT(c2.configs, ga->evals);
+    CHECK_EQ_INT(ga->stop, CET_STOP_EXHAUSTED);
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
+static void test_ga__seeds_enter_the_first_generation(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL); /* no "seeds": the defaults are the seed */
+    struct counter c = {0};
+    struct cet_ga *ga;
+    struct cet_error err;
+    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    double full[5] = {20, 0.3, 1, 1, 2};
+    CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), 0);
+    full[0] = 70; /* outside [1, 50] */
+    CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), -1);
+    ga->opt.pop = 5;
+    ga->opt.generations = 1;
+    CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &c, &err), 0);
+    run_to_end(ga);
+    double def[5] = {10, 0.5, 1, 1, 0}, seed[5] = {20, 0.3, 1, 1, 2};
+    CHECK(!memcmp(ga->genes, def, sizeof def));
+    CHECK(!memcmp(ga->genes + 5, seed, sizeof seed));
+    CHECK_EQ_INT(ga->narch, 5);
+    /* The seed is the optimum of the synthetic fitness. */
+    CHECK_EQ_INT(cet_ga_best(ga), 1);
+    cet_ga_destroy(ga);
+    /* More seeds than the population is an error. */
+    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    ga->opt.pop = 2;
+    ga->opt.elite = 1;
+    CHECK_EQ_INT(cet_ga_add_seed(ga, seed, &err), 0);
+    CHECK_EQ_INT(cet_ga_add_seed(ga, seed, &err), 0);
+    CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &c, &err), -1);
+    CHECK_STR(err.msg, "3 seed individuals do not fit in a population of 2");
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
+static void test_ga__stopping_rules(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    /* --generations: that many generations, the first being generation 0. */
+    struct counter c = {0};
+    struct cet_ga *ga = ga_new(&d, &c, 4, 8, 6);
+    run_to_end(ga);
+    CHECK_EQ_INT(ga->stop, CET_STOP_GENERATIONS);
+    CHECK_EQ_INT(ga->gen, 5);
+    CHECK_EQ_INT(ga->nhist, 6);
+    cet_ga_destroy(ga);
+
+    /* --patience: a flat fitness never improves after generation 0. */
+    struct counter flat = {.flat = 1};
+    ga = ga_new(&d, &flat, 4, 8, 100);
+    ga->opt.patience = 3;
+    run_to_end(ga);
+    CHECK_EQ_INT(ga->stop, CET_STOP_PATIENCE);
+    CHECK_EQ_INT(ga->gen, 3);
+    cet_ga_destroy(ga);
+
+    /* Gains below epsilon are no improvement. */
+    struct counter creep = {.flat = 1, .creep = 1e-7};
+    ga = ga_new(&d, &creep, 4, 8, 100);
+    ga->opt.patience = 3;
+    ga->opt.epsilon = 1e-4;
+    run_to_end(ga);
+    CHECK_EQ_INT(ga->stop, CET_STOP_PATIENCE);
+    CHECK_EQ_INT(ga->gen, 3);
+    cet_ga_destroy(ga);
+    /* ... but with epsilon 0 they are. */
+    struct counter creep0 = {.flat = 1, .creep = 1e-7};
+    ga = ga_new(&d, &creep0, 4, 8, 12);
+    ga->opt.patience = 3;
+    ga->opt.epsilon = 0;
+    run_to_end(ga);
+    CHECK_EQ_INT(ga->stop, CET_STOP_GENERATIONS);
+    cet_ga_destroy(ga);
+
+    /* --max-evals is exact: the last generation evaluates what is left. */
+    struct counter me = {0};
+    ga = ga_new(&d, &me, 4, 10, 100);
+    ga->opt.max_evals = 25;
+    run_to_end(ga);
+    CHECK_EQ_INT(ga->stop, CET_STOP_EVALS);
+    CHECK_EQ_INT(ga->evals, 25);
+    CHECK_EQ_INT(me.configs, 25);
+    CHECK_EQ_INT(ga->narch, 25);
+    cet_ga_destroy(ga);
+
+    /* A run that could never stop is refused. */
+    struct cet_error err;
+    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    ga->opt.generations = 0;
+    ga->opt.patience = 0;
+    CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &me, &err), -1);
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
+static void test_ga__adaptive_mutation_widens_while_stagnating(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    struct counter c = {0};
+    struct cet_ga *ga = ga_new(&d, &c, 1, 4, 10);
+    ga->gen = 5;
+    ga->last_improve = 5;
+    CHECK_NEAR(cet_ga_sigma(ga), 0.1, 0);
+    ga->last_improve = 3;
+    CHECK_NEAR(cet_ga_sigma(ga), 0.1, 0); /* off by default */
+    ga->opt.adaptive = 1;
+    CHECK_NEAR(cet_ga_sigma(ga), 0.1 * 1.5 * 1.5, 1e-12);
+    ga->last_improve = -100;
+    CHECK_NEAR(cet_ga_sigma(ga), 0.5, 0);  /* capped at half the range */
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
+static void test_ga__same_seed_same_run(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    struct counter c1 = {0}, c2 = {0}, c3 = {0};
+    struct cet_ga *a = ga_new(&d, &c1, 42, 12, 8), *b = ga_new(&d, &c2, 42, 12, 8),
+                  *x = ga_new(&d, &c3, 43, 12, 8);
+    run_to_end(a);
+    run_to_end(b);
+    run_to_end(x);
+    CHECK(same_archive(a, b));
+    CHECK(!same_archive(a, x));
+    cet_ga_destroy(a);
+    cet_ga_destroy(b);
+    cet_ga_destroy(x);
+    /* Truncation selection runs, and differs from tournament. */
+    struct counter c4 = {0}, c5 = {0};
+    a = ga_new(&d, &c4, 42, 12, 8);
+    a->opt.select = CET_SELECT_TRUNCATION;
+    b = ga_new(&d, &c5, 42, 12, 8);
+    run_to_end(a);
+    run_to_end(b);
+    CHECK(!same_archive(a, b));
+    cet_ga_destroy(a);
+    cet_ga_destroy(b);
+    cet_params_free(&d);
+}
+
+static void test_ga__cancel_leaves_the_state_unchanged(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    struct counter ref = {0}, c = {0};
+    struct cet_ga *a = ga_new(&d, &ref, 8, 40, 6), *b = ga_new(&d, &c, 8, 40, 6);
+    a->opt.elite = b->opt.elite = 2;
+    run_to_end(a);
+    struct cet_error err;
+    /* Generation 0 is 40 evaluations in chunks of 16: cancel after the first chunk. */
+    c.cancel_after = 1;
+    CHECK_EQ_INT(cet_ga_generation(b, &err), 1);
+    CHECK_EQ_INT(b->gen, -1);
+    CHECK_EQ_INT(b->narch, 0);
+    CHECK_EQ_INT(b->evals, 0);
+    c.cancel_after = 0;
+    run_to_end(b);
+    CHECK(same_archive(a, b));
+    cet_ga_destroy(a);
+    cet_ga_destroy(b);
+    cet_params_free(&d);
+}
+
+static void remove_dir(const char *dir)
+{
+    static const char *files[] = {"checkpoint.json", "individuals.csv", "generations.csv",
+                                  "best.json", "top.json", NULL};
+    for (int i = 0; files[i]; i++) {
+        char p[4200];
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+static void test_ga__checkpoint_resumes_exactly(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    struct counter ref = {0}, c = {0}, c2 = {0};
+    struct cet_ga *a = ga_new(&d, &ref, 77, 10, 9), *b = ga_new(&d, &c, 77, 10, 9);
+    run_to_end(a);
+    struct cet_error err;
+    for (int g = 0; g < 4; g++)
+        CHECK_EQ_INT(cet_ga_generation(b, &err), 0);
+    char dir[] = "/tmp/cetune-test-ga-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    struct cet_run run = {0};
+    run.docs = 3;
+    run.top = 5;
+    CHECK_EQ_INT(cet_ga_checkpoint(b, &run, dir, &err), 0);
+    cet_ga_destroy(b);
+
+    struct cet_params_desc d2;
+    struct cet_run run2;
+    struct cet_ga *r;
+    int rc = cet_ga_restore(&r, &d2, &run2, dir, find, &err);
+    CHECK_EQ_INT(rc, 0);
+    if (rc) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    CHECK_EQ_INT(r->gen, 3);
+    CHECK_EQ_INT(run2.docs, 3);
+    CHECK_EQ_INT(cet_ga_setup(r, fitness, NULL, &c2, &err), 0);
+    run_to_end(r);
+    CHECK(same_archive(a, r));
+    CHECK_EQ_INT(c2.configs + c.configs, ref.configs); /* nothing evaluated twice */
+    /* Results written from both runs are byte-identical. */
+    struct cet_buf fa = {0}, fr = {0};
+    char path[4200];
+    snprintf(path, sizeof path, "%s/individuals.csv", dir);
+    CHECK_EQ_INT(cet_ga_write_results(a, &run, dir, &err), 0);
+    CHECK_EQ_INT(cet_read_file(&fa, path, 1 << 24, &err), 0);
+    CHECK_EQ_INT(cet_ga_write_results(r, &run, dir, &err), 0);
+    CHECK_EQ_INT(cet_read_file(&fr, path, 1 << 24, &err), 0);
+    CHECK(fa.len > 0 && fa.len == fr.len && !memcmp(fa.p, fr.p, fa.len));
+    cet_buf_free(&fa);
+    cet_buf_free(&fr);
+    remove_dir(dir);
+    cet_ga_destroy(a);
+    cet_ga_destroy(r);
+    cet_params_free(&d2);
+    cet_run_free(&run2);
+    cet_params_free(&d);
+}
+
+int main(void)
+{
+    RUN(test_ga__normalise_bounds_rounding_and_grid);
+    RUN(test_ga__random_genomes_uniform_and_log_uniform);
+    RUN(test_ga__mutation_stays_in_bounds_and_changes_each_type);
+    RUN(test_ga__crossover_uniform_and_blended_groups);
+    RUN(test_ga__tournament_and_truncation_selection);
+    RUN(test_ga__archive_prevents_re_evaluation);
+    RUN(test_ga__seeds_enter_the_first_generation);
+    RUN(test_ga__stopping_rules);
+    RUN(test_ga__adaptive_mutation_widens_while_stagnating);
+    RUN(test_ga__same_seed_same_run);
+    RUN(test_ga__cancel_leaves_the_state_unchanged);
+    RUN(test_ga__checkpoint_resumes_exactly);
+    TEST_END();
+}

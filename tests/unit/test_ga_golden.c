@@ -1,0 +1,127 @@
+/* The golden run (PGAPack's regression style): the tiny corpus of
+ * tests/data/ga, lqf, seed 7, population 8 and 5 generations must
+ * reproduce the stored best.json, individuals.csv and top.json byte for
+ * byte, with one thread and with two.  CETUNE_UPDATE_GOLDEN=1 rewrites the
+ * stored files instead (after a deliberate change; review the diff). */
+#include <unistd.h>
+
+#include "cetune/eval.h"
+#include "cetune/ga.h"
+#include "test.h"
+
+#define GA_DATA CETUNE_TEST_DATA "/ga"
+
+static const char *const golden_files[] = {"best.json", "individuals.csv", "top.json", NULL};
+
+static int eval_cb(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
+                   struct cet_error *err)
+{
+    return cet_evaluate(ctx, params, k, NULL, 0, NULL, f, p, r, err);
+}
+
+/* Runs the golden configuration with `threads` threads into dir. */
+static int golden_run(const char *dir, int threads)
+{
+    const char *dirs[] = {GA_DATA "/corpus"};
+    struct cet_entries e = {0};
+    struct cet_corpus c = {0};
+    struct cet_params_desc d = {0};
+    struct cet_evaluator *ev = NULL;
+    struct cet_ga *ga = NULL;
+    struct cet_error err;
+    struct cet_run run = {0};
+    int rc = -1;
+    if (cet_corpus_scan(&e, dirs, 1, &err) || cet_corpus_load(&c, &e, NULL, threads, &err) ||
+        cet_params_load(&d, GA_DATA "/lqf.json", NULL, &err) ||
+        cet_evaluator_new(&ev, &c, d.ex, CET_METRIC_WORD, threads, &err) ||
+        cet_ga_create(&ga, &d, &err))
+        goto done;
+    ga->opt.seed = 7;
+    ga->opt.pop = 8;
+    ga->opt.generations = 5;
+    if (cet_ga_setup(ga, eval_cb, NULL, ev, &err))
+        goto done;
+    while (ga->stop == CET_STOP_NONE)
+        if (cet_ga_generation(ga, &err))
+            goto done;
+    run.docs = (long)c.ndocs;
+    run.top = 5;
+    if (cet_ga_write_results(ga, &run, dir, &err))
+        goto done;
+    CHECK_EQ_INT(c.ndocs, 8);
+    CHECK_EQ_INT(ga->gen, 4);
+    rc = 0;
+done:
+    if (rc)
+        fprintf(stderr, "golden run: %s\n", err.msg);
+    cet_ga_destroy(ga);
+    cet_evaluator_free(ev);
+    cet_params_free(&d);
+    cet_corpus_free(&c);
+    cet_entries_free(&e);
+    return rc;
+}
+
+static int read_into(struct cet_buf *b, const char *dir, const char *name)
+{
+    char path[4200];
+    struct cet_error err;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    b->len = 0;
+    if (cet_read_file(b, path, 1 << 24, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static void cleanup(const char *dir)
+{
+    static const char *const all[] = {"best.json", "individuals.csv", "top.json",
+                                      "generations.csv", NULL};
+    for (int i = 0; all[i]; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, all[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+static void test_ga_golden__reproduces_the_stored_run(void)
+{
+    if (getenv("CETUNE_UPDATE_GOLDEN")) {
+        CHECK_EQ_INT(golden_run(GA_DATA "/golden", 1), 0);
+        char path[4200];
+        snprintf(path, sizeof path, "%s/generations.csv", GA_DATA "/golden");
+        unlink(path); /* its seconds column differs between runs */
+        fprintf(stderr, "rewrote %s\n", GA_DATA "/golden");
+        return;
+    }
+    for (int threads = 1; threads <= 2; threads++) {
+        char dir[] = "/tmp/cetune-test-golden-XXXXXX";
+        CHECK(mkdtemp(dir) != NULL);
+        CHECK_EQ_INT(golden_run(dir, threads), 0);
+        for (int i = 0; golden_files[i]; i++) {
+            struct cet_buf want = {0}, got = {0};
+            if (read_into(&want, GA_DATA "/golden", golden_files[i]) ||
+                read_into(&got, dir, golden_files[i])) {
+                CHECK(0);
+            } else {
+                int same = want.len == got.len && !memcmp(want.p, got.p, want.len);
+                if (!same)
+                    fprintf(stderr, "%s differs (threads %d):\n--- stored\n%s--- now\n%s", golden_files[i],
+                            threads, want.p, got.p);
+                CHECK(same);
+            }
+            cet_buf_free(&want);
+            cet_buf_free(&got);
+        }
+        cleanup(dir);
+    }
+}
+
+int main(void)
+{
+    RUN(test_ga_golden__reproduces_the_stored_run);
+    TEST_END();
+}
