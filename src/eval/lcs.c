@@ -56,14 +56,13 @@ static inline void step1(uint64_t *v, const uint64_t *m)
 
 static inline void stepn(uint64_t *v, uint32_t blocks, const uint64_t *m)
 {
-    uint64_t carry = 0;
+    unsigned carry = 0;
     for (uint32_t k = 0; k < blocks; k++) {
         uint64_t x = v[k], u = x & m[k];
-        uint64_t s = x + u;
-        uint64_t c1 = s < x;
-        uint64_t s2 = s + carry;
-        carry = c1 | (s2 < s);
-        v[k] = s2 | (x & ~m[k]);
+        /* 128-bit sum: compilers emit add-with-carry for it. */
+        unsigned __int128 s = (unsigned __int128)x + u + carry;
+        carry = (unsigned)(s >> 64);
+        v[k] = (uint64_t)s | (x & ~m[k]);
     }
 }
 
