@@ -47,21 +47,6 @@ static void aggregate(struct result *res, const struct cet_corpus *c)
     }
 }
 
-static int mkdirs(const char *path)
-{
-    char tmp[8192];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(tmp, 0755) && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 /* Writes DIR/PACKAGE/NAME.txt for every document (DIR/N-EXTRACTOR/... when
  * several configurations are evaluated). */
 static int write_extracts(const char *dir, struct cet_evaluator *ev, const struct result *res,
@@ -79,7 +64,7 @@ static int write_extracts(const char *dir, struct cet_evaluator *ev, const struc
     for (size_t k = 0; k < c->npkgs && rc == 0; k++) {
         char pdir[4200];
         snprintf(pdir, sizeof pdir, "%s/%s", base, c->pkgs[k].name);
-        if (mkdirs(pdir)) {
+        if (cli_mkdirs(pdir)) {
             cli_error("%s: cannot create directory: %s", pdir, strerror(errno));
             rc = CLI_RUNTIME;
             break;

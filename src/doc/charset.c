@@ -98,6 +98,23 @@ static int decode_utf8_lossy(char **out, size_t *out_len, const unsigned char *s
     return 0;
 }
 
+/* Makes room for at least `need` more bytes after *op in *o. */
+static int grow_out(char **o, char **op, size_t *cap, size_t *outleft, size_t need)
+{
+    if (*outleft >= need)
+        return 0;
+    size_t used = (size_t)(*op - *o);
+    size_t c = *cap * 2 + need;
+    char *no = realloc(*o, c);
+    if (!no)
+        return -1;
+    *o = no;
+    *op = no + used;
+    *cap = c;
+    *outleft = c - used - 1;
+    return 0;
+}
+
 static int decode_iconv(char **out, size_t *out_len, const char *s, size_t len, const char *cs)
 {
     iconv_t cd = iconv_open("UTF-8", cs);
@@ -115,34 +132,15 @@ static int decode_iconv(char **out, size_t *out_len, const char *s, size_t len, 
         size_t r = iconv(cd, &in, &inleft, &op, &outleft);
         if (r != (size_t)-1)
             break;
-        if (errno == E2BIG) {
-            size_t used = (size_t)(op - o);
-            cap *= 2;
-            char *no = realloc(o, cap);
-            if (!no) {
-                free(o);
-                iconv_close(cd);
-                return -1;
-            }
-            o = no;
-            op = o + used;
-            outleft = cap - used - 1;
+        /* E2BIG: grow; EILSEQ or EINVAL: replace one byte with U+FFFD and go on. */
+        int full = errno == E2BIG;
+        if (grow_out(&o, &op, &cap, &outleft, full ? outleft + len + 16 : 4)) {
+            free(o);
+            iconv_close(cd);
+            return -1;
+        }
+        if (full)
             continue;
-        }
-        /* EILSEQ or EINVAL: replace one byte and go on. */
-        if (outleft < 4) {
-            size_t used = (size_t)(op - o);
-            cap *= 2;
-            char *no = realloc(o, cap);
-            if (!no) {
-                free(o);
-                iconv_close(cd);
-                return -1;
-            }
-            o = no;
-            op = o + used;
-            outleft = cap - used - 1;
-        }
         size_t k = put_utf8(op, 0xFFFD);
         op += k;
         outleft -= k;

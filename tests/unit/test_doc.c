@@ -117,6 +117,27 @@ static void test_doc__void_elements_hold_nothing(void)
     cet_doc_free(d);
 }
 
+static void test_doc__declared_charsets(void)
+{
+    /* A charset iconv knows; invalid bytes become U+FFFD, not a lost page. */
+    const char *koi = "<html><head><meta charset=\"koi8-r\"></head><body><p>\xf0\xd2\xc9\xd7\xc5\xd4 "
+                      "\xcd\xc9\xd2</p></body></html>";
+    struct cet_doc *d = parse(koi, NULL);
+    CHECK(d && !strcmp(d->charset, "koi8-r"));
+    CHECK(d && d->nwords == 2 && !strcmp(cet_word_str(d, d->words[0]),
+                                         "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82"));
+    cet_doc_free(d);
+    const char *sjis = "<meta charset=\"shift_jis\"><p>\x93\xfa\x96\x7b\x8c\xea \xff\xff</p>";
+    d = parse(sjis, NULL);
+    CHECK(d && !strcmp(d->charset, "shift_jis"));
+    CHECK(d && d->nwords == 1 && !strcmp(cet_word_str(d, d->words[0]), "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"));
+    cet_doc_free(d);
+    /* An unknown label falls back to the undeclared rule. */
+    d = parse("<meta charset=\"x-no-such-charset\"><p>caf\xe9</p>", NULL);
+    CHECK(d && !strcmp(d->charset, "windows-1252"));
+    cet_doc_free(d);
+}
+
 static void test_doc__bad_pages(void)
 {
     struct cet_doc *d = NULL;
@@ -141,6 +162,7 @@ int main(void)
     RUN(test_doc__structure);
     RUN(test_doc__render);
     RUN(test_doc__void_elements_hold_nothing);
+    RUN(test_doc__declared_charsets);
     RUN(test_doc__bad_pages);
     TEST_END();
 }
