@@ -19,6 +19,23 @@ struct scratch {
     char pad[64]; /* keeps neighbouring threads' hot fields off one cache line */
 };
 
+/* A document of an evaluation, with its estimated cost: handing out the
+ * costliest documents first keeps threads from waiting on one big page at
+ * the end (longest-processing-time-first scheduling). */
+struct job {
+    uint64_t cost;
+    uint32_t pos; /* index into the call's document list */
+    uint32_t doc;
+};
+
+static int cmp_job(const void *a, const void *b)
+{
+    const struct job *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost > y->cost ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
 struct cet_evaluator {
     const struct cet_corpus *c;
     const struct cet_extractor *ex;
@@ -27,6 +44,8 @@ struct cet_evaluator {
     void **prep;
     struct cet_chars **chars; /* per document, for the character metrics */
     struct scratch *ts;
+    struct job *jobs;          /* the documents of one call, the costliest first */
+    size_t jobs_cap;
 };
 
 int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
@@ -109,6 +128,7 @@ void cet_evaluator_free(struct cet_evaluator *ev)
     free(ev->chars);
     free(ev->prep);
     free(ev->ts);
+    free(ev->jobs);
     free(ev);
 }
 
@@ -165,13 +185,33 @@ int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const
     struct cet_score *sc = scores ? scores : malloc((total ? total : 1) * sizeof *sc);
     if (!sc)
         return cet_fail(err, "out of memory");
+    if (ev->jobs_cap < ndocs) {
+        struct job *jb = realloc(ev->jobs, ndocs * sizeof *jb);
+        if (!jb) {
+            if (!scores)
+                free(sc);
+            return cet_fail(err, "out of memory");
+        }
+        ev->jobs = jb;
+        ev->jobs_cap = ndocs;
+    }
+    for (size_t i = 0; i < ndocs; i++) {
+        const struct cet_doc *d = c->docs[docs ? docs[i] : i];
+        /* Extraction walks the nodes; the LCS costs words times gold blocks. */
+        ev->jobs[i] = (struct job){(uint64_t)d->nnodes + (uint64_t)d->nwords * (d->gold_blocks + 1),
+                                   (uint32_t)i, docs ? docs[i] : (uint32_t)i};
+    }
+    qsort(ev->jobs, ndocs, sizeof *ev->jobs, cmp_job);
     int failed = 0;
 #pragma omp parallel num_threads(ev->threads)
     {
         struct scratch *s = &ev->ts[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 1)
-        for (size_t t = 0; t < total; t++) {
-            size_t j = t / ndocs, di = docs ? docs[t % ndocs] : t % ndocs;
+        for (size_t q = 0; q < total; q++) {
+            /* Every configuration of the costliest document first, and so on;
+             * each score still lands in its own slot, row j. */
+            const struct job *jb = &ev->jobs[q / k];
+            size_t j = q % k, di = jb->doc, t = j * ndocs + jb->pos;
             const struct cet_doc *d = c->docs[di];
             if (cet_sel_reset(&s->sel, d) ||
                 ev->ex->run(d, ev->prep[di], params + j * np, &s->sel) ||
