@@ -16,7 +16,7 @@ int cet_buf_printf(struct cet_buf *b, const char *fmt, ...) __attribute__((forma
 void cet_buf_free(struct cet_buf *b);
 
 /* Reads a whole file (transparently gunzipping *.gz) into *out; out->p is
- * NUL-terminated.  Returns -1 with "PATH: reason" in err. */
+ * NUL-terminated.  Returns -1 with "PATH: reason" in err, and out freed. */
 struct cet_error;
 int cet_read_file(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err);
 /* Writes data to path atomically: a temporary file in the same directory,

@@ -107,7 +107,17 @@ static int read_gz(struct cet_buf *out, const char *path, size_t limit, struct c
     return 0;
 }
 
+static int read_file(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err);
+
 int cet_read_file(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err)
+{
+    int rc = read_file(out, path, limit, err);
+    if (rc)
+        cet_buf_free(out); /* callers own nothing after a failure */
+    return rc;
+}
+
+static int read_file(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err)
 {
     out->len = 0;
     if (cet_buf_reserve(out, 0))
