@@ -18,6 +18,12 @@ struct cet_score {
 
 /* P, R and F1 from the counts, with DESIGN.md's empty cases. */
 void cet_score_set(struct cet_score *s, uint32_t n_extract, uint32_t n_gold, uint32_t overlap);
+/* Means of the per-document scores docs[0..c->ndocs) (corpus order): per
+ * package into pkgs[0..c->npkgs) (may be NULL), and their mean over the
+ * packages, the macro average of the tables, into *macro (p, r and f1 only;
+ * the counts are zero). */
+void cet_score_macro(const struct cet_corpus *c, const struct cet_score *docs,
+                     struct cet_score *pkgs, struct cet_score *macro);
 
 /* An extractor bound to a corpus, with its per-document preparation done once. */
 struct cet_evaluator;

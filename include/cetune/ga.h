@@ -30,6 +30,7 @@
 #include "cetune/buf.h"
 #include "cetune/corpus.h"
 #include "cetune/error.h"
+#include "cetune/eval.h"
 #include "cetune/params.h"
 
 enum cet_select { CET_SELECT_TOURNAMENT, CET_SELECT_TRUNCATION };
@@ -229,6 +230,8 @@ struct cet_run {
     char **resumed;        /* the command lines that resumed it */
     size_t nresumed;
     char started[32];      /* UTC, ISO 8601 */
+    char **validate;       /* --validate corpora (absolute), checked at the end */
+    size_t nvalidate;
 };
 void cet_run_free(struct cet_run *run);
 
@@ -253,5 +256,36 @@ int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const cha
 int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const char *dir,
                        const char *status, const char *ended, int threads,
                        struct cet_error *err);
+
+/* ---- validation (validate.c) ---- */
+
+/* The best distinct individuals and the defaults of a finished run, scored
+ * on validation corpora: validation.csv.  Rows are the best distinct
+ * individuals (at most run->top, best first), then the described
+ * defaults. */
+struct cet_validation {
+    size_t n;            /* rows; the last one is the defaults */
+    size_t ngenes;
+    double *genomes;     /* n x ngenes */
+    double *train;       /* fitness on the training sample (NAN when unknown) */
+    double *f1, *p, *r;  /* means over the validation documents, as fitness */
+    double *macro_f1;    /* mean over packages of their mean F1, as evaluate's tables */
+    size_t docs, npkgs;  /* the validation corpus */
+    size_t shared;       /* validation documents that are also in the training sample */
+};
+
+/* Scores the rows with ev, an evaluator of the GA's extractor on the
+ * validation corpus vc.  defaults_train is the defaults' training fitness
+ * (NAN when unknown); train, the training corpus, may be NULL (then
+ * v->shared is 0).  The caller frees v with cet_validation_free. */
+int cet_ga_validate(struct cet_validation *v, const struct cet_ga *ga, const struct cet_run *run,
+                    struct cet_evaluator *ev, const struct cet_corpus *vc, double defaults_train,
+                    const struct cet_corpus *train, struct cet_error *err);
+void cet_validation_free(struct cet_validation *v);
+/* Writes DIR/validation.csv: rank (or "defaults"), one column per described
+ * parameter, train_fitness, valid_f1, valid_macro_f1, valid_precision,
+ * valid_recall, gap (train_fitness - valid_f1; empty when unknown). */
+int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
+                         struct cet_error *err);
 
 #endif

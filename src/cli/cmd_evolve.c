@@ -16,7 +16,13 @@
  *   (only --threads may change) and ends exactly where the uninterrupted
  *   run would have.
  * - Progress (generation, best, mean, evaluations per second, time left) goes
- *   to stderr only when it is a terminal; the result table goes to stdout. */
+ *   to stderr only when it is a terminal; the result table goes to stdout.
+ * - --validate CORPUS (repeatable, kept by --resume): when the run ends, the
+ *   rows of top.json and the defaults are scored on those corpora, whole,
+ *   into validation.csv, and the gap between training and validation
+ *   fitness is printed.  Their directories are checked before evolving, so
+ *   a typo does not cost a whole run; an interrupted or failed validation is
+ *   done by --resume on the finished run. */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -57,6 +63,7 @@ static void catch_signals(void)
 
 struct evolve {
     struct cet_evaluator *ev;
+    const struct cet_corpus *train; /* the training sample, for validation's overlap count */
     long evals_at_start;
     double t_start;
 };
@@ -144,7 +151,31 @@ static int parse_time(const char *s, double *out)
 
 static const char *const run_files[] = {"run.json", "generations.csv", "individuals.csv",
                                         "top.json", "best.json", "sample.txt",
-                                        "checkpoint.json", NULL};
+                                        "checkpoint.json", "validation.csv", "report.md",
+                                        NULL};
+
+/* A process killed while writing (SIGKILL, power loss) leaves NAME.tmp.PID
+ * beside the intact NAME (cet_write_atomic); those of dead processes go. */
+static void remove_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        for (int i = 0; run_files[i]; i++) {
+            size_t n = strlen(run_files[i]);
+            char *end, path[4200];
+            if (strncmp(de->d_name, run_files[i], n) || strncmp(de->d_name + n, ".tmp.", 5))
+                continue;
+            long pid = strtol(de->d_name + n + 5, &end, 10);
+            if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+            unlink(path);
+        }
+    }
+    if (d)
+        closedir(d);
+}
 
 /* 0 when dir may become a run directory: absent, empty, or --force (then
  * the files of an earlier run are removed). */
@@ -168,6 +199,8 @@ static int prepare_dir(const char *dir, int force)
                       "to continue it", dir, dir);
             return CLI_RUNTIME;
         }
+        if (!empty)
+            remove_temporaries(dir);
         for (int i = 0; !empty && run_files[i]; i++) {
             char path[4200];
             snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
@@ -221,6 +254,28 @@ static void progress(const struct cet_ga *ga, const struct evolve *s)
     fflush(stderr);
 }
 
+/* The described defaults' training fitness: from the archive when they
+ * were evaluated, else evaluated once with ev (not counted as an evaluation
+ * of the run); NAN when unknown.  g receives their normalised genome. */
+static double defaults_fitness(const struct cet_ga *ga, struct cet_evaluator *ev, double *g)
+{
+    const struct cet_params_desc *d = ga->desc;
+    cet_params_default_genome(d, g);
+    cet_genome_normalise(d, ga->opt.resolution, g);
+    size_t i = cet_ga_lookup(ga, g);
+    if (i != (size_t)-1)
+        return ga->fit[i];
+    double f = NAN, *full = malloc((ga->nfull + 1) * sizeof *full);
+    struct cet_error err;
+    if (full && ev) {
+        cet_params_expand(d, g, full);
+        if (cet_evaluate(ev, full, 1, NULL, 0, NULL, &f, NULL, NULL, &err))
+            f = NAN;
+    }
+    free(full);
+    return f;
+}
+
 /* Table 2 of 003: the best distinct individuals, then the defaults. */
 static void print_table(const struct cet_ga *ga, const struct cet_run *run, const char *dir,
                         struct cet_evaluator *ev)
@@ -261,22 +316,10 @@ static void print_table(const struct cet_ga *ga, const struct cet_run *run, cons
         }
         printf("  %8.4f  %9.4f  %8.4f  %10ld\n", ga->fit[i], ga->prec[i], ga->rec[i], ga->born[i]);
     }
-    /* The defaults, for comparison: from the archive when they were seeded,
-     * else evaluated once here (not counted as an evaluation of the run). */
-    double *g = malloc(ga->ngenes * sizeof *g), *full = malloc((ga->nfull + 1) * sizeof *full);
-    if (g && full) {
-        cet_params_default_genome(d, g);
-        cet_genome_normalise(d, ga->opt.resolution, g);
-        size_t i = cet_ga_lookup(ga, g);
-        double f = NAN;
-        struct cet_error err;
-        if (i != (size_t)-1)
-            f = ga->fit[i];
-        else if (ev) {
-            cet_params_expand(d, g, full);
-            if (cet_evaluate(ev, full, 1, NULL, 0, NULL, &f, NULL, NULL, &err))
-                f = NAN;
-        }
+    /* The defaults, for comparison. */
+    double *g = malloc((ga->ngenes + 1) * sizeof *g);
+    if (g) {
+        double f = defaults_fitness(ga, ev, g);
         printf("\ndefaults (");
         for (size_t k = 0; k < d->ngenes; k++) {
             char v[64];
@@ -290,15 +333,105 @@ static void print_table(const struct cet_ga *ga, const struct cet_run *run, cons
     }
     printf("best configuration: %s/best.json\n", dir);
     free(g);
-    free(full);
     free(w);
     free(rank);
+}
+
+/* The validation table: every row's training and validation fitness and
+ * their gap, then the best individual's and the defaults' in one line. */
+static void print_validation(const struct cet_validation *v, const char *dir)
+{
+    printf("\nvalidation on %zu documents in %zu packages", v->docs, v->npkgs);
+    if (v->shared)
+        printf(" (%zu of them in the training sample)", v->shared);
+    printf(": %s/validation.csv\n\n", dir);
+    printf("%8s  %8s  %10s  %8s  %9s  %8s  %8s\n", "rank", "training", "validation", "macro F1",
+           "precision", "recall", "gap");
+    for (size_t k = 0; k < v->n; k++) {
+        char rank[32];
+        snprintf(rank, sizeof rank, k + 1 < v->n ? "%zu" : "defaults", k + 1);
+        printf("%8s  ", rank);
+        if (isnan(v->train[k]))
+            printf("%8s  %10.4f  %8.4f  %9.4f  %8.4f  %8s\n", "-", v->f1[k], v->macro_f1[k],
+                   v->p[k], v->r[k], "-");
+        else
+            printf("%8.4f  %10.4f  %8.4f  %9.4f  %8.4f  %+8.4f\n", v->train[k], v->f1[k],
+                   v->macro_f1[k], v->p[k], v->r[k], v->train[k] - v->f1[k]);
+    }
+    size_t d = v->n - 1;
+    printf("\ngap (training - validation fitness): best %+.4f", v->train[0] - v->f1[0]);
+    if (!isnan(v->train[d]))
+        printf(", defaults %+.4f", v->train[d] - v->f1[d]);
+    printf("; on the validation corpora the best is %+.4f over the defaults\n",
+           v->f1[0] - v->f1[d]);
+}
+
+/* --validate: scores top.json's rows and the defaults on the validation
+ * corpora, writes validation.csv and prints the gaps. */
+static int validate_run(const struct cet_ga *ga, const struct cet_run *run, const char *dir,
+                        const struct evolve *s, int threads)
+{
+    struct cet_corpus vc = {0};
+    struct cet_entries ve = {0};
+    struct cet_evaluator *ev = NULL;
+    struct cet_validation v = {0};
+    struct cet_error err;
+    double *g = malloc((ga->ngenes + 1) * sizeof *g);
+    int rc = CLI_RUNTIME;
+    if (!g) {
+        cli_error("out of memory");
+        goto done;
+    }
+    fprintf(stderr, "cetune: validating the best individuals and the defaults on %zu corpus "
+                    "director%s\n", run->nvalidate, run->nvalidate == 1 ? "y" : "ies");
+    if ((rc = cli_load_corpus(&vc, &ve, (const char *const *)run->validate, run->nvalidate, NULL,
+                              threads)))
+        goto done;
+    rc = CLI_RUNTIME;
+    if (got_signal) {
+        fprintf(stderr, "cetune: interrupted by %s before the validation; the run is finished, "
+                        "and 'cetune evolve --resume %s' validates it\n",
+                got_signal == SIGINT ? "SIGINT" : "SIGTERM", dir);
+        rc = 128 + got_signal;
+        goto done;
+    }
+    double defaults = defaults_fitness(ga, s ? s->ev : NULL, g);
+    if (cet_evaluator_new(&ev, &vc, ga->desc->ex, CET_METRIC_WORD, threads, &err) ||
+        cet_ga_validate(&v, ga, run, ev, &vc, defaults, s ? s->train : NULL, &err) ||
+        cet_validation_write(&v, ga, dir, &err)) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    print_validation(&v, dir);
+    rc = 0;
+done:
+    free(g);
+    cet_validation_free(&v);
+    cet_evaluator_free(ev);
+    cet_corpus_free(&vc);
+    cet_entries_free(&ve);
+    return rc;
+}
+
+/* Absolute paths of dirs into *out (so that --resume works from any
+ * directory); an unresolvable path is kept as given. */
+static int absolute_dirs(char ***out, size_t *n, const struct cli_list *dirs)
+{
+    *n = 0;
+    if (!(*out = calloc(dirs->n + 1, sizeof **out)))
+        return -1;
+    for (size_t i = 0; i < dirs->n; i++) {
+        char *abs = realpath(dirs->v[i], NULL);
+        if (!((*out)[(*n)++] = abs ? abs : strdup(dirs->v[i])))
+            return -1;
+    }
+    return 0;
 }
 
 /* What the command line asked for. */
 struct args {
     const char *params, *sample, *out, *resume;
-    struct cli_list dirs, seed_configs;
+    struct cli_list dirs, seed_configs, validate;
     long sample_size, threads, top;
     int by_package, force;
     int settings; /* options that --resume does not allow */
@@ -311,7 +444,7 @@ static int parse_args(struct args *a, int argc, char **argv)
     enum { O_SAMPLE_SIZE = 256, O_POP, O_GENERATIONS, O_PATIENCE, O_EPSILON, O_MAX_EVALS, O_TIME,
            O_ELITE, O_SELECT, O_TOURNAMENT, O_TRUNCATION, O_CROSSOVER, O_MUTATION_RATE,
            O_SIGMA, O_ADAPTIVE, O_ADAPT_FACTOR, O_RESOLUTION, O_SEED, O_SEED_CONFIG, O_THREADS,
-           O_FORCE, O_RESUME, O_TOP, O_BY_PACKAGE };
+           O_FORCE, O_RESUME, O_TOP, O_BY_PACKAGE, O_VALIDATE };
     static const struct option longopts[] = {
         {"params", required_argument, NULL, 'p'}, {"dir", required_argument, NULL, 'd'},
         {"sample", required_argument, NULL, 's'}, {"output", required_argument, NULL, 'o'},
@@ -339,6 +472,7 @@ static int parse_args(struct args *a, int argc, char **argv)
         {"force", no_argument, NULL, O_FORCE},
         {"resume", required_argument, NULL, O_RESUME},
         {"top", required_argument, NULL, O_TOP},
+        {"validate", required_argument, NULL, O_VALIDATE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int opt, rc;
@@ -445,6 +579,10 @@ static int parse_args(struct args *a, int argc, char **argv)
                 return rc;
             break;
         case O_FORCE: a->force = 1; break;
+        case O_VALIDATE:
+            if (cli_list_add(&a->validate, optarg))
+                goto oom;
+            break;
         case O_RESUME: a->resume = optarg; break;
         case O_TOP:
             if ((rc = cli_uint("evolve", "--top", optarg, 1000, &a->top)))
@@ -544,7 +682,10 @@ static int run_loop(struct cet_ga *ga, struct cet_run *run, const char *dir, str
         if (r > 0)
             break;
         if (cet_ga_write_results(ga, run, dir, &err) || cet_ga_checkpoint(ga, run, dir, &err)) {
+            /* Every file is whole (atomic writes): the last checkpoint on disk still resumes. */
             cli_error("%s", err.msg);
+            fprintf(stderr, "cetune: the run can go on from its last checkpoint once the files "
+                            "can be written: cetune evolve --resume %s\n", dir);
             rc = CLI_RUNTIME;
             break;
         }
@@ -575,6 +716,11 @@ static int run_loop(struct cet_ga *ga, struct cet_run *run, const char *dir, str
         return CLI_RUNTIME;
     }
     print_table(ga, run, dir, s->ev);
+    if (run->nvalidate) {
+        fflush(stdout); /* the table first, then validation's messages on stderr */
+        if ((rc = validate_run(ga, run, dir, s, threads)))
+            return rc;
+    }
     if (fflush(stdout) != 0) {
         cli_error("cannot write to standard output: %s", strerror(errno));
         return CLI_RUNTIME;
@@ -599,11 +745,20 @@ static int resume(struct args *a, int argc, char **argv)
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }
+    remove_temporaries(a->resume);
     if (ga->stop != CET_STOP_NONE) {
         fprintf(stderr, "cetune: %s has finished already (stopped by %s); nothing to resume\n",
                 a->resume, cet_ga_stop_name(ga->stop));
         print_table(ga, &run, a->resume, NULL);
         rc = 0;
+        /* A validation that was interrupted or failed is done now. */
+        char vpath[4200];
+        snprintf(vpath, sizeof vpath, "%s/validation.csv", a->resume);
+        if (run.nvalidate && access(vpath, F_OK)) {
+            catch_signals();
+            fflush(stdout);
+            rc = validate_run(ga, &run, a->resume, NULL, (int)a->threads);
+        }
         goto done;
     }
     catch_signals();
@@ -613,6 +768,7 @@ static int resume(struct args *a, int argc, char **argv)
                               (int)a->threads)))
         goto done;
     rc = CLI_RUNTIME;
+    s.train = &corpus;
     if ((long)corpus.ndocs != run.docs) {
         cli_error("%s: the run trained on %ld documents but only %zu of its sample load now",
                   a->resume, run.docs, corpus.ndocs);
@@ -696,6 +852,17 @@ int cmd_evolve(int argc, char **argv)
         cli_error("%s", err.msg);
         goto done;
     }
+    if (a.validate.n) {
+        /* Only scanned now (cheap); loaded when the run ends. */
+        struct cet_entries ve = {0};
+        int bad = cet_corpus_scan(&ve, a.validate.v, a.validate.n, &err);
+        cet_entries_free(&ve);
+        if (bad) {
+            cli_error("--validate: %s", err.msg);
+            rc = CLI_RUNTIME;
+            goto done;
+        }
+    }
     if (cet_ga_create(&ga, &desc, &err)) {
         cli_error("%s", err.msg);
         rc = CLI_RUNTIME;
@@ -739,20 +906,13 @@ int cmd_evolve(int argc, char **argv)
     rc = CLI_RUNTIME;
 
     run.params_path = strdup(a.params);
-    run.dirs = calloc(a.dirs.n, sizeof *run.dirs);
     run.sample_from = a.sample ? strdup(a.sample) : NULL;
     run.command = command_line(argc, argv);
-    if (!run.params_path || !run.dirs || (a.sample && !run.sample_from) || !run.command) {
+    if (!run.params_path || (a.sample && !run.sample_from) || !run.command ||
+        absolute_dirs(&run.dirs, &run.ndirs, &a.dirs) ||
+        absolute_dirs(&run.validate, &run.nvalidate, &a.validate)) {
         cli_error("out of memory");
         goto done;
-    }
-    /* Absolute, so that --resume works from any directory. */
-    for (size_t i = 0; i < a.dirs.n; i++) {
-        char *abs = realpath(a.dirs.v[i], NULL);
-        if (!(run.dirs[run.ndirs++] = abs ? abs : strdup(a.dirs.v[i]))) {
-            cli_error("out of memory");
-            goto done;
-        }
     }
     run.sample_size = a.sample_size;
     run.by_package = a.by_package;
@@ -775,6 +935,7 @@ int cmd_evolve(int argc, char **argv)
                     "seed %llu, run directory %s\n",
             desc.ex->name, desc.ngenes, desc.ngenes == 1 ? "" : "s", corpus.ndocs, ga->opt.pop,
             (unsigned long long)ga->opt.seed, dir);
+    s.train = &corpus;
     rc = run_loop(ga, &run, dir, &s, (int)a.threads);
 done:
     cet_evaluator_free(s.ev);
@@ -785,5 +946,6 @@ done:
     cet_run_free(&run);
     cli_list_free(&a.dirs);
     cli_list_free(&a.seed_configs);
+    cli_list_free(&a.validate);
     return rc;
 }

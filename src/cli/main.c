@@ -12,6 +12,7 @@ int cmd_evolve(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 const struct cli_cmd cli_cmds[] = {
     {"evolve", cmd_evolve,
@@ -20,7 +21,7 @@ const struct cli_cmd cli_cmds[] = {
      "              [--time T[s|m|h]] [--elite N] [--select tournament|truncation] [--tournament K]\n"
      "              [--truncation F] [--crossover-rate P] [--mutation-rate P] [--mutation-sigma S]\n"
      "              [--adaptive] [--adapt-factor F] [--resolution R] [--seed S] [--seed-config FILE...]\n"
-     "              [--threads N] [--top N] [-o runs/NAME] [--force]\n"
+     "              [--threads N] [--top N] [--validate CORPUS...] [-o runs/NAME] [--force]\n"
      "       cetune evolve --resume runs/NAME [--threads N]",
      "tune an extractor's parameters with the genetic algorithm"},
     {"evaluate", cmd_evaluate,
@@ -34,6 +35,8 @@ const struct cli_cmd cli_cmds[] = {
     {"sample", cmd_sample,
      "cetune sample -d CORPUS... -n N [--seed S] [--by-package] -o samples/NAME.txt [--force]",
      "draw a seeded training sample, in proportion to the packages"},
+    {"report", cmd_report, "cetune report runs/NAME",
+     "plot a run with gnuplot and write its report.md"},
     {"list", cmd_list, "cetune list [EXTRACTOR]", "show the extractors and their parameters"},
     {NULL, NULL, NULL, NULL},
 };

@@ -17,3 +17,26 @@ void cet_score_set(struct cet_score *s, uint32_t n_extract, uint32_t n_gold, uin
     else
         s->f1 = 2.0 * s->p * s->r / (s->p + s->r);
 }
+
+void cet_score_macro(const struct cet_corpus *c, const struct cet_score *docs,
+                     struct cet_score *pkgs, struct cet_score *macro)
+{
+    *macro = (struct cet_score){0};
+    for (size_t k = 0; k < c->npkgs; k++) {
+        const struct cet_package *pk = &c->pkgs[k];
+        struct cet_score s = {0};
+        for (uint32_t i = pk->first; i < pk->first + pk->count; i++) {
+            s.p += docs[i].p;
+            s.r += docs[i].r;
+            s.f1 += docs[i].f1;
+        }
+        s.p /= pk->count;
+        s.r /= pk->count;
+        s.f1 /= pk->count;
+        if (pkgs)
+            pkgs[k] = s;
+        macro->p += s.p / (double)c->npkgs;
+        macro->r += s.r / (double)c->npkgs;
+        macro->f1 += s.f1 / (double)c->npkgs;
+    }
+}

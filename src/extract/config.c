@@ -186,8 +186,15 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
         cfg->has_fitness = 1;
     }
     const cJSON *docs = cJSON_GetObjectItemCaseSensitive(root, "docs");
-    if (cJSON_IsNumber(docs))
-        cfg->docs = (long)docs->valuedouble;
+    if (cJSON_IsNumber(docs)) {
+        /* Converting a double outside long's range is undefined: check first. */
+        double v = docs->valuedouble;
+        if (!(v >= 0 && v < 1e15) || v != floor(v)) {
+            cet_json_fail(&j, docs, 0, err, "\"docs\" must be a whole number of documents");
+            goto done;
+        }
+        cfg->docs = (long)v;
+    }
     if (relabel(cfg, path)) {
         cet_fail(err, "out of memory");
         goto done;

@@ -31,6 +31,9 @@ void cet_run_free(struct cet_run *run)
     for (size_t i = 0; i < run->nresumed; i++)
         free(run->resumed[i]);
     free(run->resumed);
+    for (size_t i = 0; i < run->nvalidate; i++)
+        free(run->validate[i]);
+    free(run->validate);
     memset(run, 0, sizeof *run);
 }
 
@@ -145,6 +148,7 @@ int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *
     cJSON_AddStringToObject(j, "params_path", run->params_path ? run->params_path : d->path);
     cJSON_AddStringToObject(j, "params_text", d->text);
     cJSON_AddItemToObject(j, "dirs", strings(run->dirs, run->ndirs));
+    cJSON_AddItemToObject(j, "validate", strings(run->validate, run->nvalidate));
     if (run->sample_from)
         cJSON_AddStringToObject(j, "sample_from", run->sample_from);
     cJSON_AddNumberToObject(j, "sample_size", (double)run->sample_size);
@@ -346,6 +350,17 @@ int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet
             goto oom;
     for (const cJSON *x = res->child; x; x = x->next)
         if (cJSON_IsString(x) && !(run->resumed[run->nresumed++] = strdup(x->valuestring)))
+            goto oom;
+    /* Optional: checkpoints from before --validate have none. */
+    const cJSON *val = cJSON_GetObjectItemCaseSensitive(root, "validate");
+    if (val && !cJSON_IsArray(val)) {
+        cet_json_fail(&j, val, 0, err, "checkpoint: \"validate\" must be an array of directories");
+        goto done;
+    }
+    if (!(run->validate = calloc((size_t)cJSON_GetArraySize(val) + 1, sizeof *run->validate)))
+        goto oom;
+    for (const cJSON *x = val ? val->child : NULL; x; x = x->next)
+        if (cJSON_IsString(x) && !(run->validate[run->nvalidate++] = strdup(x->valuestring)))
             goto oom;
     const cJSON *sf = cJSON_GetObjectItemCaseSensitive(root, "sample_from");
     run->sample_from = dup_or_null(cJSON_IsString(sf) ? sf->valuestring : NULL);

@@ -156,6 +156,9 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const
     cJSON *corpus = cJSON_AddArrayToObject(j, "corpus");
     for (size_t i = 0; corpus && i < run->ndirs; i++)
         cJSON_AddItemToArray(corpus, cJSON_CreateString(run->dirs[i]));
+    cJSON *valid = cJSON_AddArrayToObject(j, "validate");
+    for (size_t i = 0; valid && i < run->nvalidate; i++)
+        cJSON_AddItemToArray(valid, cJSON_CreateString(run->validate[i]));
     cJSON *sample = cJSON_AddObjectToObject(j, "sample");
     cJSON_AddStringToObject(sample, "file", "sample.txt");
     if (run->sample_from)

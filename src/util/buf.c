@@ -88,9 +88,15 @@ static int read_gz(struct cet_buf *out, const char *path, size_t limit, struct c
         int n = gzread(f, chunk, sizeof chunk);
         if (n < 0) {
             int zerr;
+            /* The message lives in f (format it before gzclose frees it)
+             * and starts with the path zlib was given. */
             const char *msg = gzerror(f, &zerr);
+            size_t n = strlen(path);
+            if (!strncmp(msg, path, n) && !strncmp(msg + n, ": ", 2))
+                msg += n + 2;
+            cet_fail(err, "%s: corrupt gzip data (%s)", path, msg);
             gzclose(f);
-            return cet_fail(err, "%s: corrupt gzip data (%s)", path, msg);
+            return -1;
         }
         if (n == 0)
             break;

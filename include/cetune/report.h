@@ -1,0 +1,50 @@
+/* cetune report: a run directory (ga.h) read back and turned into plots
+ * (a gnuplot script with its data; the CLI runs gnuplot) and report.md.
+ *
+ * Everything comes from the run's own files: checkpoint.json (the archive
+ * of evaluated individuals, the final population, the history), run.json
+ * (the settings) and validation.csv when the run was validated.  The
+ * plots, all drawn by gnuplot from report.gp, are
+ * - convergence.png: best, mean and worst fitness per generation;
+ * - explored-A-B.png: every evaluated individual at its values of A and B,
+ *   coloured by fitness (figure 4 of 003), for each pair of evolved
+ *   parameters; explored-A.png (A against fitness, coloured by generation)
+ *   when only one parameter is evolved;
+ * - distribution.png: a histogram per parameter of the final population. */
+#ifndef CETUNE_REPORT_H
+#define CETUNE_REPORT_H
+
+#include <stddef.h>
+
+#include "cetune/error.h"
+#include "cetune/ga.h"
+#include "cetune/json.h"
+
+/* Most parameters whose pairs are drawn: more pairs are not worth looking at
+ * (6 parameters give 15 plots); numeric parameters go first. */
+enum { CET_REPORT_MAX_PAIR_GENES = 6 };
+
+struct cet_report {
+    char *dir;
+    struct cet_params_desc desc;
+    struct cet_run run;
+    struct cet_ga *ga;          /* as of the checkpoint, not set up */
+    struct cet_json info;       /* run.json */
+    char *validation;           /* validation.csv, or NULL */
+    char **plots;               /* PNG file names report.gp draws, in report order */
+    size_t nplots;
+    size_t pair_genes;          /* parameters whose pairs are drawn */
+};
+
+/* Reads DIR's checkpoint.json, run.json and validation.csv (if any). */
+int cet_report_load(struct cet_report *r, const char *dir, struct cet_error *err);
+/* Writes DIR/report.gp and its data (report-*.dat) and removes the PNG
+ * files it draws, so a failed drawing leaves none stale; fills r->plots
+ * (none before the first complete generation). */
+int cet_report_write_plots(struct cet_report *r, struct cet_error *err);
+/* Writes DIR/report.md; no_plots says why there are no plots (NULL: they
+ * were drawn). */
+int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct cet_error *err);
+void cet_report_free(struct cet_report *r);
+
+#endif

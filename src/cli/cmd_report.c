@@ -1,0 +1,162 @@
+/* cetune report runs/NAME: the plots and report.md of a run directory
+ * (report.h).  The plots are drawn by gnuplot (Debian gnuplot-nox), run on
+ * the report.gp written into the run directory; cetune itself never writes
+ * an image.  Without gnuplot on PATH it says so in one line on stderr,
+ * still writes report.md (saying why it has no plots) and exits 0; when
+ * gnuplot fails, report.md says so too and the exit status is 1. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cetune/report.h"
+#include "cli.h"
+
+/* The first executable NAME on PATH into out; 0, or -1 when there is none. */
+static int find_on_path(const char *name, char *out, size_t size)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin"; /* what execvp would search */
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        struct stat st;
+        /* An empty PATH entry is the current directory. */
+        snprintf(out, size, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name);
+        if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+            return 0;
+        path += n + (path[n] == ':');
+    }
+    return -1;
+}
+
+/* Runs gnuplot report.gp inside dir (the script names its files relative to
+ * it), its output on stderr.  0, or -1 with why filled. */
+static int run_gnuplot(const char *gnuplot, const char *dir, char *why, size_t size)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, size, "gnuplot could not be started (%s)", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDONLY);
+        if (chdir(dir) || null < 0 || dup2(null, STDIN_FILENO) < 0 ||
+            dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            _exit(126);
+        execl(gnuplot, "gnuplot", "report.gp", (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            snprintf(why, size, "gnuplot could not be waited for (%s)", strerror(errno));
+            return -1;
+        }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    if (WIFEXITED(status))
+        snprintf(why, size, "gnuplot (%s) failed with exit status %d", gnuplot,
+                 WEXITSTATUS(status));
+    else
+        snprintf(why, size, "gnuplot (%s) was killed by signal %d", gnuplot, WTERMSIG(status));
+    return -1;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                              {NULL, 0, NULL, 0}};
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            for (const struct cli_cmd *c = cli_cmds; c->name; c++)
+                if (!strcmp(c->name, "report"))
+                    printf("usage: %s\n", c->usage);
+            return CLI_OK;
+        }
+        return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+    }
+    if (optind >= argc)
+        return cli_usage("report", "give the run directory, e.g. cetune report runs/NAME");
+    if (optind + 1 < argc)
+        return cli_usage("report", "unexpected argument '%s'", argv[optind + 1]);
+
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", argv[optind]);
+    size_t dl = strlen(dir);
+    while (dl > 1 && dir[dl - 1] == '/')
+        dir[--dl] = 0;
+    struct stat st;
+    if (stat(dir, &st)) {
+        cli_error("%s: %s", dir, strerror(errno));
+        return CLI_RUNTIME;
+    }
+    char ckpt[4200];
+    snprintf(ckpt, sizeof ckpt, "%s/checkpoint.json", dir);
+    if (!S_ISDIR(st.st_mode) || access(ckpt, F_OK)) {
+        cli_error("%s: not a run directory of cetune evolve (no checkpoint.json)", dir);
+        return CLI_RUNTIME;
+    }
+
+    struct cet_report r;
+    struct cet_error err;
+    if (cet_report_load(&r, dir, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    int rc = CLI_RUNTIME;
+    if (cet_report_write_plots(&r, &err)) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    char gnuplot[4200], why[4400] = "";
+    int drawn = 0, missing = 0;
+    if (!r.nplots) {
+        /* Nothing to draw; report.md says so. */
+    } else if (find_on_path("gnuplot", gnuplot, sizeof gnuplot)) {
+        fprintf(stderr, "cetune: gnuplot not found on PATH: writing %s/report.md without plots "
+                        "(install gnuplot-nox)\n", dir);
+        snprintf(why, sizeof why, "gnuplot was not found on PATH");
+        missing = 1;
+    } else if (run_gnuplot(gnuplot, dir, why, sizeof why) == 0) {
+        drawn = 1;
+        for (size_t i = 0; i < r.nplots && drawn; i++) {
+            char path[8400];
+            snprintf(path, sizeof path, "%s/%s", dir, r.plots[i]);
+            if (stat(path, &st) || st.st_size == 0) {
+                snprintf(why, sizeof why, "gnuplot did not draw %s", r.plots[i]);
+                drawn = 0;
+            }
+        }
+        if (!drawn)
+            cli_error("%s", why);
+    } else {
+        cli_error("%s; see its messages above", why);
+    }
+    if (cet_report_write_md(&r, r.nplots && !drawn ? why : NULL, &err)) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    printf("%s/report.md\n", dir);
+    for (size_t i = 0; drawn && i < r.nplots; i++)
+        printf("%s/%s\n", dir, r.plots[i]);
+    /* A missing gnuplot is expected on some machines; a failing one is an error. */
+    rc = r.nplots && !drawn && !missing ? CLI_RUNTIME : CLI_OK;
+    if (fflush(stdout) != 0) {
+        cli_error("cannot write to standard output: %s", strerror(errno));
+        rc = CLI_RUNTIME;
+    }
+done:
+    cet_report_free(&r);
+    return rc;
+}

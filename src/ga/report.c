@@ -1,0 +1,837 @@
+/* cetune report (report.h): a run directory's plots and report.md.
+ *
+ * The plots are drawn by gnuplot from report.gp, which reads data files
+ * written here (report-generations.dat, report-explored.dat,
+ * report-population.dat); nothing here draws pixels.  Choices:
+ * - report.gp uses pngcairo when gnuplot has it, else the libgd png
+ *   terminal, and plain text labels (parameter names have underscores);
+ * - in the explored-parameter plots the colour scale runs from the 10th
+ *   percentile of the fitness to the best, so the few very bad individuals
+ *   do not squeeze every good one into one colour (worse ones take the
+ *   lowest colour); the best individual is ringed, the defaults crossed,
+ *   and points are drawn worst first so the best stay on top;
+ * - bool and enum parameters are axes of categories, and their points (and
+ *   those of integers with at most 10 values) are jittered by a seeded
+ *   random offset of at most 0.2, as they would otherwise hide each other;
+ * - the final population's histograms span each parameter's whole range
+ *   (20 bins; one per value for integers with at most 40 values, enum and
+ *   bool), so they show both where the population is and how narrow. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "cetune/report.h"
+
+enum { BINS = 20, MAX_INT_BINS = 40, MAX_JITTER_VALUES = 10 };
+
+static const char *const file_gp = "report.gp", *const file_gen = "report-generations.dat",
+                         *const file_explored = "report-explored.dat",
+                         *const file_pop = "report-population.dat";
+
+/* Colours: best blue, mean orange, worst red, the best individual red, a
+ * reversed viridis palette (bad = light yellow, good = dark purple, so good
+ * points stand out on white). */
+static const char *const palette =
+    "set palette defined (0 '#fde725', 0.25 '#5ec962', 0.5 '#21918c', 0.75 '#3b528b', "
+    "1 '#440154')\n";
+
+void cet_report_free(struct cet_report *r)
+{
+    cet_ga_destroy(r->ga);
+    cet_params_free(&r->desc);
+    cet_run_free(&r->run);
+    cet_json_free(&r->info);
+    free(r->validation);
+    for (size_t i = 0; i < r->nplots; i++)
+        free(r->plots[i]);
+    free(r->plots);
+    free(r->dir);
+    memset(r, 0, sizeof *r);
+}
+
+static void join(char *buf, size_t size, const char *dir, const char *name)
+{
+    snprintf(buf, size, "%s/%s", dir, name);
+}
+
+int cet_report_load(struct cet_report *r, const char *dir, struct cet_error *err)
+{
+    char path[4200];
+    memset(r, 0, sizeof *r);
+    if (!(r->dir = strdup(dir)))
+        return cet_fail(err, "out of memory");
+    if (cet_ga_restore(&r->ga, &r->desc, &r->run, dir, NULL, err))
+        goto fail;
+    join(path, sizeof path, dir, "run.json");
+    if (cet_json_load(&r->info, path, err))
+        goto fail;
+    if (!cJSON_IsObject(r->info.root)) {
+        cet_json_fail(&r->info, r->info.root, 0, err, "run.json must be an object");
+        goto fail;
+    }
+    join(path, sizeof path, dir, "validation.csv");
+    if (access(path, F_OK) == 0) {
+        struct cet_buf b = {0};
+        if (cet_read_file(&b, path, 64u << 20, err))
+            goto fail;
+        r->validation = b.p ? b.p : strdup("");
+        if (!r->validation) {
+            cet_fail(err, "out of memory");
+            goto fail;
+        }
+    }
+    return 0;
+fail:
+    cet_report_free(r);
+    return -1;
+}
+
+/* ---- genes as plot axes ---- */
+
+static int categorical(const struct cet_gene *g)
+{
+    return g->type == CET_P_BOOL || g->type == CET_P_ENUM;
+}
+
+static size_t ncategories(const struct cet_gene *g)
+{
+    return g->type == CET_P_BOOL ? 2 : g->nvalues;
+}
+
+/* The extractor's value of category k. */
+static double category_value(const struct cet_gene *g, size_t k)
+{
+    return g->type == CET_P_BOOL ? (double)k : g->values[k];
+}
+
+/* Where value v goes on the gene's axis: itself, or its category's index. */
+static double axis_pos(const struct cet_gene *g, double v)
+{
+    if (!categorical(g))
+        return v;
+    for (size_t k = 0; k < ncategories(g); k++)
+        if (category_value(g, k) == v)
+            return (double)k;
+    return 0;
+}
+
+static int jittered(const struct cet_gene *g)
+{
+    return categorical(g) || (g->type == CET_P_INT && g->max - g->min < MAX_JITTER_VALUES);
+}
+
+/* A gnuplot string literal: single quotes, doubled inside. */
+static int gp_str(struct cet_buf *b, const char *s)
+{
+    int rc = cet_buf_puts(b, "'");
+    for (; *s && !rc; s++)
+        rc = *s == '\'' ? cet_buf_puts(b, "''") : cet_buf_add(b, s, 1);
+    return rc || cet_buf_puts(b, "'");
+}
+
+/* set xrange/xtics/logscale for gene g on axis ("x" or "y"). */
+static int gp_axis(struct cet_buf *b, const struct cet_params_desc *d, const struct cet_gene *g,
+                   const char *axis)
+{
+    int rc = cet_buf_printf(b, "set %slabel ", axis) || gp_str(b, g->name) || cet_buf_puts(b, "\n");
+    if (categorical(g)) {
+        size_t n = ncategories(g);
+        rc = rc || cet_buf_printf(b, "set %srange [-0.5:%g]\nset %stics (", axis, (double)n - 0.5,
+                                  axis);
+        for (size_t k = 0; k < n && !rc; k++) {
+            char v[64];
+            cet_param_format(d->ex, g->index, category_value(g, k), 0, v, sizeof v);
+            rc = cet_buf_puts(b, k ? ", " : "") || gp_str(b, v) || cet_buf_printf(b, " %zu", k);
+        }
+        return rc || cet_buf_puts(b, ")\n");
+    }
+    double lo = g->min, hi = g->max;
+    if (g->log) {
+        double f = pow(hi / lo, 0.02);
+        return rc || cet_buf_printf(b, "set logscale %s\nset %srange [%.17g:%.17g]\n", axis, axis,
+                                    lo / f, hi * f);
+    }
+    double pad = hi > lo ? (hi - lo) * 0.02 : 0.5;
+    return rc || cet_buf_printf(b, "set %srange [%.17g:%.17g]\n", axis, lo - pad, hi + pad);
+}
+
+/* ---- data files ---- */
+
+static int write_file(const char *dir, const char *name, struct cet_buf *b, struct cet_error *err)
+{
+    char path[4200];
+    join(path, sizeof path, dir, name);
+    return cet_write_atomic(path, b->p ? b->p : "", b->len, err);
+}
+
+static int generations_dat(const struct cet_ga *ga, struct cet_buf *b)
+{
+    int rc = cet_buf_puts(b, "# generation best mean worst (from checkpoint.json)\n");
+    for (size_t h = 0; h < ga->nhist && !rc; h++)
+        rc = cet_buf_printf(b, "%ld %.6f %.6f %.6f\n", ga->hist[h].generation, ga->hist[h].best,
+                            ga->hist[h].mean, ga->hist[h].worst);
+    return rc;
+}
+
+struct by_fit {
+    double fit;
+    size_t i;
+};
+
+static int cmp_fit_asc(const void *a, const void *b)
+{
+    const struct by_fit *x = a, *y = b;
+    if (x->fit != y->fit)
+        return x->fit < y->fit ? -1 : 1;
+    return x->i < y->i ? 1 : x->i > y->i ? -1 : 0; /* of equals, the earliest on top */
+}
+
+/* One row of report-explored.dat: the genes' axis positions, fitness,
+ * generation. */
+static int explored_row(struct cet_buf *b, const struct cet_params_desc *d, const double *g,
+                        double fit, long born, gsl_rng *rng)
+{
+    int rc = 0;
+    for (size_t k = 0; k < d->ngenes && !rc; k++) {
+        double v = axis_pos(&d->genes[k], g[k]);
+        if (rng && jittered(&d->genes[k]))
+            v += 0.4 * (gsl_rng_uniform(rng) - 0.5);
+        rc = cet_buf_printf(b, "%.10g ", v);
+    }
+    return rc || cet_buf_printf(b, "%.6f %ld\n", fit, born);
+}
+
+/* Blocks (gnuplot index): 0 every evaluated individual, worst first; 1 the
+ * best; 2 the defaults (fitness NaN when never evaluated). */
+static int explored_dat(const struct cet_ga *ga, const double *defaults, struct cet_buf *b)
+{
+    const struct cet_params_desc *d = ga->desc;
+    struct by_fit *order = malloc((ga->narch + 1) * sizeof *order);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = !order || !rng;
+    if (!rc) {
+        gsl_rng_set(rng, (unsigned long)ga->opt.seed);
+        for (size_t i = 0; i < ga->narch; i++)
+            order[i] = (struct by_fit){ga->fit[i], i};
+        qsort(order, ga->narch, sizeof *order, cmp_fit_asc);
+        rc = cet_buf_puts(b, "# every evaluated individual, worst first: parameters (enum and "
+                             "bool as category indices, some jittered), fitness, generation\n");
+        for (size_t k = 0; k < ga->narch && !rc; k++)
+            rc = explored_row(b, d, ga->genes + order[k].i * ga->ngenes, order[k].fit,
+                              ga->born[order[k].i], rng);
+        size_t best = cet_ga_best(ga);
+        rc = rc || cet_buf_puts(b, "\n\n# the best individual\n") ||
+             explored_row(b, d, ga->genes + best * ga->ngenes, ga->fit[best], ga->born[best], NULL);
+        size_t di = cet_ga_lookup(ga, defaults);
+        rc = rc || cet_buf_puts(b, "\n\n# the defaults\n") ||
+             explored_row(b, d, defaults, di == (size_t)-1 ? NAN : ga->fit[di],
+                          di == (size_t)-1 ? -1 : ga->born[di], NULL);
+    }
+    free(order);
+    if (rng)
+        gsl_rng_free(rng);
+    return rc;
+}
+
+/* The numeric bins of gene g: n edges + 1 into edges (n at most BINS or
+ * MAX_INT_BINS). */
+static size_t bins(const struct cet_gene *g, double *edges)
+{
+    size_t n = BINS;
+    if (g->type == CET_P_INT && g->max - g->min + 1 <= MAX_INT_BINS) {
+        n = (size_t)(g->max - g->min + 1);
+        for (size_t k = 0; k <= n; k++)
+            edges[k] = g->min - 0.5 + (double)k;
+        return n;
+    }
+    for (size_t k = 0; k <= n; k++)
+        edges[k] = g->log ? g->min * pow(g->max / g->min, (double)k / (double)n)
+                          : g->min + (g->max - g->min) * (double)k / (double)n;
+    return n;
+}
+
+/* One block per gene of the final population's counts: numeric genes as
+ * "low high count" (empty bins left out), categorical ones as
+ * "index count label". */
+static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
+{
+    const struct cet_params_desc *d = ga->desc;
+    int rc = cet_buf_printf(b, "# the final population (generation %ld, %zu individuals): one "
+                               "block per parameter\n", ga->gen, ga->npop);
+    for (size_t k = 0; k < d->ngenes && !rc; k++) {
+        const struct cet_gene *g = &d->genes[k];
+        rc = cet_buf_printf(b, "%s# %s\n", k ? "\n\n" : "", g->name);
+        if (categorical(g)) {
+            for (size_t c = 0; c < ncategories(g) && !rc; c++) {
+                size_t count = 0;
+                for (size_t p = 0; p < ga->npop; p++)
+                    count += ga->genes[ga->pop[p] * ga->ngenes + k] == category_value(g, c);
+                char v[64];
+                cet_param_format(d->ex, g->index, category_value(g, c), 0, v, sizeof v);
+                rc = cet_buf_printf(b, "%zu %zu \"%s\"\n", c, count, v);
+            }
+            continue;
+        }
+        double edges[MAX_INT_BINS + 1];
+        size_t n = bins(g, edges), count[MAX_INT_BINS] = {0};
+        for (size_t p = 0; p < ga->npop; p++) {
+            double v = ga->genes[ga->pop[p] * ga->ngenes + k];
+            size_t c = 0;
+            while (c + 1 < n && v >= edges[c + 1])
+                c++;
+            count[c]++;
+        }
+        int any = 0;
+        for (size_t c = 0; c < n && !rc; c++)
+            if (count[c]) {
+                rc = cet_buf_printf(b, "%.10g %.10g %zu\n", edges[c], edges[c + 1], count[c]);
+                any = 1;
+            }
+        if (!any && !rc) /* gnuplot refuses an empty block */
+            rc = cet_buf_printf(b, "%.10g %.10g 0\n", edges[0], edges[1]);
+    }
+    return rc;
+}
+
+/* ---- the gnuplot script ---- */
+
+static int add_plot(struct cet_report *r, const char *name)
+{
+    char **v = realloc(r->plots, (r->nplots + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    r->plots = v;
+    return (r->plots[r->nplots] = strdup(name)) ? (r->nplots++, 0) : -1;
+}
+
+static int gp_png(struct cet_buf *b, const char *name, int w, int h)
+{
+    return cet_buf_printf(b, "reset\neval png(%d, %d)\nset output ", w, h) || gp_str(b, name) ||
+           cet_buf_puts(b, "\n");
+}
+
+/* Fitness range [lo, hi] of the history's column (best when worst is 0),
+ * widened to the defaults' fitness unless NAN, padded by 6%. */
+static void fitness_range(const struct cet_ga *ga, int worst, double def_fit, double *lo,
+                          double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (size_t h = 0; h < ga->nhist; h++) {
+        *lo = fmin(*lo, worst ? ga->hist[h].worst : ga->hist[h].best);
+        *hi = fmax(*hi, ga->hist[h].best);
+    }
+    if (!isnan(def_fit)) {
+        *lo = fmin(*lo, def_fit);
+        *hi = fmax(*hi, def_fit);
+    }
+    double pad = *hi > *lo ? (*hi - *lo) * 0.06 : 0.005;
+    *lo -= pad;
+    *hi += pad;
+}
+
+/* Two panels: best, mean, worst and the defaults; below, the best alone on
+ * its own scale, since its gains are often too small to see next to the
+ * worst. */
+static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fit)
+{
+    const struct cet_ga *ga = r->ga;
+    double lo, hi, blo, bhi;
+    fitness_range(ga, 1, def_fit, &lo, &hi);
+    fitness_range(ga, 0, NAN, &blo, &bhi);
+    char title[512], defaults[128] = "";
+    snprintf(title, sizeof title, "%s: fitness per generation (training sample of %ld documents)",
+             r->desc.ex->name, r->run.docs);
+    if (!isnan(def_fit))
+        snprintf(defaults, sizeof defaults, ", \\\n     %.6f with lines dt 2 lw 1.5 lc rgb "
+                 "'#333333' title 'defaults (%.4f)'", def_fit, def_fit);
+    return add_plot(r, "convergence.png") || gp_png(b, "convergence.png", 960, 780) ||
+           cet_buf_puts(b, "set multiplot title ") || gp_str(b, title) ||
+           cet_buf_printf(b, "\nset lmargin at screen 0.09\nset rmargin at screen 0.97\n"
+                             "set tmargin at screen 0.92\nset bmargin at screen 0.40\n"
+                             "set xrange [%g:%g]\nset yrange [%.6f:%.6f]\n"
+                             "set ylabel 'fitness (mean word F1, training sample)'\n"
+                             "set grid lc rgb '#dddddd'\nset key bottom right box opaque\n"
+                             "set xtics nomirror%s\n",
+                          -0.5, (double)ga->nhist - 0.5, lo, hi,
+                          ga->nhist <= 15 ? " 1" : "\nset mxtics") || /* whole generations */
+           cet_buf_printf(b, "plot '%s' using 1:4:2 with filledcurves lc rgb '#e3ebf5' title "
+                             "'worst to best', \\\n"
+                             "     '' using 1:2 with linespoints lw 2.5 pt 7 ps 0.7 lc rgb "
+                             "'#1f4e99' title 'best', \\\n"
+                             "     '' using 1:3 with linespoints lw 2 pt 5 ps 0.5 lc rgb "
+                             "'#e07b00' title 'mean', \\\n"
+                             "     '' using 1:4 with linespoints lw 1.5 pt 9 ps 0.7 lc rgb "
+                             "'#b2182b' title 'worst'%s\n",
+                          file_gen, defaults) ||
+           cet_buf_printf(b, "set tmargin at screen 0.31\nset bmargin at screen 0.07\n"
+                             "set yrange [%.6f:%.6f]\nset xlabel 'generation'\n"
+                             "set ylabel 'best (zoomed)'\nset key center right box opaque\n"
+                             "plot '%s' using 1:2 with linespoints lw 2.5 pt 7 ps 0.7 lc rgb "
+                             "'#1f4e99' title 'best'\nunset multiplot\n",
+                          blo, bhi, file_gen);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The genes whose pairs are drawn: numeric ones first, at most
+ * CET_REPORT_MAX_PAIR_GENES. */
+static size_t pair_genes(const struct cet_params_desc *d, size_t *out)
+{
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < d->ngenes && n < CET_REPORT_MAX_PAIR_GENES; k++)
+            if (categorical(&d->genes[k]) == pass)
+                out[n++] = k;
+    return n;
+}
+
+static void file_part(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s", name);
+    for (char *p = buf; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", *p))
+            *p = '_';
+}
+
+static int gp_explored(struct cet_report *r, struct cet_buf *b)
+{
+    const struct cet_ga *ga = r->ga;
+    const struct cet_params_desc *d = &r->desc;
+    size_t G = d->ngenes, best = cet_ga_best(ga);
+    int rc = 0;
+    if (G == 1) {
+        /* One parameter: it against fitness, coloured by generation. */
+        const struct cet_gene *g = &d->genes[0];
+        char title[512];
+        snprintf(title, sizeof title, "%s: %s of the %zu evaluated individuals", d->ex->name,
+                 g->name, ga->narch);
+        rc = add_plot(r, "explored.png") || gp_png(b, "explored.png", 960, 640) ||
+             cet_buf_puts(b, "set title ") || gp_str(b, title) || cet_buf_puts(b, "\n") ||
+             gp_axis(b, d, g, "x") ||
+             cet_buf_printf(b, "set ylabel 'fitness (mean word F1 on the training sample)'\n"
+                               "set cblabel 'generation evaluated'\nset cbrange [0:%ld]\n"
+                               "set grid lc rgb '#dddddd'\n"
+                               "set key outside below center horizontal box opaque\n"
+                               "set bmargin 6\n%s"
+                               "plot '%s' index 0 using 1:2:3 with points pt 7 ps 1 "
+                               "lc palette notitle, \\\n"
+                               "     '' index 2 using 1:2 with points pt 2 ps 2.5 lw 2.5 "
+                               "lc rgb 'black' title 'defaults', \\\n"
+                               "     '' index 1 using 1:2 with points pt 6 ps 3 lw 2.5 "
+                               "lc rgb '#d62728' title 'best (%.4f)'\n",
+                            ga->gen > 0 ? ga->gen : 1, palette, file_explored, ga->fit[best]);
+        return rc;
+    }
+    double *fit = malloc((ga->narch + 1) * sizeof *fit);
+    if (!fit)
+        return -1;
+    memcpy(fit, ga->fit, ga->narch * sizeof *fit);
+    qsort(fit, ga->narch, sizeof *fit, cmp_double);
+    double hi = fit[ga->narch - 1], lo = fit[ga->narch / 10];
+    free(fit);
+    if (hi - lo < 1e-4)
+        lo = hi - 1e-4;
+    size_t sel[CET_REPORT_MAX_PAIR_GENES];
+    r->pair_genes = pair_genes(d, sel);
+    for (size_t i = 0; i < r->pair_genes && !rc; i++)
+        for (size_t j = i + 1; j < r->pair_genes && !rc; j++) {
+            const struct cet_gene *x = &d->genes[sel[i]], *y = &d->genes[sel[j]];
+            char name[600], px[256], py[256], title[600];
+            file_part(px, sizeof px, x->name);
+            file_part(py, sizeof py, y->name);
+            snprintf(name, sizeof name, "explored-%s-%s.png", px, py);
+            snprintf(title, sizeof title, "%s: %s and %s of the %zu evaluated individuals",
+                     d->ex->name, x->name, y->name, ga->narch);
+            rc = add_plot(r, name) || gp_png(b, name, 900, 720) || cet_buf_puts(b, "set title ") ||
+                 gp_str(b, title) || cet_buf_puts(b, "\n") || gp_axis(b, d, x, "x") ||
+                 gp_axis(b, d, y, "y") ||
+                 cet_buf_printf(b, "set cblabel 'fitness (training; the lowest colour is the "
+                                   "10th percentile and below)'\nset cbrange [%.6f:%.6f]\n"
+                                   "set grid lc rgb '#dddddd'\n"
+                                   "set key outside below center horizontal box opaque\n"
+                                   "set bmargin 6\n%s"
+                                   "plot '%s' index 0 using %zu:%zu:%zu with points pt 7 ps 0.9 "
+                                   "lc palette notitle, \\\n"
+                                   "     '' index 2 using %zu:%zu with points pt 2 ps 2.5 lw 2.5 "
+                                   "lc rgb 'black' title 'defaults', \\\n"
+                                   "     '' index 1 using %zu:%zu with points pt 6 ps 3 lw 2.5 "
+                                   "lc rgb '#d62728' title 'best (%.4f)'\n",
+                                lo, hi, palette, file_explored, sel[i] + 1, sel[j] + 1, G + 1,
+                                sel[i] + 1, sel[j] + 1, sel[i] + 1, sel[j] + 1, ga->fit[best]);
+        }
+    return rc;
+}
+
+static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double *defaults)
+{
+    const struct cet_ga *ga = r->ga;
+    const struct cet_params_desc *d = &r->desc;
+    size_t G = d->ngenes, cols = G < 3 ? G : G <= 9 ? 3 : 4, rows = (G + cols - 1) / cols;
+    const double *best = ga->genes + cet_ga_best(ga) * ga->ngenes;
+    char title[512];
+    snprintf(title, sizeof title, "%s: the final population (generation %ld, %zu individuals)",
+             d->ex->name, ga->gen, ga->npop);
+    int rc = add_plot(r, "distribution.png") ||
+             gp_png(b, "distribution.png", (int)(cols * 480), (int)(rows * 360 + 40)) ||
+             cet_buf_printf(b, "set multiplot layout %zu,%zu title ", rows, cols) ||
+             gp_str(b, title) ||
+             cet_buf_printf(b, "\nset style fill solid 0.85 border lc rgb '#1f4e99'\n"
+                               "set ylabel 'individuals'\nset yrange [0:%zu]\n"
+                               "set grid ytics lc rgb '#dddddd'\nset key top right opaque\n",
+                            ga->npop + (ga->npop + 4) / 5);
+    for (size_t k = 0; k < G && !rc; k++) {
+        const struct cet_gene *g = &d->genes[k];
+        double dp = axis_pos(g, defaults[k]), bp = axis_pos(g, best[k]);
+        rc = cet_buf_puts(b, "unset logscale x\nunset xtics\nset xtics\nset title ") ||
+             gp_str(b, g->name) || cet_buf_puts(b, "\n") || gp_axis(b, d, g, "x") ||
+             cet_buf_puts(b, "unset xlabel\n") || /* the panel's title names it */
+             /* The default last, so its dashes show on the best's line when they meet. */
+             cet_buf_printf(b, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead lw 2 "
+                               "lc rgb '#d62728' front\n"
+                               "set arrow 2 from %.17g, graph 0 to %.17g, graph 1 nohead dt 2 "
+                               "lw 2 lc rgb '#333333' front\n",
+                            bp, bp, dp, dp);
+        if (categorical(g))
+            rc = rc || cet_buf_printf(b, "plot '%s' index %zu using 1:2:(0.6) with boxes "
+                                         "lc rgb '#4a7ab5' notitle", file_pop, k);
+        else
+            rc = rc || cet_buf_printf(b, "plot '%s' index %zu using (($1+$2)/2):($3/2):1:2:(0):3 "
+                                         "with boxxyerror lc rgb '#4a7ab5' notitle", file_pop, k);
+        rc = rc || cet_buf_puts(b, ", \\\n     NaN with lines dt 2 lw 2 lc rgb '#333333' "
+                                   "title 'default', \\\n     NaN with lines lw 2 lc rgb "
+                                   "'#d62728' title 'best'\nunset arrow\n");
+    }
+    return rc || cet_buf_puts(b, "unset multiplot\n");
+}
+
+int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
+{
+    const struct cet_ga *ga = r->ga;
+    struct cet_buf b = {0};
+    double *defaults = malloc((ga->ngenes + 1) * sizeof *defaults);
+    int rc = -1;
+    if (!defaults)
+        goto oom;
+    cet_params_default_genome(&r->desc, defaults);
+    cet_genome_normalise(&r->desc, ga->opt.resolution, defaults);
+    size_t di = cet_ga_lookup(ga, defaults);
+    double def_fit = di == (size_t)-1 ? NAN : ga->fit[di];
+
+    if (!ga->nhist || !ga->narch || !ga->npop) { /* nothing complete to draw yet */
+        rc = 0;
+        goto done;
+    }
+    if (generations_dat(ga, &b))
+        goto oom;
+    if (write_file(r->dir, file_gen, &b, err))
+        goto done;
+    b.len = 0;
+    if (explored_dat(ga, defaults, &b))
+        goto oom;
+    if (write_file(r->dir, file_explored, &b, err))
+        goto done;
+    b.len = 0;
+    if (population_dat(ga, &b))
+        goto oom;
+    if (write_file(r->dir, file_pop, &b, err))
+        goto done;
+    b.len = 0;
+    if (cet_buf_puts(&b, "# Drawn by 'cetune report'; to draw again: cd RUN_DIRECTORY && gnuplot "
+                         "report.gp\n"
+                         "# pngcairo when this gnuplot has it, else the libgd png terminal.\n"
+                         "cairo = strstrt(GPVAL_TERMINALS, 'pngcairo') > 0\n"
+                         "png(w, h) = cairo ? sprintf(\"set terminal pngcairo size %d,%d "
+                         "font 'sans,11' noenhanced\", w, h) : sprintf(\"set terminal png size "
+                         "%d,%d noenhanced\", w, h)\n\n") ||
+        gp_convergence(r, &b, def_fit) || gp_explored(r, &b) ||
+        gp_distribution(r, &b, defaults) || cet_buf_puts(&b, "unset output\n"))
+        goto oom;
+    if (write_file(r->dir, file_gp, &b, err))
+        goto done;
+    for (size_t i = 0; i < r->nplots; i++) {
+        char path[4200];
+        join(path, sizeof path, r->dir, r->plots[i]);
+        if (unlink(path) && errno != ENOENT) {
+            cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+            goto done;
+        }
+    }
+    rc = 0;
+    goto done;
+oom:
+    cet_fail(err, "%s: out of memory writing the plot script", r->dir);
+done:
+    free(defaults);
+    cet_buf_free(&b);
+    return rc;
+}
+
+/* ---- report.md ---- */
+
+/* Markdown table cell text: | escaped, no line breaks. */
+static int md_cell(struct cet_buf *b, const char *s)
+{
+    int rc = 0;
+    for (; *s && !rc; s++)
+        rc = *s == '|' ? cet_buf_puts(b, "\\|") : *s == '\n' ? cet_buf_puts(b, " ")
+                                                             : cet_buf_add(b, s, 1);
+    return rc;
+}
+
+/* A run.json value in one cell: strings as they are (code for commands and
+ * paths), numbers short, arrays (items separated by sep) and objects
+ * flattened. */
+static int md_value(struct cet_buf *b, const cJSON *v, int code, const char *sep)
+{
+    int rc = 0;
+    if (cJSON_IsString(v))
+        return (code && cet_buf_puts(b, "`")) || md_cell(b, v->valuestring) ||
+               (code && cet_buf_puts(b, "`"));
+    if (cJSON_IsNumber(v))
+        return cet_buf_printf(b, "%.10g", v->valuedouble);
+    if (cJSON_IsBool(v))
+        return cet_buf_puts(b, cJSON_IsTrue(v) ? "yes" : "no");
+    if (cJSON_IsNull(v))
+        return cet_buf_puts(b, "-");
+    if (cJSON_IsArray(v) && !v->child)
+        return cet_buf_puts(b, "none");
+    if (cJSON_IsRaw(v))
+        return md_cell(b, v->valuestring);
+    for (const cJSON *x = v->child; x && !rc; x = x->next) {
+        rc = x != v->child && cet_buf_puts(b, cJSON_IsArray(v) ? sep : ", ");
+        if (cJSON_IsObject(v))
+            rc = rc || md_cell(b, x->string) || cet_buf_puts(b, " ");
+        rc = rc || md_value(b, x, code, sep);
+    }
+    return rc;
+}
+
+static int md_settings(const struct cet_report *r, struct cet_buf *b)
+{
+    int rc = cet_buf_puts(b, "## Settings\n\nFrom `run.json`.\n\n"
+                             "| setting | value |\n| --- | --- |\n");
+    for (const cJSON *m = r->info.root->child; m && !rc; m = m->next) {
+        int code = !strcmp(m->string, "command") || !strcmp(m->string, "resumed") ||
+                   !strcmp(m->string, "params") || !strcmp(m->string, "corpus") ||
+                   !strcmp(m->string, "validate");
+        rc = cet_buf_puts(b, "| ") || md_cell(b, m->string) || cet_buf_puts(b, " | ") ||
+             md_value(b, m, code, "<br>") || cet_buf_puts(b, " |\n");
+    }
+    return rc;
+}
+
+static int md_params(const struct cet_params_desc *d, const double *g, struct cet_buf *b)
+{
+    int rc = 0;
+    for (size_t k = 0; k < d->ngenes && !rc; k++) {
+        char v[64];
+        cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
+        rc = cet_buf_printf(b, " %s |", v);
+    }
+    return rc;
+}
+
+/* Table 2 of 003: the best distinct individuals (top.json), then the
+ * defaults. */
+static int md_best(const struct cet_report *r, struct cet_buf *b)
+{
+    const struct cet_ga *ga = r->ga;
+    const struct cet_params_desc *d = &r->desc;
+    size_t *rank = NULL, n = 0;
+    double *def = malloc((ga->ngenes + 1) * sizeof *def);
+    int rc = !def || cet_ga_top(ga, r->run.top ? r->run.top : 5, &rank, &n);
+    rc = rc || cet_buf_puts(b, "## Best individuals\n\n");
+    if (!n) {
+        rc = rc || cet_buf_puts(b, "Nothing was evaluated yet.\n\n");
+        goto done;
+    }
+    rc = rc || cet_buf_printf(b, "The best distinct individuals on the training sample of %ld "
+                                 "documents (`top.json`; table 2 of Gottron 2008), then the "
+                                 "defaults.\n\n| rank |", r->run.docs);
+    for (size_t k = 0; k < d->ngenes && !rc; k++)
+        rc = cet_buf_printf(b, " %s |", d->genes[k].name);
+    rc = rc || cet_buf_puts(b, " fitness | precision | recall | generation |\n| ---: |");
+    for (size_t k = 0; k < d->ngenes && !rc; k++)
+        rc = cet_buf_puts(b, " ---: |");
+    rc = rc || cet_buf_puts(b, " ---: | ---: | ---: | ---: |\n");
+    for (size_t k = 0; k < n && !rc; k++) {
+        size_t i = rank[k];
+        rc = cet_buf_printf(b, "| %zu |", k + 1) || md_params(d, ga->genes + i * ga->ngenes, b) ||
+             cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n", ga->fit[i], ga->prec[i],
+                            ga->rec[i], ga->born[i]);
+    }
+    if (rc)
+        goto done;
+    cet_params_default_genome(d, def);
+    cet_genome_normalise(d, ga->opt.resolution, def);
+    size_t di = cet_ga_lookup(ga, def);
+    rc = cet_buf_puts(b, "| defaults |") || md_params(d, def, b);
+    if (di == (size_t)-1)
+        rc = rc || cet_buf_puts(b, " not evaluated | | | |\n\n");
+    else
+        rc = rc || cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n\n", ga->fit[di], ga->prec[di],
+                                  ga->rec[di], ga->born[di]);
+    if (di != (size_t)-1)
+        rc = rc || cet_buf_printf(b, "The best is %+.4f over the defaults on the training "
+                                     "sample.\n\n", ga->fit[rank[0]] - ga->fit[di]);
+done:
+    free(def);
+    free(rank);
+    return rc;
+}
+
+/* Splits a CSV line (no quoting: validation.csv has none) in place into at
+ * most max fields; returns how many. */
+static int split_csv(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *p = line; n < max;) {
+        f[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = 0;
+        p = c + 1;
+    }
+    return n;
+}
+
+static double csv_number(char **f, int n, int col)
+{
+    return col >= 0 && col < n && *f[col] ? strtod(f[col], NULL) : NAN;
+}
+
+/* validation.csv as a table, and the gaps of the best and the defaults. */
+static int md_validation(const struct cet_report *r, struct cet_buf *b)
+{
+    enum { MAX_FIELDS = 512 };
+    if (!r->validation)
+        return 0;
+    const cJSON *dirs = cJSON_GetObjectItemCaseSensitive(r->info.root, "validate");
+    int rc = cet_buf_puts(b, "## Validation\n\nThe best individuals and the defaults on the "
+                             "validation corpora (`validation.csv`): ") ||
+             (dirs ? md_value(b, dirs, 1, ", ") : cet_buf_puts(b, "see run.json")) ||
+             cet_buf_puts(b, ".  train_fitness and valid_f1 are both the mean F1 over "
+                             "documents, and gap = train_fitness - valid_f1: a large positive gap "
+                             "means the run fitted its sample rather than the task.\n\n");
+    char *text = strdup(r->validation), **f = malloc(MAX_FIELDS * sizeof *f);
+    int col_train = -1, col_valid = -1, header = 1;
+    double best_train = NAN, best_valid = NAN, def_train = NAN, def_valid = NAN;
+    rc = rc || !text || !f;
+    for (char *save = NULL, *l = rc ? NULL : strtok_r(text, "\n", &save); l && !rc;
+         l = strtok_r(NULL, "\n", &save)) {
+        int n = split_csv(l, f, MAX_FIELDS);
+        rc = cet_buf_puts(b, "|");
+        for (int c = 0; c < n && !rc; c++)
+            rc = cet_buf_puts(b, " ") || md_cell(b, f[c]) || cet_buf_puts(b, " |");
+        rc = rc || cet_buf_puts(b, "\n");
+        if (header) {
+            header = 0;
+            rc = rc || cet_buf_puts(b, "|");
+            for (int c = 0; c < n && !rc; c++) {
+                rc = cet_buf_puts(b, c ? " ---: |" : " --- |");
+                col_train = strcmp(f[c], "train_fitness") ? col_train : c;
+                col_valid = strcmp(f[c], "valid_f1") ? col_valid : c;
+            }
+            rc = rc || cet_buf_puts(b, "\n");
+        } else if (!strcmp(f[0], "1")) {
+            best_train = csv_number(f, n, col_train);
+            best_valid = csv_number(f, n, col_valid);
+        } else if (!strcmp(f[0], "defaults")) {
+            def_train = csv_number(f, n, col_train);
+            def_valid = csv_number(f, n, col_valid);
+        }
+    }
+    free(text);
+    free(f);
+    rc = rc || cet_buf_puts(b, "\n");
+    if (isnan(best_train) || isnan(best_valid))
+        return rc;
+    rc = rc || cet_buf_printf(b, "Training against validation fitness: the best %.4f -> %.4f "
+                                 "(gap %+.4f)", best_train, best_valid, best_train - best_valid);
+    if (!isnan(def_train) && !isnan(def_valid))
+        rc = rc || cet_buf_printf(b, ", the defaults %.4f -> %.4f (gap %+.4f)", def_train,
+                                  def_valid, def_train - def_valid);
+    if (!isnan(def_valid))
+        rc = rc || cet_buf_printf(b, "; on the validation corpora the best is %+.4f over the "
+                                     "defaults", best_valid - def_valid);
+    return rc || cet_buf_puts(b, ".\n\n");
+}
+
+static int md_plots(const struct cet_report *r, const char *no_plots, struct cet_buf *b)
+{
+    const struct cet_ga *ga = r->ga;
+    int rc = cet_buf_puts(b, "## Plots\n\n");
+    if (!r->nplots)
+        return rc || cet_buf_puts(b, "None: no generation is complete yet.\n");
+    if (no_plots)
+        return rc || cet_buf_printf(b, "Not drawn: %s.  The gnuplot script `report.gp` and its "
+                                       "data (`report-*.dat`) are written; install gnuplot "
+                                       "(Debian: `gnuplot-nox`, or `scripts/install-deps.sh`) and "
+                                       "run `cetune report %s` again, or `gnuplot report.gp` in "
+                                       "this directory.\n", no_plots, r->dir);
+    const struct cet_ga_stats *first = &ga->hist[0], *last = &ga->hist[ga->nhist - 1];
+    size_t best = cet_ga_best(ga);
+    rc = rc || cet_buf_printf(b, "### Convergence\n\nBest, mean and worst fitness of each "
+                                 "generation.  The best rose from %.4f in generation 0 to %.4f "
+                                 "(found in generation %ld); the last generation's mean is "
+                                 "%.4f.\n\n![convergence](%s)\n\n",
+                              first->best, last->best, ga->born[best], last->mean, r->plots[0]);
+    rc = rc || cet_buf_puts(b, "### Explored parameters\n\n");
+    if (r->desc.ngenes == 1)
+        rc = rc || cet_buf_printf(b, "Every evaluated individual's %s against its fitness, "
+                                     "coloured by the generation that evaluated it.\n\n",
+                                  r->desc.genes[0].name);
+    else
+        rc = rc || cet_buf_printf(b, "Every evaluated individual at its values of each pair of "
+                                     "parameters, coloured by fitness (like figure 4 of Gottron "
+                                     "2008); the best is ringed in red, the defaults crossed in "
+                                     "black.%s\n\n",
+                                  r->pair_genes < r->desc.ngenes
+                                      ? "  Only the pairs of the first parameters are drawn "
+                                        "(numeric ones first)."
+                                      : "");
+    for (size_t i = 1; i + 1 < r->nplots && !rc; i++)
+        rc = cet_buf_printf(b, "![%s](%s)\n\n", r->plots[i], r->plots[i]);
+    return rc || cet_buf_printf(b, "### Final population\n\nHow the %zu individuals of the last "
+                                   "generation spread over each parameter's range; the dashed "
+                                   "line marks the default, the red line the best "
+                                   "individual.\n\n![distribution](%s)\n",
+                                ga->npop, r->plots[r->nplots - 1]);
+}
+
+int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct cet_error *err)
+{
+    struct cet_buf b = {0};
+    const struct cet_ga *ga = r->ga;
+    const char *name = strrchr(r->dir, '/') ? strrchr(r->dir, '/') + 1 : r->dir;
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(r->info.root, "status");
+    int rc = cet_buf_printf(&b, "# Run %s: %s\n\n", name, r->desc.ex->name) ||
+             (r->desc.description &&
+              (md_cell(&b, r->desc.description) || cet_buf_puts(&b, ".\n\n"))) ||
+             cet_buf_printf(&b, "%s evolved %zu parameter%s on %ld documents: %ld generation%s, "
+                                "%ld evaluations, %s%s%s.\n\n",
+                            r->desc.ex->name, r->desc.ngenes, r->desc.ngenes == 1 ? "" : "s",
+                            r->run.docs, ga->gen + 1, ga->gen == 0 ? "" : "s", ga->evals,
+                            cJSON_IsString(status) ? status->valuestring : "status unknown",
+                            ga->stop != CET_STOP_NONE ? ", stopped by " : "",
+                            ga->stop != CET_STOP_NONE ? cet_ga_stop_name(ga->stop) : "") ||
+             md_settings(r, &b) || cet_buf_puts(&b, "\n") || md_best(r, &b) ||
+             md_validation(r, &b) || md_plots(r, no_plots, &b);
+    if (rc) {
+        cet_buf_free(&b);
+        return cet_fail(err, "%s: out of memory writing report.md", r->dir);
+    }
+    rc = write_file(r->dir, "report.md", &b, err);
+    cet_buf_free(&b);
+    return rc;
+}

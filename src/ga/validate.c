@@ -1,0 +1,130 @@
+/* Validation (evolve --validate): the training sample is small, so a run
+ * can over-fit it; scoring the best individuals and the defaults on other,
+ * full corpora shows how much of the gain is real.  Fitness and the
+ * validation figures are the same measure (mean F1 over documents), so
+ * their difference, the gap, is comparable across rows; the macro F1 over
+ * packages is added because that is what evaluate's tables (table 3) show.
+ * The rows are exactly top.json's individuals, then the defaults. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/ga.h"
+
+void cet_validation_free(struct cet_validation *v)
+{
+    free(v->genomes);
+    free(v->train); /* one block holds train, f1, p, r and macro_f1 */
+    memset(v, 0, sizeof *v);
+}
+
+/* Documents of vc that train holds too (same package and name). */
+static size_t shared_docs(const struct cet_corpus *vc, const struct cet_corpus *train)
+{
+    size_t n = 0;
+    for (size_t i = 0; train && i < vc->ndocs; i++)
+        for (size_t j = 0; j < train->ndocs; j++)
+            if (!strcmp(vc->docs[i]->name, train->docs[j]->name) &&
+                !strcmp(vc->docs[i]->package, train->docs[j]->package)) {
+                n++;
+                break;
+            }
+    return n;
+}
+
+int cet_ga_validate(struct cet_validation *v, const struct cet_ga *ga, const struct cet_run *run,
+                    struct cet_evaluator *ev, const struct cet_corpus *vc, double defaults_train,
+                    const struct cet_corpus *train, struct cet_error *err)
+{
+    const struct cet_params_desc *d = ga->desc;
+    size_t *rank = NULL, ntop = 0, G = ga->ngenes;
+    double *full = NULL;
+    struct cet_score *scores = NULL;
+    memset(v, 0, sizeof *v);
+    if (!ga->narch)
+        return cet_fail(err, "nothing was evaluated, so there is nothing to validate");
+    if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &ntop))
+        goto oom;
+    size_t n = ntop + 1;
+    v->n = n;
+    v->ngenes = G;
+    v->genomes = malloc(n * (G ? G : 1) * sizeof *v->genomes);
+    v->train = malloc(5 * n * sizeof *v->train);
+    full = malloc(n * (ga->nfull ? ga->nfull : 1) * sizeof *full);
+    scores = malloc(n * (vc->ndocs ? vc->ndocs : 1) * sizeof *scores);
+    if (!v->genomes || !v->train || !full || !scores)
+        goto oom;
+    v->f1 = v->train + n;
+    v->p = v->f1 + n;
+    v->r = v->p + n;
+    v->macro_f1 = v->r + n;
+    for (size_t k = 0; k < ntop; k++) {
+        memcpy(v->genomes + k * G, ga->genes + rank[k] * G, G * sizeof *v->genomes);
+        v->train[k] = ga->fit[rank[k]];
+    }
+    /* The defaults as the run would have normalised them. */
+    cet_params_default_genome(d, v->genomes + ntop * G);
+    cet_genome_normalise(d, ga->opt.resolution, v->genomes + ntop * G);
+    v->train[ntop] = defaults_train;
+    for (size_t k = 0; k < n; k++)
+        cet_params_expand(d, v->genomes + k * G, full + k * ga->nfull);
+    if (cet_evaluate(ev, full, n, NULL, 0, scores, v->f1, v->p, v->r, err))
+        goto fail;
+    for (size_t k = 0; k < n; k++) {
+        struct cet_score macro;
+        cet_score_macro(vc, scores + k * vc->ndocs, NULL, &macro);
+        v->macro_f1[k] = macro.f1;
+    }
+    v->docs = vc->ndocs;
+    v->npkgs = vc->npkgs;
+    v->shared = shared_docs(vc, train);
+    free(rank);
+    free(full);
+    free(scores);
+    return 0;
+oom:
+    cet_fail(err, "out of memory validating the run");
+fail:
+    free(rank);
+    free(full);
+    free(scores);
+    cet_validation_free(v);
+    return -1;
+}
+
+int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
+                         struct cet_error *err)
+{
+    const struct cet_params_desc *d = ga->desc;
+    struct cet_buf b = {0};
+    int rc = cet_buf_puts(&b, "rank");
+    for (size_t g = 0; g < d->ngenes && !rc; g++)
+        rc = cet_buf_printf(&b, ",%s", d->genes[g].name);
+    rc = rc || cet_buf_puts(&b, ",train_fitness,valid_f1,valid_macro_f1,valid_precision,"
+                                "valid_recall,gap\n");
+    for (size_t k = 0; k < v->n && !rc; k++) {
+        rc = k + 1 < v->n ? cet_buf_printf(&b, "%zu", k + 1) : cet_buf_puts(&b, "defaults");
+        for (size_t g = 0; g < d->ngenes && !rc; g++) {
+            char val[64];
+            cet_param_format(d->ex, d->genes[g].index, v->genomes[k * v->ngenes + g], 0, val,
+                             sizeof val);
+            rc = cet_buf_printf(&b, ",%s", val);
+        }
+        if (isnan(v->train[k]))
+            rc = rc || cet_buf_printf(&b, ",,%.6f,%.6f,%.6f,%.6f,\n", v->f1[k], v->macro_f1[k],
+                                      v->p[k], v->r[k]);
+        else
+            rc = rc || cet_buf_printf(&b, ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", v->train[k],
+                                      v->f1[k], v->macro_f1[k], v->p[k], v->r[k],
+                                      v->train[k] - v->f1[k]);
+    }
+    if (rc) {
+        cet_buf_free(&b);
+        return cet_fail(err, "%s: out of memory writing validation.csv", dir);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/validation.csv", dir);
+    rc = cet_write_atomic(path, b.p, b.len, err);
+    cet_buf_free(&b);
+    return rc;
+}
