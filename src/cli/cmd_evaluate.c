@@ -15,37 +15,12 @@
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 enum { SHOW_P = 1, SHOW_R = 2, SHOW_F1 = 4 };
 
-struct pkg_score {
-    double p, r, f1;
-};
-
 struct result {
     struct cet_config *cfg;
     struct cet_score *docs;    /* per document */
-    struct pkg_score *pkgs;    /* per package */
-    struct pkg_score macro;    /* mean over packages */
+    struct cet_score *pkgs;    /* per package */
+    struct cet_score macro;    /* mean over packages */
 };
-
-static void aggregate(struct result *res, const struct cet_corpus *c)
-{
-    res->macro = (struct pkg_score){0, 0, 0};
-    for (size_t k = 0; k < c->npkgs; k++) {
-        const struct cet_package *pk = &c->pkgs[k];
-        struct pkg_score s = {0, 0, 0};
-        for (uint32_t i = pk->first; i < pk->first + pk->count; i++) {
-            s.p += res->docs[i].p;
-            s.r += res->docs[i].r;
-            s.f1 += res->docs[i].f1;
-        }
-        s.p /= pk->count;
-        s.r /= pk->count;
-        s.f1 /= pk->count;
-        res->pkgs[k] = s;
-        res->macro.p += s.p / (double)c->npkgs;
-        res->macro.r += s.r / (double)c->npkgs;
-        res->macro.f1 += s.f1 / (double)c->npkgs;
-    }
-}
 
 /* Writes DIR/PACKAGE/NAME.txt for every document (DIR/N-EXTRACTOR/... when
  * several configurations are evaluated). */
@@ -92,7 +67,7 @@ static int write_extracts(const char *dir, struct cet_evaluator *ev, const struc
     return rc;
 }
 
-static double figure(const struct pkg_score *s, int which)
+static double figure(const struct cet_score *s, int which)
 {
     return which == SHOW_P ? s->p : which == SHOW_R ? s->r : s->f1;
 }
@@ -432,7 +407,7 @@ int cmd_evaluate(int argc, char **argv)
             rc = CLI_RUNTIME;
             goto done;
         }
-        aggregate(&res[j], &corpus);
+        cet_score_macro(&corpus, res[j].docs, res[j].pkgs, &res[j].macro);
         if (extracts && (rc = write_extracts(extracts, evs[j], &res[j], j, cfgs.n, &corpus)))
             goto done;
     }
