@@ -1,0 +1,67 @@
+/* Parameter descriptions (params/NAME.json): parse and validate; a
+ * description that is accepted must give genomes that expand and read
+ * back, and must breed a few generations (random genomes, crossover,
+ * mutation, normalisation on the ranges it chose) without fault. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/ga.h"
+#include "fuzz.h"
+
+/* A cheap fitness that depends on every parameter, so selection has work. */
+static int eval(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
+                struct cet_error *err)
+{
+    const struct cet_params_desc *d = ctx;
+    (void)err;
+    for (size_t i = 0; i < k; i++) {
+        double s = 0;
+        for (size_t x = 0; x < d->ex->nparams; x++)
+            s += sin(params[i * d->ex->nparams + x] * (double)(x + 1));
+        f[i] = p[i] = r[i] = 0.5 + 0.5 * sin(s);
+    }
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    if (cet_params_parse(&d, (const char *)data, size, "fuzz.json", NULL, &err)) {
+        if (strncmp(err.msg, "fuzz.json", 9) != 0)
+            __builtin_trap(); /* every error names the file */
+        return 0;
+    }
+    double *g = calloc(d.ngenes + 1, sizeof *g), *back = calloc(d.ngenes + 1, sizeof *back);
+    double *full = calloc(d.ex->nparams + 1, sizeof *full);
+    if (!g || !back || !full)
+        abort();
+    /* The defaults and every seed lie inside the description. */
+    cet_params_default_genome(&d, g);
+    cet_params_expand(&d, g, full);
+    if (cet_params_genome(&d, full, back, &err) || memcmp(g, back, d.ngenes * sizeof *g))
+        __builtin_trap();
+    for (size_t s = 0; s < d.nseeds; s++) {
+        cet_params_expand(&d, d.seeds + s * d.ngenes, full);
+        if (cet_params_genome(&d, full, back, &err))
+            __builtin_trap();
+    }
+    struct cet_ga *ga;
+    if (cet_ga_create(&ga, &d, &err) == 0) {
+        ga->opt.pop = 6;
+        ga->opt.generations = 3;
+        ga->opt.elite = 1;
+        ga->opt.seed = size;
+        if (cet_ga_setup(ga, eval, NULL, &d, &err) == 0)
+            while (ga->stop == CET_STOP_NONE)
+                if (cet_ga_generation(ga, &err))
+                    __builtin_trap(); /* the callback never fails or cancels */
+        cet_ga_destroy(ga);
+    }
+    free(g);
+    free(back);
+    free(full);
+    cet_params_free(&d);
+    return 0;
+}
