@@ -81,6 +81,11 @@ struct cet_doc {
     uint32_t *gold_row;
     uint64_t *gold_peq;
     uint32_t gold_blocks;
+    /* The page's words mapped to their gold_peq rows, words absent from the
+     * gold left out (they cannot match): text node texts[k] owns
+     * mrows[mrow_off[k] .. mrow_off[k+1]).  The LCS reads these directly. */
+    uint32_t *mrows;
+    uint32_t *mrow_off;
 };
 
 /* Limits of what is loaded; larger pages are skipped with a reason, never truncated. */

@@ -25,6 +25,10 @@ uint32_t cet_lcs_bits(const uint32_t *a, size_t n, const uint32_t *row,
 void cet_lcs_start(uint64_t *v, uint32_t blocks);
 void cet_lcs_feed(uint64_t *v, uint32_t blocks, const uint64_t *peq, const uint32_t *row,
                   const uint32_t *a, size_t n);
+/* The same for symbols already mapped to their rows, non-matching ones left
+ * out (the document model keeps its words that way, see cet_doc.mrows). */
+void cet_lcs_feed_rows(uint64_t *v, uint32_t blocks, const uint64_t *peq, const uint32_t *rows,
+                       size_t n);
 uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m);
 
 /* Textbook O(nm) dynamic programming; the oracle in tests and the baseline in bench. */

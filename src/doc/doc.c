@@ -291,6 +291,8 @@ void cet_doc_free(struct cet_doc *d)
     free(d->vocab_pool);
     free(d->gold_row);
     free(d->gold_peq);
+    free(d->mrows);
+    free(d->mrow_off);
     free(d);
 }
 
@@ -441,6 +443,24 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char
     d->gold_row = peq.row;
     d->gold_peq = peq.peq;
     d->gold_blocks = peq.blocks;
+    d->mrow_off = malloc((d->ntexts + 1) * sizeof *d->mrow_off);
+    uint32_t nm = 0;
+    for (uint32_t w = 0; w < d->nwords; w++)
+        nm += peq.row[d->words[w]] != CET_NONE;
+    d->mrows = malloc((nm ? nm : 1) * sizeof *d->mrows);
+    if (!d->mrow_off || !d->mrows) {
+        rc = cet_fail(err, "out of memory");
+        goto done;
+    }
+    nm = 0;
+    for (uint32_t k = 0; k < d->ntexts; k++) {
+        const struct cet_node *t = &d->nodes[d->texts[k]];
+        d->mrow_off[k] = nm;
+        for (uint32_t w = t->w0; w < t->w1; w++)
+            if (peq.row[d->words[w]] != CET_NONE)
+                d->mrows[nm++] = peq.row[d->words[w]];
+    }
+    d->mrow_off[d->ntexts] = nm;
     d->nvocab = b.vocab.n;
     d->vocab_off = b.vocab.off;
     d->vocab_pool = b.vocab.pool;

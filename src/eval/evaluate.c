@@ -46,6 +46,7 @@ struct cet_evaluator {
     struct scratch *ts;
     struct job *jobs;          /* the documents of one call, the costliest first */
     size_t jobs_cap;
+    int jobs_all;              /* jobs holds the whole corpus */
 };
 
 int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
@@ -150,7 +151,8 @@ static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_sc
         if (!keep[i])
             continue;
         const struct cet_node *nd = &d->nodes[i];
-        cet_lcs_feed(s->v, blocks, d->gold_peq, d->gold_row, d->words + nd->w0, nd->w1 - nd->w0);
+        cet_lcs_feed_rows(s->v, blocks, d->gold_peq, d->mrows + d->mrow_off[k],
+                          d->mrow_off[k + 1] - d->mrow_off[k]);
         n += nd->w1 - nd->w0;
     }
     for (uint32_t j = 0; j < s->sel.nextra; j++) {
@@ -195,13 +197,18 @@ int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const
         ev->jobs = jb;
         ev->jobs_cap = ndocs;
     }
-    for (size_t i = 0; i < ndocs; i++) {
-        const struct cet_doc *d = c->docs[docs ? docs[i] : i];
-        /* Extraction walks the nodes; the LCS costs words times gold blocks. */
-        ev->jobs[i] = (struct job){(uint64_t)d->nnodes + (uint64_t)d->nwords * (d->gold_blocks + 1),
-                                   (uint32_t)i, docs ? docs[i] : (uint32_t)i};
+    /* The whole corpus keeps its order from the last call. */
+    if (docs || !ev->jobs_all) {
+        for (size_t i = 0; i < ndocs; i++) {
+            const struct cet_doc *d = c->docs[docs ? docs[i] : i];
+            /* Extraction walks the nodes; the LCS costs words times gold blocks. */
+            ev->jobs[i] = (struct job){(uint64_t)d->nnodes +
+                                           (uint64_t)d->nwords * (d->gold_blocks + 1),
+                                       (uint32_t)i, docs ? docs[i] : (uint32_t)i};
+        }
+        qsort(ev->jobs, ndocs, sizeof *ev->jobs, cmp_job);
+        ev->jobs_all = !docs;
     }
-    qsort(ev->jobs, ndocs, sizeof *ev->jobs, cmp_job);
     int failed = 0;
 #pragma omp parallel num_threads(ev->threads)
     {
