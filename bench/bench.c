@@ -117,7 +117,7 @@ int main(int argc, char **argv)
                                              {NULL, 0, NULL, 0}};
     const char *dirs[16];
     size_t ndirs = 0;
-    int json = 0, repeat = 21, opt;
+    int json = 0, repeat = 31, opt;
     unsigned long seed = 2008;
     size_t want_docs = 120;
     while ((opt = getopt_long(argc, argv, "d:n:h", longopts, NULL)) != -1) {

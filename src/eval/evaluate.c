@@ -213,7 +213,7 @@ int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const
 #pragma omp parallel num_threads(ev->threads)
     {
         struct scratch *s = &ev->ts[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1) nowait
         for (size_t q = 0; q < total; q++) {
             /* Every configuration of the costliest document first, and so on;
              * each score still lands in its own slot, row j. */
