@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,20 @@ int cli_usage(const char *cmd, const char *fmt, ...)
         if (!strcmp(c->name, cmd))
             fprintf(stderr, "usage: %s\n", c->usage);
     return CLI_USAGE;
+}
+
+void cli_help(const char *cmd)
+{
+    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
+        if (!strcmp(c->name, cmd))
+            printf("usage: %s\n", c->usage);
+}
+
+int cli_bad_option(const char *cmd, int opt, char **argv)
+{
+    if (opt == ':')
+        return cli_usage(cmd, "option %s needs a value", argv[optind - 1]);
+    return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 int cli_uint(const char *cmd, const char *opt, const char *s, long max, long *out)

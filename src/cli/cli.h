@@ -24,6 +24,12 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "cetune: message" and the command's usage line; returns CLI_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Prints cmd's usage line on stdout (for --help). */
+void cli_help(const char *cmd);
+/* The usage error for what getopt_long returned: ':' (an option without its
+ * value) or an unknown option.  Returns CLI_USAGE. */
+int cli_bad_option(const char *cmd, int opt, char **argv);
+
 /* Parses a whole non-negative number or fails with a usage message. */
 int cli_uint(const char *cmd, const char *opt, const char *s, long max, long *out);
 

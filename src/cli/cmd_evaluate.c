@@ -348,15 +348,10 @@ int cmd_evaluate(int argc, char **argv)
                 goto done;
             break;
         case 'h':
-            for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-                if (!strcmp(c->name, "evaluate"))
-                    printf("usage: %s\n", c->usage);
-            goto done;
-        case ':':
-            rc = cli_usage("evaluate", "option %s needs a value", argv[optind - 1]);
+            cli_help("evaluate");
             goto done;
         default:
-            rc = cli_usage("evaluate", "unknown option '%s'", argv[optind - 1]);
+            rc = cli_bad_option("evaluate", opt, argv);
             goto done;
         }
     }

@@ -591,14 +591,10 @@ static int parse_args(struct args *a, int argc, char **argv)
                 return cli_usage("evolve", "--top must be at least 1");
             break;
         case 'h':
-            for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-                if (!strcmp(c->name, "evolve"))
-                    printf("usage: %s\n", c->usage);
+            cli_help("evolve");
             return -1;
-        case ':':
-            return cli_usage("evolve", "option %s needs a value", argv[optind - 1]);
         default:
-            return cli_usage("evolve", "unknown option '%s'", argv[optind - 1]);
+            return cli_bad_option("evolve", opt, argv);
         }
     }
     if (optind < argc)

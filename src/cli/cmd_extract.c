@@ -149,9 +149,7 @@ done:
 
 static int print_help(void)
 {
-    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-        if (!strcmp(c->name, "extract"))
-            printf("usage: %s\n", c->usage);
+    cli_help("extract");
     printf("\nPrints the main text of each page (standard input when no FILE is given),\n"
            "or with --out-dir writes DIR/NAME.txt (DIR/NAME.html with --format html).\n"
            "--adhosts FILE (or the CETUNE_ADHOSTS environment variable) replaces crunch's\n"
@@ -191,11 +189,8 @@ int cmd_extract(int argc, char **argv)
         case 'h':
             rc = print_help();
             goto done;
-        case ':':
-            rc = cli_usage("extract", "option %s needs a value", argv[optind - 1]);
-            goto done;
         default:
-            rc = cli_usage("extract", "unknown option '%s'", argv[optind - 1]);
+            rc = cli_bad_option("extract", opt, argv);
             goto done;
         }
     }

@@ -79,12 +79,10 @@ int cmd_report(int argc, char **argv)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         if (opt == 'h') {
-            for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-                if (!strcmp(c->name, "report"))
-                    printf("usage: %s\n", c->usage);
+            cli_help("report");
             return CLI_OK;
         }
-        return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+        return cli_bad_option("report", opt, argv);
     }
     if (optind >= argc)
         return cli_usage("report", "give the run directory, e.g. cetune report runs/NAME");

@@ -106,15 +106,10 @@ int cmd_sample(int argc, char **argv)
                 goto done;
             break;
         case 'h':
-            for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-                if (!strcmp(c->name, "sample"))
-                    printf("usage: %s\n", c->usage);
-            goto done;
-        case ':':
-            rc = cli_usage("sample", "option %s needs a value", argv[optind - 1]);
+            cli_help("sample");
             goto done;
         default:
-            rc = cli_usage("sample", "unknown option '%s'", argv[optind - 1]);
+            rc = cli_bad_option("sample", opt, argv);
             goto done;
         }
     }
