@@ -11,9 +11,6 @@
 typedef int (*cet_word_fn)(const char *word, size_t len, void *ctx);
 int cet_words(const char *s, size_t len, cet_word_fn fn, void *ctx);
 
-/* Number of words in s (convenience for tests and tools). */
-size_t cet_word_count(const char *s, size_t len);
-
 /* 1 if s[0..len) is valid UTF-8. */
 int cet_utf8_valid(const char *s, size_t len);
 

@@ -128,21 +128,6 @@ int cet_words(const char *s, size_t len, cet_word_fn fn, void *ctx)
     return rc;
 }
 
-static int count_word(const char *w, size_t n, void *ctx)
-{
-    (void)w;
-    (void)n;
-    ++*(size_t *)ctx;
-    return 0;
-}
-
-size_t cet_word_count(const char *s, size_t len)
-{
-    size_t n = 0;
-    cet_words(s, len, count_word, &n);
-    return n;
-}
-
 /* ---- interning ---- */
 
 static uint64_t hash_bytes(const char *s, size_t len)

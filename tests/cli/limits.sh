@@ -14,7 +14,7 @@ if [ ! -x /usr/bin/time ]; then
   echo "skipping: /usr/bin/time (GNU time, installed by scripts/install-deps.sh) not found"
   exit 77
 fi
-if grep -q __asan_init "$CETUNE"; then
+if [ -n "${CETUNE_SANITIZED:-}" ]; then  # set by tests/CMakeLists.txt
   sanitized=1 blocks=45000 lorems=170000
   echo "sanitizer build: 5 MB and 1 MB pages instead of 50 MB and 10 MB; memory not checked"
 else
