@@ -2,72 +2,11 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("cetune: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-void cli_warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("cetune: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-int cli_usage(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("cetune: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-        if (!strcmp(c->name, cmd))
-            fprintf(stderr, "usage: %s\n", c->usage);
-    return CLI_USAGE;
-}
-
-void cli_help(const char *cmd)
-{
-    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-        if (!strcmp(c->name, cmd))
-            printf("usage: %s\n", c->usage);
-}
-
-int cli_bad_option(const char *cmd, int opt, char **argv)
-{
-    if (opt == ':')
-        return cli_usage(cmd, "option %s needs a value", argv[optind - 1]);
-    return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
-}
-
-int cli_uint(const char *cmd, const char *opt, const char *s, long max, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < 0 || v > max)
-        return cli_usage(cmd, "%s expects a whole number from 0 to %ld, got '%s'", opt, max, s);
-    *out = v;
-    return 0;
-}
 
 int cli_list_add(struct cli_list *l, const char *s)
 {
@@ -89,9 +28,11 @@ void cli_list_free(struct cli_list *l)
     memset(l, 0, sizeof *l);
 }
 
-int cli_configs_add(struct cli_configs *c, const char *cmd, int opt, const char *arg)
+int cli_configs_opt(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
 {
+    struct cli_configs *c = field;
     struct cet_error err;
+    int opt = o->letter;
     if (opt == 'P') {
         if (!c->n)
             return cli_usage(cmd, "-P %s must follow -x EXTRACTOR or -c CONFIG.json", arg);
@@ -201,16 +142,4 @@ int cli_mkdirs(const char *path)
         *p = '/';
     }
     return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
-int cli_seed(const char *cmd, const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (!*s || *end || errno || *s == '-')
-        return cli_usage(cmd, "--seed expects a whole number from 0 to 18446744073709551615, got '%s'",
-                         s);
-    *out = v;
-    return 0;
 }

@@ -2,8 +2,8 @@
  * prints a row per package; several print table 3 of Gottron (2008): a row
  * per configuration, a column per package and the macro average, grouped by
  * extractor and best first. */
-#include <getopt.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,106 +259,107 @@ static void print_table3(const struct result *res, size_t nres, const struct cet
     free(order);
 }
 
-static int parse_show(const char *s, int *show)
+/* --show p,r,f1: which figures the multi-configuration table prints. */
+static int parse_show(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
 {
-    *show = 0;
+    (void)o;
+    int show = 0;
     char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
+    snprintf(buf, sizeof buf, "%s", arg);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         if (!strcmp(tok, "p"))
-            *show |= SHOW_P;
+            show |= SHOW_P;
         else if (!strcmp(tok, "r"))
-            *show |= SHOW_R;
+            show |= SHOW_R;
         else if (!strcmp(tok, "f1"))
-            *show |= SHOW_F1;
+            show |= SHOW_F1;
         else
-            return -1;
+            show = -1;
+        if (show < 0)
+            break;
     }
-    return *show ? 0 : -1;
+    if (show <= 0 || strlen(arg) >= sizeof buf)
+        return cli_usage(cmd, "--show takes a list of p, r, f1, not '%s'", arg);
+    memcpy(field, &show, sizeof show);
+    return 0;
 }
+
+struct args {
+    struct cli_configs cfgs;
+    struct cli_list dirs;
+    const char *sample, *extracts;
+    int metric, fmt, per_doc, show;
+    long threads;
+};
+#define ARG(field) offsetof(struct args, field)
+
+static void init(void *p)
+{
+    struct args *a = p;
+    a->show = SHOW_F1;
+}
+
+/* In the order of enum cet_metric and enum fmt. */
+static const char *const metrics[] = {"word", "chars", "lcstring", NULL};
+static const char *const formats[] = {"table", "csv", "json", NULL};
+
+/* The option table (cli.h): one row per option. */
+static const struct cli_opt options[] = {
+    {.name = "config", .letter = 'c', .arg = "CONFIG.json", .type = CLI_FUNC, .off = ARG(cfgs),
+     .parse = cli_configs_opt, .flags = CLI_ONE_OF | CLI_MANY,
+     .help = "a configuration to score, e.g. a run's best.json; repeatable"},
+    {.name = "extractor", .letter = 'x', .arg = "EXTRACTOR", .type = CLI_FUNC, .off = ARG(cfgs),
+     .parse = cli_configs_opt, .flags = CLI_ONE_OF | CLI_MANY,
+     .help = "an extractor at its defaults (cetune list); repeatable"},
+    {.name = "param", .letter = 'P', .arg = "name=value", .type = CLI_FUNC, .off = ARG(cfgs),
+     .parse = cli_configs_opt, .flags = CLI_MANY,
+     .help = "sets a parameter of the -x or -c before it; repeatable"},
+    {.name = "dir", .letter = 'd', .arg = "CORPUS", .type = CLI_LIST, .off = ARG(dirs),
+     .flags = CLI_REQ | CLI_MANY,
+     .help = "a corpus directory (canonical, CleanEval or article JSON layout); repeatable"},
+    {.name = "sample", .letter = 's', .arg = "SAMPLE", .type = CLI_STR, .off = ARG(sample),
+     .def = "every document", .help = "score only the documents this sample file lists"},
+    {.name = "metric", .type = CLI_ENUM, .off = ARG(metric), .values = metrics,
+     .help = "word: word-sequence F1; chars: LCS of characters; lcstring: longest common "
+             "substring of characters"},
+    {.name = "per-doc", .type = CLI_FLAG, .off = ARG(per_doc),
+     .help = "one row per document instead of per package (one configuration, or JSON)"},
+    {.name = "format", .type = CLI_ENUM, .off = ARG(fmt), .values = formats,
+     .help = "output format"},
+    {.name = "extracts", .arg = "DIR", .type = CLI_STR, .off = ARG(extracts),
+     .help = "also write each extract to DIR/PACKAGE/NAME.txt (DIR/N-EXTRACTOR/... with "
+             "several configurations)"},
+    {.name = "show", .arg = "p,r,f1", .type = CLI_FUNC, .off = ARG(show), .parse = parse_show,
+     .def = "f1", .help = "the figures of the multi-configuration table, one table each"},
+    {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
+     .help = "threads; 0: all cores"},
+    {0}};
+
+int cmd_evaluate(int argc, char **argv);
+const struct cli_command cli_evaluate = {
+    .name = "evaluate", .run = cmd_evaluate, .opts = options, .size = sizeof(struct args),
+    .init = init, .summary = "score configurations on corpora, per package",
+    .about = "With one configuration, prints one row per package and the macro average; with "
+             "several, one row per\nconfiguration and one column per package (table 3 of "
+             "Gottron 2008)."};
 
 int cmd_evaluate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"config", required_argument, NULL, 'c'}, {"extractor", required_argument, NULL, 'x'},
-        {"param", required_argument, NULL, 'P'},  {"dir", required_argument, NULL, 'd'},
-        {"sample", required_argument, NULL, 's'}, {"metric", required_argument, NULL, 'm'},
-        {"per-doc", no_argument, NULL, 'D'},      {"format", required_argument, NULL, 'f'},
-        {"extracts", required_argument, NULL, 'e'}, {"threads", required_argument, NULL, 't'},
-        {"show", required_argument, NULL, 'S'},   {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    struct cli_configs cfgs = {0};
-    struct cli_list dirs = {0};
-    const char *sample = NULL, *extracts = NULL;
-    enum fmt fmt = FMT_TABLE;
-    int per_doc = 0, show = SHOW_F1, rc = CLI_OK, opt;
-    enum cet_metric metric = CET_METRIC_WORD;
-    long threads = 0;
+    struct args a;
+    int rc = cli_parse(&cli_evaluate, &a, argc, argv);
+    struct cli_configs cfgs = a.cfgs;
+    struct cli_list dirs = a.dirs;
+    const char *sample = a.sample, *extracts = a.extracts;
+    enum fmt fmt = (enum fmt)a.fmt;
+    int per_doc = a.per_doc, show = a.show;
+    enum cet_metric metric = (enum cet_metric)a.metric;
+    long threads = a.threads;
     struct cet_corpus corpus = {0};
     struct cet_entries entries = {0};
     struct result *res = NULL;
     struct cet_evaluator **evs = NULL;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":c:x:P:d:s:t:h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'c': case 'x': case 'P':
-            if ((rc = cli_configs_add(&cfgs, "evaluate", opt, optarg)))
-                goto done;
-            break;
-        case 'd':
-            if (cli_list_add(&dirs, optarg)) {
-                cli_error("out of memory");
-                rc = CLI_RUNTIME;
-                goto done;
-            }
-            break;
-        case 's': sample = optarg; break;
-        case 'e': extracts = optarg; break;
-        case 'D': per_doc = 1; break;
-        case 'm':
-            if (!strcmp(optarg, "word"))
-                metric = CET_METRIC_WORD;
-            else if (!strcmp(optarg, "chars"))
-                metric = CET_METRIC_CHARS;
-            else if (!strcmp(optarg, "lcstring"))
-                metric = CET_METRIC_LCSTRING;
-            else {
-                rc = cli_usage("evaluate", "--metric must be word, chars or lcstring, not '%s'", optarg);
-                goto done;
-            }
-            break;
-        case 'f':
-            if (!strcmp(optarg, "table")) fmt = FMT_TABLE;
-            else if (!strcmp(optarg, "csv")) fmt = FMT_CSV;
-            else if (!strcmp(optarg, "json")) fmt = FMT_JSON;
-            else {
-                rc = cli_usage("evaluate", "--format must be table, csv or json, not '%s'", optarg);
-                goto done;
-            }
-            break;
-        case 'S':
-            if (parse_show(optarg, &show)) {
-                rc = cli_usage("evaluate", "--show takes a list of p, r, f1, not '%s'", optarg);
-                goto done;
-            }
-            break;
-        case 't':
-            if ((rc = cli_uint("evaluate", "--threads", optarg, 1024, &threads)))
-                goto done;
-            break;
-        case 'h':
-            cli_help("evaluate");
-            goto done;
-        default:
-            rc = cli_bad_option("evaluate", opt, argv);
-            goto done;
-        }
-    }
-    if (optind < argc) {
-        rc = cli_usage("evaluate", "unexpected argument '%s'", argv[optind]);
+    if (rc)
         goto done;
-    }
     if (!cfgs.n) {
         rc = cli_usage("evaluate", "give a configuration with -c CONFIG.json or -x EXTRACTOR");
         goto done;

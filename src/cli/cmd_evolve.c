@@ -25,7 +25,7 @@
  *   done by --resume on the finished run. */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -124,28 +124,19 @@ static char *command_line(int argc, char **argv)
     return b.p;
 }
 
-static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+/* --time: seconds, with an optional s, m or h. */
+static int parse_time(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
 {
+    (void)o;
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi)
-        return cli_usage("evolve", "%s expects a number from %g to %g, got '%s'", opt, lo, hi, s);
-    *out = v;
-    return 0;
-}
-
-/* Seconds, with an optional s, m or h. */
-static int parse_time(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
+    double v = strtod(arg, &end);
     double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60
                 : !strcmp(end, "h") ? 3600 : -1;
-    if (end == s || errno || unit < 0 || !isfinite(v) || v < 0)
-        return cli_usage("evolve", "--time expects seconds, or a number with s, m or h, got '%s'", s);
-    *out = v * unit;
+    if (end == arg || errno || unit < 0 || !isfinite(v) || v < 0)
+        return cli_usage(cmd, "--time expects seconds, or a number with s, m or h, got '%s'", arg);
+    v *= unit;
+    memcpy(field, &v, sizeof v);
     return 0;
 }
 
@@ -433,177 +424,100 @@ struct args {
     const char *params, *sample, *out, *resume;
     struct cli_list dirs, seed_configs, validate;
     long sample_size, threads, top;
-    int by_package, force;
-    int settings; /* options that --resume does not allow */
+    int by_package, force, select;
     struct cet_ga_options opt;
-    int have_generations, have_patience;
 };
+#define ARG(field) offsetof(struct args, field)
 
-static int parse_args(struct args *a, int argc, char **argv)
+static void init(void *p)
 {
-    enum { O_SAMPLE_SIZE = 256, O_POP, O_GENERATIONS, O_PATIENCE, O_EPSILON, O_MAX_EVALS, O_TIME,
-           O_ELITE, O_SELECT, O_TOURNAMENT, O_TRUNCATION, O_CROSSOVER, O_MUTATION_RATE,
-           O_SIGMA, O_ADAPTIVE, O_ADAPT_FACTOR, O_RESOLUTION, O_SEED, O_SEED_CONFIG, O_THREADS,
-           O_FORCE, O_RESUME, O_TOP, O_BY_PACKAGE, O_VALIDATE };
-    static const struct option longopts[] = {
-        {"params", required_argument, NULL, 'p'}, {"dir", required_argument, NULL, 'd'},
-        {"sample", required_argument, NULL, 's'}, {"output", required_argument, NULL, 'o'},
-        {"sample-size", required_argument, NULL, O_SAMPLE_SIZE},
-        {"by-package", no_argument, NULL, O_BY_PACKAGE},
-        {"pop", required_argument, NULL, O_POP},
-        {"generations", required_argument, NULL, O_GENERATIONS},
-        {"patience", required_argument, NULL, O_PATIENCE},
-        {"epsilon", required_argument, NULL, O_EPSILON},
-        {"max-evals", required_argument, NULL, O_MAX_EVALS},
-        {"time", required_argument, NULL, O_TIME},
-        {"elite", required_argument, NULL, O_ELITE},
-        {"select", required_argument, NULL, O_SELECT},
-        {"tournament", required_argument, NULL, O_TOURNAMENT},
-        {"truncation", required_argument, NULL, O_TRUNCATION},
-        {"crossover-rate", required_argument, NULL, O_CROSSOVER},
-        {"mutation-rate", required_argument, NULL, O_MUTATION_RATE},
-        {"mutation-sigma", required_argument, NULL, O_SIGMA},
-        {"adaptive", no_argument, NULL, O_ADAPTIVE},
-        {"adapt-factor", required_argument, NULL, O_ADAPT_FACTOR},
-        {"resolution", required_argument, NULL, O_RESOLUTION},
-        {"seed", required_argument, NULL, O_SEED},
-        {"seed-config", required_argument, NULL, O_SEED_CONFIG},
-        {"threads", required_argument, NULL, O_THREADS},
-        {"force", no_argument, NULL, O_FORCE},
-        {"resume", required_argument, NULL, O_RESUME},
-        {"top", required_argument, NULL, O_TOP},
-        {"validate", required_argument, NULL, O_VALIDATE},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    int opt, rc;
-    long v;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":p:d:s:o:h", longopts, NULL)) != -1) {
-        if (opt != O_RESUME && opt != O_THREADS && opt != 'h' && opt != ':' && opt != '?')
-            a->settings++;
-        switch (opt) {
-        case 'p': a->params = optarg; break;
-        case 'd':
-            if (cli_list_add(&a->dirs, optarg))
-                goto oom;
-            break;
-        case 's': a->sample = optarg; break;
-        case 'o': a->out = optarg; break;
-        case O_SAMPLE_SIZE:
-            if ((rc = cli_uint("evolve", "--sample-size", optarg, 100000000, &a->sample_size)))
-                return rc;
-            if (!a->sample_size)
-                return cli_usage("evolve", "--sample-size must be at least 1");
-            break;
-        case O_BY_PACKAGE: a->by_package = 1; break;
-        case O_POP:
-            if ((rc = cli_uint("evolve", "--pop", optarg, 1000000, &v)))
-                return rc;
-            a->opt.pop = (size_t)v;
-            break;
-        case O_GENERATIONS:
-            if ((rc = cli_uint("evolve", "--generations", optarg, 100000000, &a->opt.generations)))
-                return rc;
-            break;
-        case O_PATIENCE:
-            if ((rc = cli_uint("evolve", "--patience", optarg, 100000000, &a->opt.patience)))
-                return rc;
-            break;
-        case O_EPSILON:
-            if ((rc = parse_double("--epsilon", optarg, 0, 1, &a->opt.epsilon)))
-                return rc;
-            break;
-        case O_MAX_EVALS:
-            if ((rc = cli_uint("evolve", "--max-evals", optarg, 1000000000, &a->opt.max_evals)))
-                return rc;
-            break;
-        case O_TIME:
-            if ((rc = parse_time(optarg, &a->opt.time_limit)))
-                return rc;
-            break;
-        case O_ELITE:
-            if ((rc = cli_uint("evolve", "--elite", optarg, 1000000, &v)))
-                return rc;
-            a->opt.elite = (size_t)v;
-            break;
-        case O_SELECT:
-            if (!strcmp(optarg, "tournament"))
-                a->opt.select = CET_SELECT_TOURNAMENT;
-            else if (!strcmp(optarg, "truncation"))
-                a->opt.select = CET_SELECT_TRUNCATION;
-            else
-                return cli_usage("evolve", "--select must be tournament or truncation, not '%s'",
-                                 optarg);
-            break;
-        case O_TOURNAMENT:
-            if ((rc = cli_uint("evolve", "--tournament", optarg, 1000000, &v)))
-                return rc;
-            a->opt.tournament = (size_t)v;
-            break;
-        case O_TRUNCATION:
-            if ((rc = parse_double("--truncation", optarg, 0, 1, &a->opt.truncation)))
-                return rc;
-            break;
-        case O_CROSSOVER:
-            if ((rc = parse_double("--crossover-rate", optarg, 0, 1, &a->opt.crossover_rate)))
-                return rc;
-            break;
-        case O_MUTATION_RATE:
-            if ((rc = parse_double("--mutation-rate", optarg, 0, 1, &a->opt.mutation_rate)))
-                return rc;
-            break;
-        case O_SIGMA:
-            if ((rc = parse_double("--mutation-sigma", optarg, 0, 1, &a->opt.sigma)))
-                return rc;
-            break;
-        case O_ADAPTIVE: a->opt.adaptive = 1; break;
-        case O_ADAPT_FACTOR:
-            if ((rc = parse_double("--adapt-factor", optarg, 1, 10, &a->opt.adapt_factor)))
-                return rc;
-            break;
-        case O_RESOLUTION:
-            if ((rc = parse_double("--resolution", optarg, 0, 0.1, &a->opt.resolution)))
-                return rc;
-            break;
-        case O_SEED:
-            if ((rc = cli_seed("evolve", optarg, &a->opt.seed)))
-                return rc;
-            break;
-        case O_SEED_CONFIG:
-            if (cli_list_add(&a->seed_configs, optarg))
-                goto oom;
-            break;
-        case O_THREADS:
-            if ((rc = cli_uint("evolve", "--threads", optarg, 1024, &a->threads)))
-                return rc;
-            break;
-        case O_FORCE: a->force = 1; break;
-        case O_VALIDATE:
-            if (cli_list_add(&a->validate, optarg))
-                goto oom;
-            break;
-        case O_RESUME: a->resume = optarg; break;
-        case O_TOP:
-            if ((rc = cli_uint("evolve", "--top", optarg, 1000, &a->top)))
-                return rc;
-            if (!a->top)
-                return cli_usage("evolve", "--top must be at least 1");
-            break;
-        case 'h':
-            cli_help("evolve");
-            return -1;
-        default:
-            return cli_bad_option("evolve", opt, argv);
-        }
-    }
-    if (optind < argc)
-        return cli_usage("evolve", "unexpected argument '%s'", argv[optind]);
-    return 0;
-oom:
-    cli_error("out of memory");
-    return CLI_RUNTIME;
+    struct args *a = p;
+    cet_ga_default_options(&a->opt);
+    a->select = (int)a->opt.select;
+    a->sample_size = -1;
+    a->top = 5;
 }
+
+static const char *const selections[] = {"tournament", "truncation", NULL}; /* enum cet_select */
+
+/* The option table (cli.h): one row per option. */
+static const struct cli_opt options[] = {
+    {.name = "params", .letter = 'p', .arg = "PARAMS.json", .type = CLI_STR, .off = ARG(params),
+     .flags = CLI_REQ,
+     .help = "the parameter description: which parameters evolve, within which ranges"},
+    {.name = "dir", .letter = 'd', .arg = "CORPUS", .type = CLI_LIST, .off = ARG(dirs),
+     .flags = CLI_REQ | CLI_MANY, .help = "a training corpus directory; repeatable"},
+    {.name = "sample", .letter = 's', .arg = "SAMPLE", .type = CLI_STR, .off = ARG(sample),
+     .def = "every document of -d", .help = "train on the documents this sample file lists"},
+    {.name = "sample-size", .arg = "N", .type = CLI_LONG, .off = ARG(sample_size), .min = 1,
+     .max = 100000000, .def = "every document of -d",
+     .help = "train on N documents drawn with --seed, in proportion to the packages"},
+    {.name = "by-package", .type = CLI_FLAG, .off = ARG(by_package),
+     .help = "with --sample-size, draw the same number of documents per package"},
+    {.name = "pop", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.pop), .max = 1000000,
+     .help = "individuals per generation"},
+    {.name = "generations", .arg = "N", .type = CLI_LONG, .off = ARG(opt.generations),
+     .max = 100000000, .help = "stop after N generations, the initial one included; 0: no limit"},
+    {.name = "patience", .arg = "N", .type = CLI_LONG, .off = ARG(opt.patience), .max = 100000000,
+     .help = "stop after N generations without an improvement above --epsilon; 0: never"},
+    {.name = "epsilon", .arg = "E", .type = CLI_DOUBLE, .off = ARG(opt.epsilon), .max = 1,
+     .help = "the smallest improvement of the best fitness that counts"},
+    {.name = "max-evals", .arg = "N", .type = CLI_LONG, .off = ARG(opt.max_evals),
+     .max = 1000000000, .help = "stop after exactly N evaluations; 0: no limit"},
+    {.name = "time", .arg = "T[s|m|h]", .type = CLI_FUNC, .off = ARG(opt.time_limit),
+     .parse = parse_time, .def = "0",
+     .help = "stop at the first generation that ends after this wall-clock time; 0: no limit"},
+    {.name = "elite", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.elite), .max = 1000000,
+     .help = "the best distinct individuals copied unchanged into the next generation"},
+    {.name = "select", .type = CLI_ENUM, .off = ARG(select), .values = selections,
+     .help = "how parents are chosen"},
+    {.name = "tournament", .arg = "K", .type = CLI_SIZE, .off = ARG(opt.tournament),
+     .max = 1000000, .help = "individuals per tournament (--select tournament)"},
+    {.name = "truncation", .arg = "F", .type = CLI_DOUBLE, .off = ARG(opt.truncation), .max = 1,
+     .help = "the best fraction of the population that may be parents (--select truncation)"},
+    {.name = "crossover-rate", .arg = "P", .type = CLI_DOUBLE, .off = ARG(opt.crossover_rate),
+     .max = 1, .help = "chance that a child is recombined from two parents, else mutated"},
+    {.name = "mutation-rate", .arg = "P", .type = CLI_DOUBLE, .off = ARG(opt.mutation_rate),
+     .max = 1, .def = "0, that is 1/genes",
+     .help = "chance that each gene of a mutated child changes; 0: 1/genes"},
+    {.name = "mutation-sigma", .arg = "S", .type = CLI_DOUBLE, .off = ARG(opt.sigma), .max = 1,
+     .help = "spread of the Gaussian mutation, as a fraction of the parameter's range"},
+    {.name = "adaptive", .type = CLI_FLAG, .off = ARG(opt.adaptive),
+     .help = "widen the mutation spread while the run stagnates"},
+    {.name = "adapt-factor", .arg = "F", .type = CLI_DOUBLE, .off = ARG(opt.adapt_factor),
+     .min = 1, .max = 10,
+     .help = "with --adaptive, the spread grows by this factor per stagnant generation, up to 0.5"},
+    {.name = "resolution", .arg = "R", .type = CLI_DOUBLE, .off = ARG(opt.resolution), .max = 0.1,
+     .help = "floats are rounded to this fraction of their range, so that no setting is "
+             "evaluated twice; 0: exact"},
+    {.name = "seed", .arg = "S", .type = CLI_SEED, .off = ARG(opt.seed),
+     .help = "the run seed: the same seed gives the same results for any --threads"},
+    {.name = "seed-config", .arg = "FILE", .type = CLI_LIST, .off = ARG(seed_configs),
+     .flags = CLI_MANY, .help = "a configuration (e.g. a best.json) added to generation 0; "
+                                "repeatable"},
+    {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
+     .forms = 3, .help = "threads, which never change the results; 0: all cores"},
+    {.name = "top", .arg = "N", .type = CLI_LONG, .off = ARG(top), .min = 1, .max = 1000,
+     .help = "distinct individuals in top.json, the final table and the validation"},
+    {.name = "validate", .arg = "CORPUS", .type = CLI_LIST, .off = ARG(validate),
+     .flags = CLI_MANY, .help = "when the run ends, score the best individuals and the defaults "
+                                "on this corpus into validation.csv; repeatable"},
+    {.name = "output", .letter = 'o', .arg = "runs/NAME", .type = CLI_STR, .off = ARG(out),
+     .def = "runs/EXTRACTOR-DATE-TIME", .help = "the run directory"},
+    {.name = "force", .type = CLI_FLAG, .off = ARG(force),
+     .help = "reuse an existing run directory, removing the files of the earlier run"},
+    {.name = "resume", .arg = "runs/NAME", .type = CLI_STR, .off = ARG(resume), .flags = CLI_REQ,
+     .forms = 2, .help = "continue the interrupted run in runs/NAME, exactly as if it had not stopped"},
+    {0}};
+
+int cmd_evolve(int argc, char **argv);
+const struct cli_command cli_evolve = {
+    .name = "evolve", .run = cmd_evolve, .opts = options, .size = sizeof(struct args),
+    .init = init, .summary = "tune an extractor's parameters with the genetic algorithm",
+    .about = "Evolves the parameters that PARAMS.json describes on the training documents and "
+             "writes the run\ndirectory: run.json, generations.csv, individuals.csv, top.json, "
+             "best.json, sample.txt,\ncheckpoint.json.  Ctrl-C keeps the last complete "
+             "generation; --resume finishes the run."};
 
 /* Adds --seed-config individuals; their non-evolved parameters are ignored
  * (with a warning when they differ from the fixed values). */
@@ -734,9 +648,6 @@ static int resume(struct args *a, int argc, char **argv)
     struct evolve s = {0};
     struct cet_error err;
     int rc = CLI_RUNTIME;
-    if (a->settings)
-        return cli_usage("evolve", "--resume continues a run with its own settings; only "
-                                   "--threads may be given with it");
     if (cet_ga_restore(&ga, &desc, &run, a->resume, NULL, &err)) {
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
@@ -803,9 +714,6 @@ done:
 int cmd_evolve(int argc, char **argv)
 {
     struct args a;
-    memset(&a, 0, sizeof a);
-    a.sample_size = -1;
-    a.top = 5;
     struct cet_params_desc desc = {0};
     struct cet_ga *ga = NULL;
     struct cet_corpus corpus = {0};
@@ -816,11 +724,9 @@ int cmd_evolve(int argc, char **argv)
     char dir[4096];
     int rc;
 
-    cet_ga_default_options(&a.opt);
-    if ((rc = parse_args(&a, argc, argv))) {
-        rc = rc < 0 ? CLI_OK : rc;
+    if ((rc = cli_parse(&cli_evolve, &a, argc, argv)))
         goto done;
-    }
+    a.opt.select = (enum cet_select)a.select;
     if (!a.threads)
         a.threads = omp_get_max_threads();
     if (a.resume) {

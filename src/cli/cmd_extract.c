@@ -6,6 +6,7 @@
  * it, so both give the same words for a page. */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,53 +148,54 @@ done:
     return rc;
 }
 
-static int print_help(void)
-{
-    cli_help("extract");
-    printf("\nPrints the main text of each page (standard input when no FILE is given),\n"
-           "or with --out-dir writes DIR/NAME.txt (DIR/NAME.html with --format html).\n"
-           "--adhosts FILE (or the CETUNE_ADHOSTS environment variable) replaces crunch's\n"
-           "built-in ad-server list.  Exit status 1 when any page failed.\n");
-    return CLI_OK;
-}
+struct args {
+    struct cli_configs cfgs;
+    int html;
+    const char *out_dir, *adhosts;
+};
+#define ARG(field) offsetof(struct args, field)
+
+static const char *const formats[] = {"text", "html", NULL};
+
+/* The option table (cli.h): one row per option. */
+static const struct cli_opt options[] = {
+    {.name = "config", .letter = 'c', .arg = "CONFIG.json", .type = CLI_FUNC, .off = ARG(cfgs),
+     .parse = cli_configs_opt, .flags = CLI_ONE_OF, .help = "the configuration, e.g. a run's best.json"},
+    {.name = "extractor", .letter = 'x', .arg = "EXTRACTOR", .type = CLI_FUNC, .off = ARG(cfgs),
+     .parse = cli_configs_opt, .flags = CLI_ONE_OF,
+     .help = "an extractor at its defaults (cetune list)"},
+    {.name = "param", .letter = 'P', .arg = "name=value", .type = CLI_FUNC, .off = ARG(cfgs),
+     .parse = cli_configs_opt, .flags = CLI_MANY,
+     .help = "sets a parameter of the configuration; repeatable"},
+    {.name = "format", .letter = 'f', .type = CLI_ENUM, .off = ARG(html), .values = formats,
+     .help = "the main text, or the cleaned page as UTF-8 HTML"},
+    {.name = "out-dir", .letter = 'o', .arg = "DIR", .type = CLI_STR, .off = ARG(out_dir),
+     .def = "standard output",
+     .help = "write DIR/NAME.txt (NAME.html with --format html) for each page"},
+    {.name = "adhosts", .arg = "FILE", .type = CLI_STR, .off = ARG(adhosts),
+     .def = "$CETUNE_ADHOSTS, else the built-in list",
+     .help = "crunch's ad-server hosts, one per line"},
+    {0}};
+
+int cmd_extract(int argc, char **argv);
+const struct cli_command cli_extract = {
+    .name = "extract", .run = cmd_extract, .opts = options, .size = sizeof(struct args),
+    .operands = "[FILE.html... | -]",
+    .summary = "print the main text of pages with one configuration",
+    .about = "Prints the main text of each page (standard input when no FILE is given), or with "
+             "--out-dir writes\nDIR/NAME.txt.  Exit status 1 when any page failed."};
 
 int cmd_extract(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"config", required_argument, NULL, 'c'},  {"extractor", required_argument, NULL, 'x'},
-        {"param", required_argument, NULL, 'P'},   {"format", required_argument, NULL, 'f'},
-        {"out-dir", required_argument, NULL, 'o'}, {"adhosts", required_argument, NULL, 'a'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
-    struct cli_configs cfgs = {0};
+    struct args a;
+    int rc = cli_parse(&cli_extract, &a, argc, argv);
+    struct cli_configs cfgs = a.cfgs;
     struct job j = {0};
-    const char *adhosts = NULL;
-    int rc = CLI_OK, opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":c:x:P:f:o:h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'c': case 'x': case 'P':
-            if ((rc = cli_configs_add(&cfgs, "extract", opt, optarg)))
-                goto done;
-            break;
-        case 'f':
-            if (!strcmp(optarg, "text") || !strcmp(optarg, "html")) {
-                j.html = !strcmp(optarg, "html");
-            } else {
-                rc = cli_usage("extract", "--format must be text or html, not '%s'", optarg);
-                goto done;
-            }
-            break;
-        case 'o': j.out_dir = optarg; break;
-        case 'a': adhosts = optarg; break;
-        case 'h':
-            rc = print_help();
-            goto done;
-        default:
-            rc = cli_bad_option("extract", opt, argv);
-            goto done;
-        }
-    }
+    const char *adhosts = a.adhosts;
+    j.html = a.html;
+    j.out_dir = a.out_dir;
+    if (rc)
+        goto done;
     if (cfgs.n != 1) {
         rc = cli_usage("extract", cfgs.n ? "give only one configuration"
                                          : "give a configuration with -c CONFIG.json or -x EXTRACTOR");

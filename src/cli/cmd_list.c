@@ -1,4 +1,5 @@
 /* cetune list [EXTRACTOR]: the registry, for people. */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,14 +33,22 @@ static void show(const struct cet_extractor *ex, int verbose)
     }
 }
 
+int cmd_list(int argc, char **argv);
+const struct cli_command cli_list = {
+    .name = "list", .run = cmd_list, .operands = "[EXTRACTOR]",
+    .summary = "show the extractors and their parameters",
+    .about = "Every extractor with its parameters, types, defaults and ranges; with EXTRACTOR, "
+             "one extractor\nwith a line of help per parameter."};
+
 int cmd_list(int argc, char **argv)
 {
+    int rc = cli_parse(&cli_list, NULL, argc, argv);
+    if (rc)
+        return rc;
+    argc -= optind - 1;
+    argv += optind - 1;
     if (argc > 2)
         return cli_usage("list", "too many arguments");
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: cetune list [EXTRACTOR]\n");
-        return CLI_OK;
-    }
     if (argc == 2) {
         const struct cet_extractor *ex = cet_extractor_find(argv[1]);
         if (!ex)

@@ -70,20 +70,18 @@ static int run_gnuplot(const char *gnuplot, const char *dir, char *why, size_t s
     return -1;
 }
 
+int cmd_report(int argc, char **argv);
+const struct cli_command cli_report = {
+    .name = "report", .run = cmd_report, .operands = "runs/NAME",
+    .summary = "plot a run with gnuplot and write its report.md",
+    .about = "Draws convergence.png, explored*.png and distribution.png with gnuplot and writes "
+             "report.md\n(without plots when gnuplot is missing) into the run directory."};
+
 int cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
-                                              {NULL, 0, NULL, 0}};
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            cli_help("report");
-            return CLI_OK;
-        }
-        return cli_bad_option("report", opt, argv);
-    }
+    int rc = cli_parse(&cli_report, NULL, argc, argv);
+    if (rc)
+        return rc;
     if (optind >= argc)
         return cli_usage("report", "give the run directory, e.g. cetune report runs/NAME");
     if (optind + 1 < argc)
@@ -112,7 +110,7 @@ int cmd_report(int argc, char **argv)
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }
-    int rc = CLI_RUNTIME;
+    rc = CLI_RUNTIME;
     if (cet_report_write_plots(&r, &err)) {
         cli_error("%s", err.msg);
         goto done;

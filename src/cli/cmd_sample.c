@@ -4,7 +4,7 @@
  * --sample-size N --seed S` trains on, so a sample can be inspected or
  * fixed before a run and reused with -s. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,60 +63,60 @@ done:
     return rc;
 }
 
+struct args {
+    struct cli_list dirs;
+    long n, threads;
+    uint64_t seed;
+    int by_package, force;
+    const char *out;
+};
+#define ARG(field) offsetof(struct args, field)
+
+static void init(void *p)
+{
+    struct args *a = p;
+    a->seed = 1;
+}
+
+/* The option table (cli.h): one row per option. */
+static const struct cli_opt options[] = {
+    {.name = "dir", .letter = 'd', .arg = "CORPUS", .type = CLI_LIST, .off = ARG(dirs),
+     .flags = CLI_REQ | CLI_MANY, .help = "a corpus directory; repeatable"},
+    {.name = "size", .letter = 'n', .arg = "N", .type = CLI_LONG, .off = ARG(n), .min = 1,
+     .max = 100000000, .flags = CLI_REQ, .help = "documents to draw"},
+    {.name = "seed", .arg = "S", .type = CLI_SEED, .off = ARG(seed),
+     .help = "the seed of the draw (the run seed of evolve --sample-size)"},
+    {.name = "by-package", .type = CLI_FLAG, .off = ARG(by_package),
+     .help = "the same number of documents per package, not in proportion to their sizes"},
+    {.name = "output", .letter = 'o', .arg = "FILE", .type = CLI_STR, .off = ARG(out),
+     .flags = CLI_REQ, .help = "the sample file to write (- for standard output)"},
+    {.name = "force", .type = CLI_FLAG, .off = ARG(force), .help = "overwrite an existing FILE"},
+    {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
+     .help = "threads that load the documents; 0: all cores"},
+    {0}};
+
+int cmd_sample(int argc, char **argv);
+const struct cli_command cli_sample = {
+    .name = "sample", .run = cmd_sample, .opts = options, .size = sizeof(struct args),
+    .init = init, .summary = "draw a seeded training sample, in proportion to the packages",
+    .about = "Writes one PACKAGE/NAME per line: exactly the sample that evolve --sample-size N "
+             "--seed S draws.\nDocuments without gold are never drawn; unreadable ones are "
+             "replaced by the next of their package."};
+
 int cmd_sample(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"dir", required_argument, NULL, 'd'},  {"size", required_argument, NULL, 'n'},
-        {"seed", required_argument, NULL, 'S'}, {"by-package", no_argument, NULL, 'b'},
-        {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
-        {"threads", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    struct cli_list dirs = {0};
+    struct args a;
+    int rc = cli_parse(&cli_sample, &a, argc, argv);
+    struct cli_list dirs = a.dirs;
     struct cet_corpus corpus = {0};
     struct cet_entries entries = {0};
     struct cet_buf text = {0};
-    const char *out = NULL;
-    long n = -1, threads = 0;
-    uint64_t seed = 1;
-    int by_package = 0, force = 0, rc = CLI_OK, opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":d:n:o:h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'd':
-            if (cli_list_add(&dirs, optarg)) {
-                cli_error("out of memory");
-                rc = CLI_RUNTIME;
-                goto done;
-            }
-            break;
-        case 'n':
-            if ((rc = cli_uint("sample", "-n", optarg, 100000000, &n)))
-                goto done;
-            break;
-        case 'S':
-            if ((rc = cli_seed("sample", optarg, &seed)))
-                goto done;
-            break;
-        case 'b': by_package = 1; break;
-        case 'o': out = optarg; break;
-        case 'f': force = 1; break;
-        case 't':
-            if ((rc = cli_uint("sample", "--threads", optarg, 1024, &threads)))
-                goto done;
-            break;
-        case 'h':
-            cli_help("sample");
-            goto done;
-        default:
-            rc = cli_bad_option("sample", opt, argv);
-            goto done;
-        }
-    }
-    if (optind < argc) {
-        rc = cli_usage("sample", "unexpected argument '%s'", argv[optind]);
+    const char *out = a.out;
+    long n = a.n, threads = a.threads;
+    uint64_t seed = a.seed;
+    int by_package = a.by_package, force = a.force;
+    if (rc)
         goto done;
-    }
     if (!dirs.n) {
         rc = cli_usage("sample", "give at least one corpus with -d CORPUS");
         goto done;

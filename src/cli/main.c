@@ -1,52 +1,42 @@
 /* cetune: tunes web content-extraction algorithms with a genetic algorithm.
- * main only dispatches to the table of commands. */
+ * main only dispatches to the table of commands; each command's options
+ * are the table in its cmd_NAME.c (cli.h, "Option tables"). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <libxml/parser.h>
 
+#include "cetune/version.h"
 #include "cli.h"
 
-int cmd_evaluate(int argc, char **argv);
-int cmd_evolve(int argc, char **argv);
-int cmd_sample(int argc, char **argv);
-int cmd_extract(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_report(int argc, char **argv);
+extern const struct cli_command cli_evolve, cli_evaluate, cli_extract, cli_sample, cli_report,
+    cli_list;
 
-const struct cli_cmd cli_cmds[] = {
-    {"evolve", cmd_evolve,
-     "cetune evolve -p PARAMS.json -d CORPUS... [-s SAMPLE | --sample-size N [--by-package]]\n"
-     "              [--pop N] [--generations N] [--patience N] [--epsilon E] [--max-evals N]\n"
-     "              [--time T[s|m|h]] [--elite N] [--select tournament|truncation] [--tournament K]\n"
-     "              [--truncation F] [--crossover-rate P] [--mutation-rate P] [--mutation-sigma S]\n"
-     "              [--adaptive] [--adapt-factor F] [--resolution R] [--seed S] [--seed-config FILE...]\n"
-     "              [--threads N] [--top N] [--validate CORPUS...] [-o runs/NAME] [--force]\n"
-     "       cetune evolve --resume runs/NAME [--threads N]",
-     "tune an extractor's parameters with the genetic algorithm"},
-    {"evaluate", cmd_evaluate,
-     "cetune evaluate (-c CONFIG.json... | -x EXTRACTOR [-P name=value...]) -d CORPUS... [-s SAMPLE]\n"
-     "                [--metric word|chars|lcstring] [--per-doc] [--format table|csv|json] [--extracts DIR] [--show p,r,f1] [--threads N]",
-     "score configurations on corpora, per package"},
-    {"extract", cmd_extract,
-     "cetune extract (-c CONFIG.json | -x EXTRACTOR [-P name=value...]) [--format text|html]\n"
-     "               [--out-dir DIR] [--adhosts FILE] [FILE.html... | -]",
-     "print the main text of pages with one configuration"},
-    {"sample", cmd_sample,
-     "cetune sample -d CORPUS... -n N [--seed S] [--by-package] -o samples/NAME.txt [--force]",
-     "draw a seeded training sample, in proportion to the packages"},
-    {"report", cmd_report, "cetune report runs/NAME",
-     "plot a run with gnuplot and write its report.md"},
-    {"list", cmd_list, "cetune list [EXTRACTOR]", "show the extractors and their parameters"},
-    {NULL, NULL, NULL, NULL},
+const struct cli_command *const cli_commands[] = {
+    &cli_evolve, &cli_evaluate, &cli_extract, &cli_sample, &cli_report, &cli_list, NULL,
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cetune COMMAND [OPTIONS]\n\ncommands:\n");
-    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-        fprintf(f, "  %-9s %s\n", c->name, c->summary);
+    fprintf(f, "usage: cetune COMMAND [OPTIONS]\n       cetune --version\n\ncommands:\n");
+    for (size_t i = 0; cli_commands[i]; i++)
+        fprintf(f, "  %-9s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
     fprintf(f, "\n'cetune COMMAND --help' shows a command's options.\n");
+}
+
+/* cetune and the libraries it runs with. */
+static int version(void)
+{
+    const struct cet_version *v;
+    size_t n = cet_versions(&v);
+    for (size_t i = 0; i < n; i++)
+        printf("%-9s %s\n", v[i].name, v[i].version);
+    if (fflush(stdout) != 0) {
+        cli_error("cannot write to standard output");
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
 }
 
 int main(int argc, char **argv)
@@ -59,12 +49,28 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_OK;
     }
+    if (!strcmp(argv[1], "--version"))
+        return version();
+    /* Hidden: --man [FILE] writes the man page, for the build (CMakeLists.txt). */
+    if (!strcmp(argv[1], "--man")) {
+        FILE *f = argc > 2 ? fopen(argv[2], "w") : stdout;
+        if (!f) {
+            cli_error("%s: %s", argv[2], strerror(errno));
+            return CLI_RUNTIME;
+        }
+        cli_print_man(f);
+        if (f == stdout ? fflush(f) != 0 : fclose(f) != 0) {
+            cli_error("cannot write the man page");
+            return CLI_RUNTIME;
+        }
+        return CLI_OK;
+    }
     xmlInitParser();
-    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-        if (!strcmp(argv[1], c->name)) {
-            int rc = c->run(argc - 1, argv + 1);
+    for (size_t i = 0; cli_commands[i]; i++)
+        if (!strcmp(argv[1], cli_commands[i]->name)) {
+            int rc = cli_commands[i]->run(argc - 1, argv + 1);
             xmlCleanupParser();
-            return rc;
+            return rc == CLI_DONE ? CLI_OK : rc;
         }
     fprintf(stderr, "cetune: unknown command '%s'\n", argv[1]);
     usage(stderr);

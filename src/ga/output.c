@@ -18,13 +18,10 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <gsl/gsl_version.h>
-#include <libxml/xmlversion.h>
-#include <utf8proc.h>
-#include <zlib.h>
 
 #include "cetune/config.h"
 #include "cetune/ga.h"
+#include "cetune/version.h"
 
 cJSON *cet_ga__options_json(const struct cet_ga_options *o);
 
@@ -170,13 +167,14 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const
     cJSON_AddBoolToObject(sample, "by_package", run->by_package);
     cJSON_AddNumberToObject(sample, "documents", (double)run->docs);
     cJSON *v = cJSON_AddObjectToObject(j, "versions");
-    cJSON_AddStringToObject(v, "cetune", CETUNE_VERSION);
-    cJSON_AddStringToObject(v, "libxml2", LIBXML_DOTTED_VERSION);
-    cJSON_AddStringToObject(v, "gsl", gsl_version);
-    cJSON_AddStringToObject(v, "cjson", cJSON_Version());
-    cJSON_AddStringToObject(v, "utf8proc", utf8proc_version());
-    cJSON_AddStringToObject(v, "zlib", zlibVersion());
-    cJSON_AddNumberToObject(v, "openmp", _OPENMP);
+    const struct cet_version *ver;
+    size_t nver = cet_versions(&ver);
+    for (size_t i = 0; i < nver; i++) {
+        if (!strcmp(ver[i].key, "openmp")) /* a number in run.json: the _OPENMP date */
+            cJSON_AddNumberToObject(v, "openmp", _OPENMP);
+        else
+            cJSON_AddStringToObject(v, ver[i].key, ver[i].version);
+    }
     cJSON_AddNumberToObject(j, "threads", threads);
     cJSON_AddStringToObject(j, "started", run->started);
     if (ended)

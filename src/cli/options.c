@@ -1,0 +1,510 @@
+/* Option tables (cli.h): parsing, --help, the usage line and the man page,
+ * all from the rows of each command's table, so they cannot disagree. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The option as people write it: -n when it has a letter, else --name. */
+static const char *opt_shown(const struct cli_opt *o, char *buf, size_t size)
+{
+    if (o->letter)
+        snprintf(buf, size, "-%c", o->letter);
+    else
+        snprintf(buf, size, "--%s", o->name);
+    return buf;
+}
+
+/* The argument's name: arg, or an enum's values joined by '|'. */
+static void arg_name(const struct cli_opt *o, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    if (o->arg || o->type != CLI_ENUM) {
+        snprintf(buf, size, "%s", o->arg ? o->arg : "");
+        return;
+    }
+    for (size_t k = 0; o->values[k] && n < size; k++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", k ? "|" : "", o->values[k]);
+}
+
+static const struct cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; cli_commands[i]; i++)
+        if (!strcmp(cli_commands[i]->name, name))
+            return cli_commands[i];
+    return NULL;
+}
+
+/* One option in the usage line: "-p PARAMS.json", "--pop N", "-d CORPUS...". */
+static void usage_item(const struct cli_opt *o, char *buf, size_t size)
+{
+    char a[256], name[64];
+    arg_name(o, a, sizeof a);
+    snprintf(buf, size, "%s%s%s%s", opt_shown(o, name, sizeof name), *a ? " " : "", a,
+             o->flags & CLI_MANY ? "..." : "");
+}
+
+/* Appends word to the text being printed, wrapping at width columns with
+ * indent spaces. */
+static void put_word(FILE *f, const char *w, size_t *col, size_t indent, size_t width)
+{
+    size_t n = strlen(w);
+    if (*col > indent && *col + 1 + n > width) {
+        fprintf(f, "\n%*s", (int)indent, "");
+        *col = indent;
+    } else if (*col != indent) {
+        fputc(' ', f);
+        (*col)++;
+    }
+    fputs(w, f);
+    *col += n;
+}
+
+/* The usage forms of cmd, each line starting with prefix ("usage: ") or
+ * as many spaces, wrapped at width columns.  The required options of a
+ * second form come first. */
+static void print_usage(const struct cli_command *cmd, FILE *f, const char *prefix, size_t width)
+{
+    unsigned forms = 1;
+    for (const struct cli_opt *o = cmd->opts; o && o->name; o++)
+        forms |= o->forms;
+    for (unsigned form = 1; form <= forms; form <<= 1) {
+        if (!(forms & form))
+            continue;
+        char head[128];
+        snprintf(head, sizeof head, "%*s%scetune %s", form == 1 ? 0 : (int)strlen(prefix), "",
+                 form == 1 ? prefix : "", cmd->name);
+        fputs(head, f);
+        size_t col = strlen(head), indent = col + 1;
+        for (int pass = form == 1; pass < 2; pass++)
+        for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
+            if (!((o->forms ? o->forms : 1) & form) || (!pass && !(o->flags & CLI_REQ)) ||
+                (pass && form != 1 && o->flags & CLI_REQ))
+                continue;
+            char item[512], w[1200];
+            usage_item(o, item, sizeof item);
+            if (o->flags & CLI_ONE_OF) {
+                /* (A | B | C) from the consecutive rows of the group. */
+                size_t n = (size_t)snprintf(w, sizeof w, "(%s", item);
+                while (o[1].name && (o[1].flags & CLI_ONE_OF) && n < sizeof w) {
+                    o++;
+                    usage_item(o, item, sizeof item);
+                    n += (size_t)snprintf(w + n, sizeof w - n, " | %s", item);
+                }
+                if (n < sizeof w)
+                    snprintf(w + n, sizeof w - n, ")");
+            } else if (o->flags & CLI_REQ) {
+                snprintf(w, sizeof w, "%s", item);
+            } else {
+                snprintf(w, sizeof w, "[%s]", item);
+            }
+            put_word(f, w, &col, indent, width);
+        }
+        if (form == 1 && cmd->operands)
+            put_word(f, cmd->operands, &col, indent, width);
+        fputc('\n', f);
+    }
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cetune: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cetune: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cetune: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    const struct cli_command *c = find_command(cmd);
+    if (c) {
+        print_usage(c, stderr, "usage: ", 100);
+        fprintf(stderr, "'cetune %s --help' describes every option.\n", cmd);
+    }
+    return CLI_USAGE;
+}
+
+/* The default of o as shown: o->def, else its field's value after init
+ * (nothing for flags, lists and unset strings). */
+static void default_text(const struct cli_opt *o, const void *defaults, char *buf, size_t size)
+{
+    const char *field = (const char *)defaults + o->off;
+    buf[0] = 0;
+    if (o->def || o->flags & CLI_REQ) {
+        snprintf(buf, size, "%s", o->def ? o->def : "");
+        return;
+    }
+    switch (o->type) {
+    case CLI_STR: {
+        const char *s;
+        memcpy(&s, field, sizeof s);
+        if (s)
+            snprintf(buf, size, "%s", s);
+        break;
+    }
+    case CLI_LONG: {
+        long v;
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, size, "%ld", v);
+        break;
+    }
+    case CLI_SIZE: {
+        size_t v;
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, size, "%zu", v);
+        break;
+    }
+    case CLI_DOUBLE: {
+        double v;
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, size, "%g", v);
+        break;
+    }
+    case CLI_SEED: {
+        uint64_t v;
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, size, "%llu", (unsigned long long)v);
+        break;
+    }
+    case CLI_ENUM: {
+        int v;
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, size, "%s", o->values[v]);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* A command's defaults: a zeroed argument struct after its init; the
+ * caller frees it.  NULL when out of memory. */
+static void *defaults_of(const struct cli_command *cmd)
+{
+    void *d = calloc(1, cmd->size ? cmd->size : 1);
+    if (d && cmd->init)
+        cmd->init(d);
+    return d;
+}
+
+/* "-p, --params PARAMS.json" or "    --pop N". */
+static void option_head(const struct cli_opt *o, char *buf, size_t size)
+{
+    char a[256];
+    arg_name(o, a, sizeof a);
+    snprintf(buf, size, "%c%c%s--%s%s%s", o->letter ? '-' : ' ', o->letter ? o->letter : ' ',
+             o->letter ? ", " : "  ", o->name, *a ? " " : "", a);
+}
+
+void cli_print_help(const struct cli_command *cmd, FILE *f)
+{
+    void *defaults = defaults_of(cmd);
+    print_usage(cmd, f, "usage: ", 100);
+    fprintf(f, "\n%c%s.\n", toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
+    if (cmd->about)
+        fprintf(f, "\n%s\n", cmd->about);
+    fprintf(f, "\noptions:\n");
+    for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
+        char head[300], def[256] = "", help[1024];
+        option_head(o, head, sizeof head);
+        if (defaults)
+            default_text(o, defaults, def, sizeof def);
+        snprintf(help, sizeof help, "%s%s%s%s", o->help, *def ? " (default: " : "", def,
+                 *def ? ")" : "");
+        if (strlen(head) > 28)
+            fprintf(f, "  %s\n%32s", head, "");
+        else
+            fprintf(f, "  %-28s  ", head);
+        size_t col = 32; /* the help wrapped at 100 columns, under itself */
+        for (char *w = strtok(help, " "); w; w = strtok(NULL, " "))
+            put_word(f, w, &col, 32, 100);
+        fputc('\n', f);
+    }
+    fprintf(f, "  -h, --help                    print this help and exit\n");
+    free(defaults);
+}
+
+/* Text for roff: backslashes and minus signs escaped, no line starting
+ * with a control character. */
+static void roff(FILE *f, const char *s)
+{
+    int bol = 1;
+    for (; *s; s++) {
+        if (bol && (*s == '.' || *s == '\''))
+            fputs("\\&", f);
+        bol = *s == '\n';
+        if (*s == '\\')
+            fputs("\\e", f);
+        else if (*s == '-')
+            fputs("\\-", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+void cli_print_man(FILE *f)
+{
+    fprintf(f, ".\\\" Generated by 'cetune --man' from the option tables of src/cli/cmd_*.c.\n"
+               ".TH CETUNE 1 \"\" \"cetune %s\" \"User Commands\"\n"
+               ".SH NAME\ncetune \\- tune web content\\-extraction algorithms with a genetic "
+               "algorithm\n.SH SYNOPSIS\n.B cetune\n.I COMMAND\n[\\fIOPTIONS\\fR]\n.br\n"
+               ".B cetune \\-\\-version\n.SH DESCRIPTION\n"
+               "cetune evolves the parameters of main\\-content extraction algorithms on pages "
+               "with a gold standard of their main text, scores configurations per package with "
+               "the word\\-sequence F1, and extracts the main text of pages with a tuned "
+               "configuration.\n"
+               "Output for people goes to standard output, diagnostics to standard error.\n",
+            CETUNE_VERSION);
+    fprintf(f, ".SH COMMANDS\n");
+    for (size_t i = 0; cli_commands[i]; i++) {
+        const struct cli_command *cmd = cli_commands[i];
+        void *defaults = defaults_of(cmd);
+        fprintf(f, ".SS cetune %s\n", cmd->name);
+        roff(f, cmd->summary);
+        fprintf(f, ".\n.PP\n.nf\n");
+        /* The usage line through a memory stream, so that it can be escaped. */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        if (m) {
+            print_usage(cmd, m, "", 72);
+            fclose(m);
+            roff(f, text);
+            free(text);
+        }
+        fprintf(f, ".fi\n");
+        if (cmd->about) {
+            fprintf(f, ".PP\n");
+            roff(f, cmd->about);
+            fputc('\n', f);
+        }
+        for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
+            char a[256], def[256] = "";
+            arg_name(o, a, sizeof a);
+            fprintf(f, ".TP\n");
+            if (o->letter)
+                fprintf(f, "\\fB\\-%c\\fR, ", o->letter);
+            fprintf(f, "\\fB");
+            roff(f, "--");
+            roff(f, o->name);
+            fprintf(f, "\\fR");
+            if (*a) {
+                fprintf(f, " \\fI");
+                roff(f, a);
+                fprintf(f, "\\fR");
+            }
+            fputc('\n', f);
+            if (defaults)
+                default_text(o, defaults, def, sizeof def);
+            roff(f, o->help);
+            if (*def) {
+                fprintf(f, " (default: ");
+                roff(f, def);
+                fputc(')', f);
+            }
+            fputc('\n', f);
+        }
+        free(defaults);
+    }
+    fprintf(f, ".SH EXIT STATUS\n0 success, 1 runtime error, 2 usage error.\n"
+               "An interrupted \\fBevolve\\fR exits 130 (SIGINT) or 143 (SIGTERM) after keeping "
+               "its last complete generation.\n"
+               ".SH ENVIRONMENT\n.TP\n.B CETUNE_ADHOSTS\n"
+               "a file of ad\\-server hosts that replaces crunch's built\\-in list "
+               "(\\fBextract \\-\\-adhosts\\fR wins over it)\n"
+               ".SH SEE ALSO\nREADME.md and docs/ in the cetune sources.\n");
+}
+
+/* Whole numbers, checked against the row's range. */
+static int parse_whole(const char *cmd, const struct cli_opt *o, const char *s, long *out)
+{
+    char *end, name[64];
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < (long)o->min || v > (long)o->max)
+        return cli_usage(cmd, "%s expects a whole number from %ld to %ld, got '%s'",
+                         opt_shown(o, name, sizeof name), (long)o->min, (long)o->max, s);
+    *out = v;
+    return 0;
+}
+
+/* Stores the argument of o into its field of args. */
+static int store(const char *cmd, const struct cli_opt *o, void *args, const char *arg)
+{
+    char *field = (char *)args + o->off, *end, name[64];
+    int rc;
+    long v;
+    switch (o->type) {
+    case CLI_FLAG: {
+        int one = 1;
+        memcpy(field, &one, sizeof one);
+        return 0;
+    }
+    case CLI_STR:
+        memcpy(field, &arg, sizeof arg);
+        return 0;
+    case CLI_LIST:
+        if (cli_list_add((struct cli_list *)(void *)field, arg)) {
+            cli_error("out of memory");
+            return CLI_RUNTIME;
+        }
+        return 0;
+    case CLI_LONG:
+        if ((rc = parse_whole(cmd, o, arg, &v)))
+            return rc;
+        memcpy(field, &v, sizeof v);
+        return 0;
+    case CLI_SIZE: {
+        if ((rc = parse_whole(cmd, o, arg, &v)))
+            return rc;
+        size_t z = (size_t)v;
+        memcpy(field, &z, sizeof z);
+        return 0;
+    }
+    case CLI_DOUBLE: {
+        errno = 0;
+        double d = strtod(arg, &end);
+        if (!*arg || *end || errno || !isfinite(d) || d < o->min || d > o->max)
+            return cli_usage(cmd, "%s expects a number from %g to %g, got '%s'",
+                             opt_shown(o, name, sizeof name), o->min, o->max, arg);
+        memcpy(field, &d, sizeof d);
+        return 0;
+    }
+    case CLI_SEED: {
+        errno = 0;
+        unsigned long long u = strtoull(arg, &end, 10);
+        if (!*arg || *end || errno || *arg == '-')
+            return cli_usage(cmd, "%s expects a whole number from 0 to 18446744073709551615, "
+                                  "got '%s'", opt_shown(o, name, sizeof name), arg);
+        uint64_t s = u;
+        memcpy(field, &s, sizeof s);
+        return 0;
+    }
+    case CLI_ENUM: {
+        char values[256];
+        for (int k = 0; o->values[k]; k++)
+            if (!strcmp(o->values[k], arg)) {
+                memcpy(field, &k, sizeof k);
+                return 0;
+            }
+        arg_name(o, values, sizeof values);
+        return cli_usage(cmd, "%s must be one of %s, not '%s'", opt_shown(o, name, sizeof name),
+                         values, arg);
+    }
+    case CLI_FUNC:
+        return o->parse(cmd, o, field, arg);
+    }
+    return 0;
+}
+
+int cli_parse(const struct cli_command *cmd, void *args, int argc, char **argv)
+{
+    size_t n = 0;
+    while (cmd->opts && cmd->opts[n].name)
+        n++;
+    struct option *longopts = calloc(n + 2, sizeof *longopts);
+    unsigned char *given = calloc(n + 1, 1);
+    char *shortopts = malloc(3 * n + 4);
+    int rc = 0, opt;
+    if (cmd->size)
+        memset(args, 0, cmd->size);
+    if (cmd->init)
+        cmd->init(args);
+    if (!longopts || !given || !shortopts) {
+        cli_error("out of memory");
+        rc = CLI_RUNTIME;
+        goto done;
+    }
+    /* Long-only options return 256 + their row. */
+    size_t k = 0;
+    shortopts[k++] = ':';
+    for (size_t i = 0; i < n; i++) {
+        const struct cli_opt *o = &cmd->opts[i];
+        int has_arg = o->type != CLI_FLAG;
+        longopts[i] = (struct option){o->name, has_arg ? required_argument : no_argument, NULL,
+                                      o->letter ? o->letter : 256 + (int)i};
+        if (o->letter) {
+            shortopts[k++] = (char)o->letter;
+            if (has_arg)
+                shortopts[k++] = ':';
+        }
+    }
+    longopts[n] = (struct option){"help", no_argument, NULL, 'h'};
+    shortopts[k++] = 'h';
+    shortopts[k] = 0;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            cli_print_help(cmd, stdout);
+            rc = CLI_DONE;
+            goto done;
+        }
+        if (opt == ':') {
+            rc = cli_usage(cmd->name, "option %s needs a value", argv[optind - 1]);
+            goto done;
+        }
+        size_t i = opt >= 256 ? (size_t)opt - 256 : n;
+        for (size_t r = 0; opt < 256 && r < n; r++)
+            if (cmd->opts[r].letter == opt)
+                i = r;
+        if (opt == '?' || i >= n) {
+            rc = cli_usage(cmd->name, "unknown option '%s'", argv[optind - 1]);
+            goto done;
+        }
+        given[i] = 1;
+        if ((rc = store(cmd->name, &cmd->opts[i], args, optarg)))
+            goto done;
+    }
+    /* An option only of the second form (evolve --resume) admits only
+     * second-form options beside it. */
+    for (size_t i = 0; i < n; i++) {
+        const struct cli_opt *o = &cmd->opts[i];
+        if (!given[i] || o->forms != 2)
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (given[j] && !(cmd->opts[j].forms & 2)) {
+                char allowed[512] = "";
+                size_t len = 0;
+                for (size_t m = 0; m < n; m++)
+                    if ((cmd->opts[m].forms & 2) && m != i && len < sizeof allowed)
+                        len += (size_t)snprintf(allowed + len, sizeof allowed - len, "%s--%s",
+                                                len ? ", " : "", cmd->opts[m].name);
+                rc = cli_usage(cmd->name, "--%s continues with its own settings: only %s may "
+                                          "be given with it, not --%s", o->name, allowed,
+                               cmd->opts[j].name);
+                goto done;
+            }
+    }
+    if (!cmd->operands && optind < argc)
+        rc = cli_usage(cmd->name, "unexpected argument '%s'", argv[optind]);
+done:
+    free(longopts);
+    free(given);
+    free(shortopts);
+    return rc;
+}
