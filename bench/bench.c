@@ -8,7 +8,7 @@
  *                       (steady state; the table also shows the cold first evaluation)
  *   eval_ms_threads     the same with all threads
  *   lcs_floor_ms        the LCS computations alone of that evaluation (1 thread)
- *   extract_mb_s        `cetune extract`-style throughput: parse + lqf at defaults + text */
+ *   extract_mb_s        `cetune extract` throughput: cet_page_extract, lqf at defaults, text */
 #include <getopt.h>
 #include <omp.h>
 #include <stdio.h>
@@ -24,6 +24,7 @@
 #include "cetune/corpus.h"
 #include "cetune/eval.h"
 #include "cetune/lcs.h"
+#include "cetune/page.h"
 
 /* Evaluations per timed window: single ones last about a millisecond, where
  * a thread wake-up or a timer tick would be a large share. */
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
         struct page *p = &pages[pi++];
         cet_read_file(&p->html, e->html_path, CET_MAX_PAGE_BYTES, &err);
         char cs[32];
-        cet_decode_page(&p->utf8, &p->utf8_len, p->html.p, p->html.len, cs, &err);
+        cet_decode_page(&p->utf8, &p->utf8_len, p->html.p, p->html.len, NULL, cs, &err);
         struct cet_buf g = {0};
         if (e->gold_inline)
             cet_buf_puts(&g, e->gold_inline);
@@ -292,26 +293,21 @@ int main(int argc, char **argv)
     const struct cet_extractor *lqf = cet_extractor_find("lqf");
     if (!lqf)
         lqf = cet_extractor_find("alltext");
-    double *lp = calloc(lqf->nparams + 1, sizeof *lp);
-    cet_params_default(lqf, lp);
+    struct cet_config lcfg = {0};
+    struct cet_page *pg = NULL;
+    if (cet_config_default(&lcfg, lqf->name, &err) || cet_page_new(&pg, &err)) {
+        fprintf(stderr, "cetune-bench: %s\n", err.msg);
+        return 1;
+    }
     struct cet_buf out = {0};
     for (int r = 0; r < repeat; r++) {
         double t0 = now();
-        for (size_t i = 0; i < ndocs; i++) {
-            struct cet_doc *d;
-            if (cet_doc_parse(&d, pages[i].html.p, pages[i].html.len, NULL, 0, &err))
-                continue;
-            void *prep = lqf->prepare ? lqf->prepare(d, &err) : NULL;
-            cet_sel_reset(&sel, d);
-            lqf->run(d, prep, lp, &sel);
-            out.len = 0;
-            cet_extract_text(d, &sel, &out);
-            if (lqf->release && prep)
-                lqf->release(prep);
-            cet_doc_free(d);
-        }
+        for (size_t i = 0; i < ndocs; i++)
+            cet_page_extract(pg, &lcfg, pages[i].html.p, pages[i].html.len, NULL, &out, NULL, &err);
         t[r] = now() - t0;
     }
+    cet_page_free(pg);
+    cet_config_free(&lcfg);
     double extract_mb_s = mb / median(t, repeat);
     double speedup = bits_time > 0 ? dp_time / bits_time : 0;
 

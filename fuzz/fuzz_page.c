@@ -1,49 +1,86 @@
-/* Page loading plus every registered extractor at its defaults: parse, score
- * against a gold taken from the input's tail, render text and HTML. */
+/* A page through cet_page_extract (the path of `cetune extract` and `cetune
+ * serve`) with every registered extractor at its defaults, as text and HTML;
+ * then the same page scored against a gold taken from the input's tail.
+ *
+ * An input starting with a byte below 8 declares a charset (as HTTP would)
+ * for the rest of the input: the byte picks one from the table below. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cetune/eval.h"
+#include "cetune/page.h"
+#include "cetune/text.h"
 #include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int count_word(const char *w, size_t n, void *ctx)
 {
-    /* The last quarter doubles as gold text, so the metric sees related words. */
-    size_t glen = size / 4;
-    struct cet_doc *doc = NULL;
-    struct cet_error err;
-    if (cet_doc_parse(&doc, (const char *)data, size, (const char *)data + size - glen, glen, &err))
-        return 0;
+    (void)w, (void)n;
+    ++*(uint32_t *)ctx;
+    return 0;
+}
+
+/* Scoring is a corpus operation: the evaluator gets the page as a corpus of one. */
+static void score(struct cet_doc *doc, const struct cet_extractor *ex, const double *params)
+{
     struct cet_corpus c;
     memset(&c, 0, sizeof c);
     c.docs = &doc;
     c.ndocs = 1;
-    struct cet_sel sel;
-    memset(&sel, 0, sizeof sel);
-    struct cet_buf out = {0};
-    for (size_t x = 0; x < cet_extractor_count(); x++) {
-        const struct cet_extractor *ex = cet_extractor_at(x);
-        double params[64];
-        if (ex->nparams > 64)
-            abort();
-        cet_params_default(ex, params);
-        struct cet_evaluator *ev;
-        if (cet_evaluator_new(&ev, &c, ex, CET_METRIC_WORD, 1, &err))
-            continue;
-        struct cet_score s;
-        if (cet_evaluate(ev, params, 1, NULL, 0, &s, NULL, NULL, NULL, &err) == 0 &&
-            (s.f1 < 0 || s.f1 > 1 || s.overlap > s.n_extract || s.overlap > s.n_gold))
-            abort(); /* the metric's invariants */
-        if (cet_evaluator_extract(ev, params, 0, &sel) == 0) {
-            out.len = 0;
-            cet_extract_text(doc, &sel, &out);
-            out.len = 0;
-            cet_extract_html(doc, &sel, &out);
-        }
-        cet_evaluator_free(ev);
+    struct cet_evaluator *ev;
+    struct cet_error err;
+    if (cet_evaluator_new(&ev, &c, ex, CET_METRIC_WORD, 1, &err))
+        return;
+    struct cet_score s;
+    if (cet_evaluate(ev, params, 1, NULL, 0, &s, NULL, NULL, NULL, &err) == 0 &&
+        (s.f1 < 0 || s.f1 > 1 || s.overlap > s.n_extract || s.overlap > s.n_gold))
+        abort(); /* the metric's invariants */
+    cet_evaluator_free(ev);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const declared[8] = {"utf-8", "windows-1252", "utf-16le", "utf-16be",
+                                            "koi8-r", "shift_jis", "gb18030", "no-such-charset"};
+    struct cet_page_opts opts = {0};
+    if (size && data[0] < 8) {
+        opts.charset = declared[data[0]];
+        data++, size--;
     }
-    cet_buf_free(&out);
-    cet_sel_free(&sel);
+    struct cet_page *pg;
+    struct cet_error err;
+    if (cet_page_new(&pg, &err))
+        return 0;
+    struct cet_buf out = {0};
+    struct cet_doc *doc = NULL;
+    /* The last quarter doubles as gold text, so the metric sees related words. */
+    size_t glen = size / 4;
+    if (cet_doc_parse_as(&doc, (const char *)data, size, opts.charset,
+                         (const char *)data + size - glen, glen, &err))
+        doc = NULL;
+    for (size_t x = 0; x < cet_extractor_count(); x++) {
+        struct cet_config cfg = {0};
+        if (cet_config_default(&cfg, cet_extractor_at(x)->name, &err))
+            continue; /* out of memory */
+        struct cet_page_info info;
+        opts.format = CET_PAGE_TEXT;
+        int rc = cet_page_extract(pg, &cfg, (const char *)data, size, &opts, &out, &info, &err);
+        if ((rc == 0) != (doc != NULL) && rc != CET_PAGE_FAILED)
+            abort(); /* the page call and the corpus loader agree on what is usable */
+        if (rc == 0) {
+            uint32_t words = 0;
+            /* The written text holds exactly the words scored. */
+            if (cet_words(out.p, out.len, count_word, &words) == 0 &&
+                (words != info.words || info.words > info.page_words))
+                abort();
+            opts.format = CET_PAGE_HTML;
+            cet_page_extract(pg, &cfg, (const char *)data, size, &opts, &out, NULL, &err);
+        }
+        if (doc)
+            score(doc, cfg.ex, cfg.params);
+        cet_config_free(&cfg);
+    }
     cet_doc_free(doc);
+    cet_buf_free(&out);
+    cet_page_free(pg);
     return 0;
 }

@@ -97,6 +97,10 @@ struct cet_doc {
  * or -1 with a reason in err (the page is unusable). */
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len,
                   const char *gold, size_t gold_len, struct cet_error *err);
+/* The same with the charset the transport declared (the charset parameter
+ * of an HTTP Content-Type), or NULL; see cet_decode_page. */
+int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
+                     const char *gold, size_t gold_len, struct cet_error *err);
 void cet_doc_free(struct cet_doc *doc);
 
 static inline const char *cet_node_str(const struct cet_doc *d, uint32_t i)
@@ -110,10 +114,15 @@ static inline const char *cet_word_str(const struct cet_doc *d, uint32_t id)
 /* Value of attribute name on element i, or NULL. */
 const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name);
 
-/* Charset handling (DESIGN.md): BOM, then <meta charset>/http-equiv, else
- * UTF-8 when valid, else windows-1252.  Returns malloc'd UTF-8 in *out. */
+/* Charset handling (DESIGN.md): BOM, then the declared charset (from the
+ * transport, e.g. HTTP; NULL for none), then <meta charset>/http-equiv, else
+ * UTF-8 when valid, else windows-1252.  Returns malloc'd UTF-8 in *out and
+ * the charset used in charset.  A declared charset that is unknown is an
+ * error (an unknown <meta> label is ignored, as browsers do). */
 int cet_decode_page(char **out, size_t *out_len, const char *bytes, size_t len,
-                    char charset[32], struct cet_error *err);
+                    const char *declared, char charset[32], struct cet_error *err);
+/* 1 when label names a charset cet_decode_page can decode. */
+int cet_charset_known(const char *label);
 /* Gold text: UTF-8 when valid, else windows-1252. */
 int cet_decode_text(char **out, size_t *out_len, const char *bytes, size_t len,
                     struct cet_error *err);

@@ -2,8 +2,9 @@
  * extractor with -P settings) to pages and prints their main text, or the
  * cleaned HTML.  Pages are handled one at a time and everything a page needs
  * is freed before the next, so memory stays flat over any number of files.
- * The text is rendered by cet_extract_text, as `evaluate --extracts` writes
- * it, so both give the same words for a page. */
+ * Each page goes through cet_page_extract (include/cetune/page.h), which
+ * renders the text as `evaluate --extracts` writes it, so both give the same
+ * words for a page. */
 #include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
@@ -14,14 +15,14 @@
 #include <sys/stat.h>
 
 #include "cetune/adhosts.h"
-#include "cetune/eval.h"
+#include "cetune/page.h"
 #include "cli.h"
 
 struct job {
     const struct cet_config *cfg;
     int html;
     const char *out_dir;
-    struct cet_sel sel;    /* reused across pages */
+    struct cet_page *pg;   /* reused across pages */
     struct cet_buf page, out;
     uint64_t *written;     /* hashes of the --out-dir files written so far */
     size_t nwritten, cap;  /* cap: a power of two, or 0 */
@@ -89,33 +90,23 @@ static int same_file(const char *a, const char *b)
 }
 
 /* One page: 0, or -1 after printing why the page failed, or CLI_RUNTIME
- * when the run cannot go on (the extractor cannot prepare, stdout fails). */
+ * when the run cannot go on (the extractor fails, stdout fails). */
 static int extract_one(struct job *j, const char *input)
 {
-    const struct cet_extractor *ex = j->cfg->ex;
     const char *path = strcmp(input, "-") ? input : "/dev/stdin";
     const char *shown = strcmp(input, "-") ? input : "standard input";
-    struct cet_doc *doc = NULL;
-    void *prep = NULL;
     struct cet_error err;
     int rc = -1;
     if (cet_read_file(&j->page, path, CET_MAX_PAGE_BYTES, &err)) {
         cli_error("%s", err.msg);
         goto done;
     }
-    if (cet_doc_parse(&doc, j->page.p, j->page.len, NULL, 0, &err)) {
+    struct cet_page_opts opts = {.format = j->html ? CET_PAGE_HTML : CET_PAGE_TEXT};
+    int r = cet_page_extract(j->pg, j->cfg, j->page.p, j->page.len, &opts, &j->out, NULL, &err);
+    if (r) {
         cli_error("%s: %s", shown, err.msg);
-        goto done;
-    }
-    if (ex->prepare && !(prep = ex->prepare(doc, &err))) {
-        cli_error("%s: %s", ex->name, err.msg);
-        rc = CLI_RUNTIME;
-        goto done;
-    }
-    j->out.len = 0;
-    if (cet_sel_reset(&j->sel, doc) || ex->run(doc, prep, j->cfg->params, &j->sel) ||
-        (j->html ? cet_extract_html(doc, &j->sel, &j->out) : cet_extract_text(doc, &j->sel, &j->out))) {
-        cli_error("%s: out of memory", shown);
+        if (r == CET_PAGE_FAILED)
+            rc = CLI_RUNTIME;
         goto done;
     }
     if (j->out_dir) {
@@ -142,9 +133,6 @@ static int extract_one(struct job *j, const char *input)
     }
     rc = 0;
 done:
-    if (prep && ex->release)
-        ex->release(prep);
-    cet_doc_free(doc);
     return rc;
 }
 
@@ -208,6 +196,11 @@ int cmd_extract(int argc, char **argv)
         rc = CLI_USAGE;
         goto done;
     }
+    if (cet_page_new(&j.pg, &err)) {
+        cli_error("%s", err.msg);
+        rc = CLI_RUNTIME;
+        goto done;
+    }
     if (j.out_dir && mkdir(j.out_dir, 0777) && errno != EEXIST) {
         cli_error("%s: cannot create directory: %s", j.out_dir, strerror(errno));
         rc = CLI_RUNTIME;
@@ -236,7 +229,7 @@ int cmd_extract(int argc, char **argv)
                 pages, j.out_dir ? " into " : "", j.out_dir ? j.out_dir : "", failed);
     rc = failed ? CLI_RUNTIME : CLI_OK;
 done:
-    cet_sel_free(&j.sel);
+    cet_page_free(j.pg);
     free(j.written);
     cet_buf_free(&j.page);
     cet_buf_free(&j.out);

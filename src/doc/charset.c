@@ -1,6 +1,7 @@
 /* Page and gold decoding to UTF-8 (DESIGN.md): a BOM wins, then a <meta>
  * declaration, else UTF-8 when the bytes are valid UTF-8, else windows-1252.
- * ISO-8859-1 and US-ASCII labels mean windows-1252, as browsers treat them
+ * A charset declared by the transport (HTTP Content-Type) ranks after a BOM
+ * and before <meta>.  ISO-8859-1 and US-ASCII labels mean windows-1252, as browsers treat them
  * (WHATWG Encoding).  Invalid sequences in a declared charset become U+FFFD
  * rather than dropping the page. */
 #include <ctype.h>
@@ -210,33 +211,81 @@ static const char *const cp1252_labels[] = {
     "l1", "iso-ir-100", "ibm819", "cp819", "us-ascii", "ascii", "ansi_x3.4-1968", "iso88591",
     "csisolatin1", NULL};
 
-int cet_decode_page(char **out, size_t *out_len, const char *bytes, size_t len, char charset[32],
-                    struct cet_error *err)
+/* Decodes with the charset called label (lowercase); 1 when the label is not
+ * usable, -1 when out of memory.  A UTF-16 label is usable only when the
+ * transport declared it: found in a <meta>, it sits in ASCII-compatible
+ * bytes, so it is a lie. */
+static int decode_as(char **out, size_t *out_len, const char *bytes, size_t len, const char *cs,
+                     int utf16_ok, char charset[32])
 {
     const unsigned char *s = (const unsigned char *)bytes;
-    int rc;
+    if (is_label(cs, utf8_labels)) {
+        strcpy(charset, "utf-8");
+        return decode_utf8_lossy(out, out_len, s, len);
+    }
+    if (is_label(cs, cp1252_labels)) {
+        strcpy(charset, "windows-1252");
+        return decode_cp1252(out, out_len, s, len);
+    }
+    if (!utf16_ok && strncmp(cs, "utf-16", 6) == 0)
+        return 1;
+    int rc = decode_iconv(out, out_len, bytes, len, cs);
+    if (rc == 0)
+        snprintf(charset, 32, "%s", cs);
+    return rc;
+}
+
+/* The declared label, lowercase, without surrounding quotes and blanks, into
+ * cs; 0 when it is empty or too long to be a charset name. */
+static int normalise_label(const char *declared, char cs[32])
+{
+    while (isspace((unsigned char)*declared) || *declared == '"' || *declared == '\'')
+        declared++;
+    size_t n = 0;
+    for (; *declared && !isspace((unsigned char)*declared) && *declared != '"' &&
+           *declared != '\'' && *declared != ';';
+         declared++) {
+        if (n == 31)
+            return 0;
+        cs[n++] = (char)tolower((unsigned char)*declared);
+    }
+    cs[n] = 0;
+    return n > 0;
+}
+
+int cet_charset_known(const char *label)
+{
+    char cs[32];
+    if (!normalise_label(label, cs))
+        return 0;
+    if (is_label(cs, utf8_labels) || is_label(cs, cp1252_labels))
+        return 1;
+    iconv_t cd = iconv_open("UTF-8", cs);
+    if (cd == (iconv_t)-1)
+        return 0;
+    iconv_close(cd);
+    return 1;
+}
+
+int cet_decode_page(char **out, size_t *out_len, const char *bytes, size_t len,
+                    const char *declared, char charset[32], struct cet_error *err)
+{
+    const unsigned char *s = (const unsigned char *)bytes;
+    char cs[32];
+    int rc = 1;
     if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) {
         strcpy(charset, "utf-8 (bom)");
         rc = decode_utf8_lossy(out, out_len, s + 3, len - 3);
     } else if (len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF))) {
         strcpy(charset, s[0] == 0xFF ? "utf-16le (bom)" : "utf-16be (bom)");
         rc = decode_iconv(out, out_len, bytes + 2, len - 2, s[0] == 0xFF ? "UTF-16LE" : "UTF-16BE");
+    } else if (declared) { /* the transport's word ranks after a BOM, before <meta> */
+        if (!normalise_label(declared, cs) ||
+            (rc = decode_as(out, out_len, bytes, len, cs, 1, charset)) == 1)
+            return cet_fail(err, "unknown charset '%.40s'", declared);
     } else {
-        char cs[32];
-        rc = 1;
-        if (find_meta_charset(bytes, len, cs)) {
-            if (is_label(cs, utf8_labels)) {
-                strcpy(charset, "utf-8");
-                rc = decode_utf8_lossy(out, out_len, s, len);
-            } else if (is_label(cs, cp1252_labels)) {
-                strcpy(charset, "windows-1252");
-                rc = decode_cp1252(out, out_len, s, len);
-            } else if (strncmp(cs, "utf-16", 6) != 0) { /* a UTF-16 label in ASCII bytes is a lie */
-                rc = decode_iconv(out, out_len, bytes, len, cs);
-                if (rc == 0)
-                    snprintf(charset, 32, "%s", cs);
-            }
-        }
+        if (find_meta_charset(bytes, len, cs))
+            rc = decode_as(out, out_len, bytes, len, cs, 0, charset);
         if (rc == 1) { /* no usable declaration */
             if (cet_utf8_valid(bytes, len)) {
                 strcpy(charset, "utf-8");

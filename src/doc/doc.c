@@ -336,6 +336,12 @@ static int looks_binary(const char *s, size_t len)
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char *gold,
                   size_t gold_len, struct cet_error *err)
 {
+    return cet_doc_parse_as(out, html, len, NULL, gold, gold_len, err);
+}
+
+int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
+                     const char *gold, size_t gold_len, struct cet_error *err)
+{
     *out = NULL;
     if (len == 0)
         return cet_fail(err, "empty page (0 bytes)");
@@ -348,7 +354,7 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char
     d->bytes = len;
     char *utf8 = NULL;
     size_t ulen = 0;
-    if (cet_decode_page(&utf8, &ulen, html, len, d->charset, err)) {
+    if (cet_decode_page(&utf8, &ulen, html, len, charset, d->charset, err)) {
         free(d);
         return -1;
     }

@@ -1,6 +1,6 @@
 /* Data-driven extractor tests: every tests/data/extract/NAME.expect names a page,
  * an extractor and parameters, and holds the exact text the extractor must
- * produce (as `cetune extract` writes it):
+ * produce, through cet_page_extract (as `cetune extract` writes it):
  *
  *   page: lqf-basic.html
  *   extractor: lqf
@@ -13,7 +13,7 @@
 
 #include "cetune/buf.h"
 #include "cetune/config.h"
-#include "cetune/eval.h"
+#include "cetune/page.h"
 #include "test.h"
 
 static int ends_with(const char *s, const char *suf)
@@ -72,32 +72,19 @@ static void run_case(const char *dir, const char *file)
         CHECK(0);
         goto done;
     }
-    struct cet_doc *doc = NULL;
-    CHECK(cet_doc_parse(&doc, page.p, page.len, NULL, 0, &err) == 0);
-    if (!doc)
-        goto done;
-    struct cet_corpus c = {0};
-    c.docs = &doc;
-    c.ndocs = 1;
-    struct cet_evaluator *ev = NULL;
-    CHECK(cet_evaluator_new(&ev, &c, cfg.ex, CET_METRIC_WORD, 1, &err) == 0);
-    struct cet_sel sel = {0};
-    if (ev && cet_evaluator_extract(ev, cfg.params, 0, &sel) == 0) {
-        if (html)
-            cet_extract_html(doc, &sel, &out);
-        else
-            cet_extract_text(doc, &sel, &out);
-        int same = out.p && !strcmp(out.p, expected);
-        if (!same)
-            fprintf(stderr, "%s: %s produced:\n%s---- expected:\n%s----\n", file, cfg.ex->name,
-                    out.p ? out.p : "", expected);
-        CHECK(same);
-    } else {
-        CHECK(0);
-    }
-    cet_sel_free(&sel);
-    cet_evaluator_free(ev);
-    cet_doc_free(doc);
+    struct cet_page *pg = NULL;
+    CHECK(cet_page_new(&pg, &err) == 0);
+    struct cet_page_opts opts = {.format = html ? CET_PAGE_HTML : CET_PAGE_TEXT};
+    int rc = pg ? cet_page_extract(pg, &cfg, page.p, page.len, &opts, &out, NULL, &err) : -1;
+    if (rc)
+        fprintf(stderr, "%s: %s\n", file, err.msg);
+    CHECK(rc == 0);
+    int same = rc == 0 && !strcmp(out.p, expected);
+    if (rc == 0 && !same)
+        fprintf(stderr, "%s: %s produced:\n%s---- expected:\n%s----\n", file, cfg.ex->name, out.p,
+                expected);
+    CHECK(same);
+    cet_page_free(pg);
 done:
     cet_config_free(&cfg);
     cet_buf_free(&spec);

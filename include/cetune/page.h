@@ -1,0 +1,65 @@
+/* Extracting one page: the production use of a configuration.  One call
+ * takes the page's bytes as they came (any charset, optionally the charset
+ * the transport declared), parses them into the document model, runs the
+ * configuration's extractor and renders the main text or the cleaned HTML,
+ * exactly as `cetune extract` and `evaluate --extracts` write it.
+ *
+ *   struct cet_page *pg;
+ *   cet_page_new(&pg, &err);
+ *   struct cet_buf text = {0};
+ *   if (cet_page_extract(pg, &cfg, bytes, len, NULL, &text, NULL, &err) == 0)
+ *       fwrite(text.p, 1, text.len, stdout);
+ *   cet_page_free(pg);
+ *
+ * A context keeps the scratch memory of one extraction for the next, so a
+ * loop over pages allocates little once warm; it is not shared between
+ * threads (use one per thread).  The configuration is only read. */
+#ifndef CETUNE_PAGE_H
+#define CETUNE_PAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cetune/buf.h"
+#include "cetune/config.h"
+#include "cetune/error.h"
+
+struct cet_page;
+
+enum cet_page_format { CET_PAGE_TEXT = 0, CET_PAGE_HTML = 1 };
+
+/* How a page is read and written; NULL means all defaults (zeroes). */
+struct cet_page_opts {
+    enum cet_page_format format;
+    const char *charset; /* declared by the transport (HTTP Content-Type charset), or NULL */
+    double time_limit;   /* seconds; 0 = none.  Checked between the stages (decode and
+                            parse, prepare, run, render), which cannot be interrupted */
+};
+
+/* What the extraction found, for logs and JSON answers. */
+struct cet_page_info {
+    char charset[32];   /* the charset the page was decoded from */
+    size_t bytes;       /* size of the page as given */
+    uint32_t words;     /* words of the extract, as the metric counts them */
+    uint32_t page_words;/* words of the whole page */
+};
+
+/* Failures of cet_page_extract, besides 0 for success. */
+enum {
+    CET_PAGE_UNUSABLE = -1, /* the page cannot be used: empty, binary, over 64 MB, too deep */
+    CET_PAGE_CHARSET = -2,  /* the declared charset is unknown */
+    CET_PAGE_TIMEOUT = -3,  /* the time limit passed */
+    CET_PAGE_FAILED = -4,   /* out of memory, or the extractor failed */
+};
+
+int cet_page_new(struct cet_page **out, struct cet_error *err);
+void cet_page_free(struct cet_page *pg);
+
+/* Extracts the main content of the page bytes[0..len) with cfg into out
+ * (emptied first; NUL-terminated).  info may be NULL.  Returns 0, or one of
+ * the CET_PAGE_* failures above with the reason in err. */
+int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const char *bytes,
+                     size_t len, const struct cet_page_opts *opts, struct cet_buf *out,
+                     struct cet_page_info *info, struct cet_error *err);
+
+#endif

@@ -1,0 +1,115 @@
+/* One page from bytes to its main text (include/cetune/page.h): the path
+ * `cetune extract`, `cetune serve`, the page fuzz target and the bench share. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cetune/eval.h"
+#include "cetune/page.h"
+
+struct cet_page {
+    struct cet_sel sel; /* kept across pages: no reallocation once warm */
+    uint32_t *words;    /* scratch for counting the extract's words */
+    size_t words_cap;
+};
+
+int cet_page_new(struct cet_page **out, struct cet_error *err)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? 0 : cet_fail(err, "out of memory");
+}
+
+void cet_page_free(struct cet_page *pg)
+{
+    if (!pg)
+        return;
+    cet_sel_free(&pg->sel);
+    free(pg->words);
+    free(pg);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int over(const struct cet_page_opts *o, double start, struct cet_error *err)
+{
+    if (o->time_limit > 0 && now() - start > o->time_limit) {
+        cet_fail(err, "time limit of %g s exceeded", o->time_limit);
+        return 1;
+    }
+    return 0;
+}
+
+int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const char *bytes,
+                     size_t len, const struct cet_page_opts *opts, struct cet_buf *out,
+                     struct cet_page_info *info, struct cet_error *err)
+{
+    static const struct cet_page_opts defaults;
+    const struct cet_page_opts *o = opts ? opts : &defaults;
+    const struct cet_extractor *ex = cfg->ex;
+    double start = o->time_limit > 0 ? now() : 0;
+    struct cet_doc *doc = NULL;
+    void *prep = NULL;
+    int rc = CET_PAGE_FAILED;
+    out->len = 0;
+    if (cet_buf_reserve(out, 0))
+        return cet_fail(err, "out of memory"), CET_PAGE_FAILED;
+    out->p[0] = 0;
+    if (o->charset && !cet_charset_known(o->charset)) {
+        cet_fail(err, "unknown charset '%.40s'", o->charset);
+        return CET_PAGE_CHARSET;
+    }
+    if (cet_doc_parse_as(&doc, bytes, len, o->charset, NULL, 0, err))
+        return CET_PAGE_UNUSABLE;
+    if (over(o, start, err)) {
+        rc = CET_PAGE_TIMEOUT;
+        goto done;
+    }
+    if (ex->prepare && !(prep = ex->prepare(doc, err))) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        cet_fail(err, "%s: %s", ex->name, why);
+        goto done;
+    }
+    if (over(o, start, err)) {
+        rc = CET_PAGE_TIMEOUT;
+        goto done;
+    }
+    if (cet_sel_reset(&pg->sel, doc) || ex->run(doc, prep, cfg->params, &pg->sel)) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    if (over(o, start, err)) {
+        rc = CET_PAGE_TIMEOUT;
+        goto done;
+    }
+    if (o->format == CET_PAGE_HTML ? cet_extract_html(doc, &pg->sel, out)
+                                   : cet_extract_text(doc, &pg->sel, out)) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    if (info) {
+        memcpy(info->charset, doc->charset, sizeof info->charset);
+        info->bytes = len;
+        info->page_words = doc->nwords;
+        if (cet_sel_words(doc, &pg->sel, &pg->words, &pg->words_cap, &info->words)) {
+            cet_fail(err, "out of memory");
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    if (prep && ex->release)
+        ex->release(prep);
+    cet_doc_free(doc);
+    if (rc) {
+        out->len = 0;
+        out->p[0] = 0;
+    }
+    return rc;
+}

@@ -1,0 +1,105 @@
+/* cet_page_extract: one page from bytes to text or HTML, with the charset
+ * a transport declares, its failures and what it reports. */
+#include "cetune/page.h"
+#include "test.h"
+
+static struct cet_page *pg;
+static struct cet_buf out;
+
+static int extract(const char *extractor, const char *html, size_t len,
+                   const struct cet_page_opts *opts, struct cet_page_info *info,
+                   struct cet_error *err)
+{
+    struct cet_config cfg = {0};
+    if (cet_config_default(&cfg, extractor, err))
+        return 99;
+    int rc = cet_page_extract(pg, &cfg, html, len, opts, &out, info, err);
+    cet_config_free(&cfg);
+    return rc;
+}
+
+static void test_page__text_and_html(void)
+{
+    const char *html = "<html><body><ul><li><a href=\"/a\">Home</a></li></ul>"
+                       "<p>First words here.</p><p>Second <b>para</b>.</p></body></html>";
+    struct cet_error err;
+    struct cet_page_info info;
+    CHECK_EQ_INT(extract("alltext", html, strlen(html), NULL, &info, &err), 0);
+    CHECK(!strcmp(out.p, "Home\nFirst words here.\nSecond para .\n"));
+    CHECK(!strcmp(info.charset, "utf-8"));
+    CHECK_EQ_INT(info.words, 6);
+    CHECK_EQ_INT(info.page_words, 6);
+    CHECK_EQ_INT(info.bytes, strlen(html));
+    CHECK_EQ_INT(extract("lqf", html, strlen(html), NULL, &info, &err), 0);
+    CHECK(!strcmp(out.p, "First words here.\nSecond para .\n"));
+    CHECK_EQ_INT(info.words, 5);
+    struct cet_page_opts o = {.format = CET_PAGE_HTML};
+    CHECK_EQ_INT(extract("lqf", html, strlen(html), &o, NULL, &err), 0);
+    CHECK(!strncmp(out.p, "<!DOCTYPE html>", 15) && strstr(out.p, "<p>First words here.</p>") &&
+          !strstr(out.p, "Home"));
+}
+
+static void test_page__declared_charset(void)
+{
+    /* "Привет" in koi8-r; undeclared these bytes would be read as windows-1252. */
+    const char html[] = "<p>\xf0\xd2\xc9\xd7\xc5\xd4 mir</p>";
+    struct cet_error err;
+    struct cet_page_info info;
+    CHECK_EQ_INT(extract("alltext", html, strlen(html), NULL, &info, &err), 0);
+    CHECK(!strcmp(info.charset, "windows-1252"));
+    struct cet_page_opts o = {.charset = "KOI8-R"};
+    CHECK_EQ_INT(extract("alltext", html, strlen(html), &o, &info, &err), 0);
+    CHECK(!strcmp(out.p, "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82 mir\n"));
+    CHECK(!strcmp(info.charset, "koi8-r"));
+    /* The declared charset beats <meta>, a BOM beats both. */
+    const char meta[] = "<meta charset=utf-8><p>caf\xe9</p>";
+    o.charset = "\"iso-8859-1\"";
+    CHECK_EQ_INT(extract("alltext", meta, strlen(meta), &o, &info, &err), 0);
+    CHECK(!strcmp(out.p, "caf\xc3\xa9\n") && !strcmp(info.charset, "windows-1252"));
+    const char bom[] = "\xef\xbb\xbf<p>caf\xc3\xa9</p>";
+    CHECK_EQ_INT(extract("alltext", bom, strlen(bom), &o, &info, &err), 0);
+    CHECK(!strcmp(out.p, "caf\xc3\xa9\n") && !strcmp(info.charset, "utf-8 (bom)"));
+    /* UTF-16 without a BOM is usable only when declared. */
+    const char u16[] = "<\0p\0>\0h\0i\0<\0/\0p\0>\0";
+    o.charset = "utf-16le";
+    CHECK_EQ_INT(extract("alltext", u16, sizeof u16 - 1, &o, &info, &err), 0);
+    CHECK(!strcmp(out.p, "hi\n"));
+    o.charset = "no-such-charset";
+    CHECK_EQ_INT(extract("alltext", meta, strlen(meta), &o, &info, &err), CET_PAGE_CHARSET);
+    CHECK(strstr(err.msg, "unknown charset 'no-such-charset'") != NULL);
+    CHECK(!strcmp(out.p, ""));
+    CHECK(cet_charset_known("Shift_JIS") && cet_charset_known(" utf-8 ") &&
+          !cet_charset_known("") && !cet_charset_known("x-nope"));
+}
+
+static void test_page__failures(void)
+{
+    struct cet_error err;
+    CHECK_EQ_INT(extract("alltext", "", 0, NULL, NULL, &err), CET_PAGE_UNUSABLE);
+    CHECK(strstr(err.msg, "empty") != NULL);
+    const char bin[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0\x01\0\0\0";
+    CHECK_EQ_INT(extract("alltext", bin, sizeof bin - 1, NULL, NULL, &err), CET_PAGE_UNUSABLE);
+    CHECK(strstr(err.msg, "binary") != NULL);
+    /* A limit already passed when parsing ends. */
+    struct cet_page_opts o = {.time_limit = 1e-12};
+    const char *html = "<p>some text</p>";
+    CHECK_EQ_INT(extract("accb", html, strlen(html), &o, NULL, &err), CET_PAGE_TIMEOUT);
+    CHECK(strstr(err.msg, "time limit") != NULL);
+    /* The context is still good after failures. */
+    CHECK_EQ_INT(extract("alltext", html, strlen(html), NULL, NULL, &err), 0);
+    CHECK(!strcmp(out.p, "some text\n"));
+}
+
+int main(void)
+{
+    struct cet_error err;
+    CHECK(cet_page_new(&pg, &err) == 0);
+    if (!pg)
+        TEST_END();
+    RUN(test_page__text_and_html);
+    RUN(test_page__declared_charset);
+    RUN(test_page__failures);
+    cet_page_free(pg);
+    cet_buf_free(&out);
+    TEST_END();
+}
