@@ -16,6 +16,7 @@
 
 #include "cetune/adhosts.h"
 #include "cetune/page.h"
+#include "cetune/routes.h"
 #include "cli.h"
 
 struct job {
@@ -139,7 +140,7 @@ done:
 struct args {
     struct cli_configs cfgs;
     int html;
-    const char *out_dir, *adhosts;
+    const char *out_dir, *adhosts, *routes, *url;
 };
 #define ARG(field) offsetof(struct args, field)
 
@@ -152,6 +153,8 @@ static const struct cli_opt options[] = {
     {.name = "extractor", .letter = 'x', .arg = "EXTRACTOR", .type = CLI_FUNC, .off = ARG(cfgs),
      .parse = cli_configs_opt, .flags = CLI_ONE_OF,
      .help = "an extractor at its defaults (cetune list)"},
+    {.name = "routes", .arg = "FILE", .type = CLI_STR, .off = ARG(routes), .flags = CLI_ONE_OF,
+     .help = "a routes file: the configuration is the one --url's host routes to"},
     {.name = "param", .letter = 'P', .arg = "name=value", .type = CLI_FUNC, .off = ARG(cfgs),
      .parse = cli_configs_opt, .flags = CLI_MANY,
      .help = "sets a parameter of the configuration; repeatable"},
@@ -160,6 +163,8 @@ static const struct cli_opt options[] = {
     {.name = "out-dir", .letter = 'o', .arg = "DIR", .type = CLI_STR, .off = ARG(out_dir),
      .def = "standard output",
      .help = "write DIR/NAME.txt (NAME.html with --format html) for each page"},
+    {.name = "url", .arg = "URL", .type = CLI_STR, .off = ARG(url),
+     .help = "the pages' URL, for --routes"},
     {.name = "adhosts", .arg = "FILE", .type = CLI_STR, .off = ARG(adhosts),
      .def = "$CETUNE_ADHOSTS, else the built-in list",
      .help = "crunch's ad-server hosts, one per line"},
@@ -179,18 +184,37 @@ int cmd_extract(int argc, char **argv)
     int rc = cli_parse(&cli_extract, &a, argc, argv);
     struct cli_configs cfgs = a.cfgs;
     struct job j = {0};
+    struct cet_routes *routes = NULL;
     const char *adhosts = a.adhosts;
     j.html = a.html;
     j.out_dir = a.out_dir;
     if (rc)
         goto done;
-    if (cfgs.n != 1) {
-        rc = cli_usage("extract", cfgs.n ? "give only one configuration"
-                                         : "give a configuration with -c CONFIG.json or -x EXTRACTOR");
+    if (cfgs.n + !!a.routes != 1) {
+        rc = cli_usage("extract", cfgs.n || a.routes
+                                      ? "give only one configuration (-c, -x or --routes)"
+                                      : "give a configuration with -c CONFIG.json or -x EXTRACTOR");
         goto done;
     }
-    j.cfg = &cfgs.v[0];
+    if (!a.routes != !a.url) {
+        rc = cli_usage("extract", a.url ? "--url goes with --routes" : "--routes needs --url URL");
+        goto done;
+    }
     struct cet_error err;
+    if (a.routes) {
+        if (cet_routes_load(&routes, a.routes, &err)) {
+            cli_error("%s", err.msg);
+            rc = CLI_USAGE;
+            goto done;
+        }
+        if (!(j.cfg = cet_routes_pick(routes, a.url, NULL, &err))) {
+            cli_error("--url: %s", err.msg);
+            rc = CLI_USAGE;
+            goto done;
+        }
+    } else {
+        j.cfg = &cfgs.v[0];
+    }
     if (adhosts && cet_adhosts_use_file(adhosts, &err)) {
         cli_error("--adhosts: %s", err.msg);
         rc = CLI_USAGE;
@@ -234,5 +258,6 @@ done:
     cet_buf_free(&j.page);
     cet_buf_free(&j.out);
     cli_configs_free(&cfgs);
+    cet_routes_free(routes);
     return rc;
 }
