@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct cet_error err;
     if (cet_config_parse(&cfg, (const char *)data, size, "fuzz.json", &err) == 0) {
         struct cet_buf b = {0};
-        cet_config_json(&b, cfg.ex, cfg.params, 0.5, 1);
+        cet_config_json(&b, cfg.ex, cfg.params, NULL, 0.5, 1);
         struct cet_config again;
         /* What we write must read back. */
         if (cet_config_parse(&again, b.p, b.len, "again.json", &err) != 0)

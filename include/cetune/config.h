@@ -28,9 +28,11 @@ int cet_config_parse(struct cet_config *cfg, const char *text, size_t len, const
                      struct cet_error *err);
 /* Applies "name=value". */
 int cet_config_set(struct cet_config *cfg, const char *assignment, struct cet_error *err);
-/* Appends the configuration as one JSON object (fitness and docs only when docs >= 0). */
+/* Appends the configuration as one JSON object (fitness and docs only when
+ * docs >= 0).  shown (ex->nparams flags, or NULL for all) leaves out the
+ * parameters flagged 0: inactive ones (cet_params_full_active). */
 int cet_config_json(struct cet_buf *out, const struct cet_extractor *ex, const double *params,
-                    double fitness, long docs);
+                    const uint8_t *shown, double fitness, long docs);
 void cet_config_free(struct cet_config *cfg);
 
 #endif

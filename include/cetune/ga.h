@@ -169,7 +169,9 @@ void cet_genome_random(const struct cet_params_desc *d, double resolution, gsl_r
                        double *g);
 /* Position of gene value v in [0, 1] of its range (log scale where set). */
 double cet_gene_unit(const struct cet_gene *gene, double v);
-/* Mean over genes of the standard deviation of the unit positions of n genomes. */
+/* Mean over genes of the standard deviation of the unit positions of n
+ * genomes; a gene counts over the genomes where it is active, and not at
+ * all when it is active in none (NAN when out of memory). */
 double cet_genome_diversity(const struct cet_params_desc *d, const double *genomes, size_t n);
 
 /* ---- operators (select.c, crossover.c, mutate.c) ---- */
@@ -188,6 +190,11 @@ void cet_crossover(const struct cet_params_desc *d, double resolution, gsl_rng *
  * booleans flip, enums take another allowed value.  Normalised after. */
 void cet_mutate(const struct cet_params_desc *d, double resolution, gsl_rng *rng, double rate,
                 double sigma, double *g);
+/* When g is forbidden, changes one gene (chosen uniformly) of the first
+ * forbidden combination it matches, as a mutation would, and normalises;
+ * g may match another combination after. */
+void cet_repair(const struct cet_params_desc *d, double resolution, gsl_rng *rng, double sigma,
+                double *g);
 
 /* ---- stopping (stop.c) ---- */
 
@@ -246,6 +253,9 @@ int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *
 int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run *run,
                    const char *dir, cet_extractor_finder find, struct cet_error *err);
 
+/* Appends ",value" per gene of g to b, with nothing after the comma for
+ * inactive genes (a CSV row's parameter cells); returns 0 or -1. */
+int cet_genome_csv(struct cet_buf *b, const struct cet_params_desc *d, const double *g);
 /* Writes DIR/individuals.csv, generations.csv, best.json and top.json
  * (the last two once something was evaluated). */
 int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const char *dir,

@@ -155,7 +155,7 @@ static void print_json(const struct result *res, size_t nres, const struct cet_c
     printf("{\"documents\": %zu, \"skipped\": %zu, \"configurations\": [", c->ndocs, c->nskips);
     for (size_t j = 0; j < nres; j++) {
         struct cet_buf cfg = {0};
-        cet_config_json(&cfg, res[j].cfg->ex, res[j].cfg->params, 0, -1);
+        cet_config_json(&cfg, res[j].cfg->ex, res[j].cfg->params, NULL, 0, -1);
         printf("%s\n {\"label\": ", j ? "," : "");
         print_json_string(res[j].cfg->label ? res[j].cfg->label : res[j].cfg->ex->name);
         printf(", \"config\": %s, \"packages\": [", cfg.p ? cfg.p : "null");

@@ -267,7 +267,20 @@ static double defaults_fitness(const struct cet_ga *ga, struct cet_evaluator *ev
     return f;
 }
 
-/* Table 2 of 003: the best distinct individuals, then the defaults. */
+/* Gene k of genome g for people: its value, or "-" when inactive. */
+static void gene_text(const struct cet_params_desc *d, const double *g, size_t k, char *v,
+                      size_t size)
+{
+    uint8_t active[CET_MAX_GENES];
+    cet_params_active(d, g, active);
+    if (active[k])
+        cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, size);
+    else
+        snprintf(v, size, "-");
+}
+
+/* Table 2 of 003: the best distinct individuals, then the defaults (their
+ * active parameters). */
 static void print_table(const struct cet_ga *ga, const struct cet_run *run, const char *dir,
                         struct cet_evaluator *ev)
 {
@@ -289,8 +302,7 @@ static void print_table(const struct cet_ga *ga, const struct cet_run *run, cons
         w[g] = (int)strlen(d->genes[g].name);
         for (size_t k = 0; k < n; k++) {
             char v[64];
-            cet_param_format(d->ex, d->genes[g].index, ga->genes[rank[k] * ga->ngenes + g], 0, v,
-                             sizeof v);
+            gene_text(d, ga->genes + rank[k] * ga->ngenes, g, v, sizeof v);
             if ((int)strlen(v) > w[g])
                 w[g] = (int)strlen(v);
         }
@@ -302,7 +314,7 @@ static void print_table(const struct cet_ga *ga, const struct cet_run *run, cons
         printf("%4zu", k + 1);
         for (size_t g = 0; g < d->ngenes; g++) {
             char v[64];
-            cet_param_format(d->ex, d->genes[g].index, ga->genes[i * ga->ngenes + g], 0, v, sizeof v);
+            gene_text(d, ga->genes + i * ga->ngenes, g, v, sizeof v);
             printf("  %*s", w[g], v);
         }
         printf("  %8.4f  %9.4f  %8.4f  %10ld\n", ga->fit[i], ga->prec[i], ga->rec[i], ga->born[i]);
@@ -311,11 +323,15 @@ static void print_table(const struct cet_ga *ga, const struct cet_run *run, cons
     double *g = malloc((ga->ngenes + 1) * sizeof *g);
     if (g) {
         double f = defaults_fitness(ga, ev, g);
+        uint8_t active[CET_MAX_GENES];
+        cet_params_active(d, g, active);
         printf("\ndefaults (");
-        for (size_t k = 0; k < d->ngenes; k++) {
+        for (size_t k = 0, sep = 0; k < d->ngenes; k++) {
             char v[64];
+            if (!active[k])
+                continue;
             cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
-            printf("%s%s=%s", k ? " " : "", d->genes[k].name, v);
+            printf("%s%s=%s", sep++ ? " " : "", d->genes[k].name, v);
         }
         if (isnan(f))
             printf(")\n");

@@ -208,13 +208,17 @@ done:
 }
 
 int cet_config_json(struct cet_buf *out, const struct cet_extractor *ex, const double *params,
-                    double fitness, long docs)
+                    const uint8_t *shown, double fitness, long docs)
 {
     int rc = cet_buf_printf(out, "{\"extractor\": \"%s\", \"params\": {", ex->name);
+    const char *sep = "";
     for (size_t i = 0; i < ex->nparams && rc == 0; i++) {
         char v[64];
+        if (shown && !shown[i])
+            continue;
         cet_param_format(ex, i, params[i], 1, v, sizeof v);
-        rc = cet_buf_printf(out, "%s\"%s\": %s", i ? ", " : "", ex->params[i].name, v);
+        rc = cet_buf_printf(out, "%s\"%s\": %s", sep, ex->params[i].name, v);
+        sep = ", ";
     }
     rc = rc || cet_buf_puts(out, "}");
     if (docs >= 0 && rc == 0) {

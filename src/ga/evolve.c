@@ -13,6 +13,9 @@
  *   evaluated or already in the generation is mutated again, up to
  *   RETRIES times, so evaluations go to new settings; after that it is kept
  *   and costs nothing (its fitness comes from the archive).
+ * - a child matching a forbidden combination is never evaluated: it is
+ *   repaired (one gene of the combination changes), else redrawn at random,
+ *   else dropped (see settle); all with the run's random stream.
  * - all new genomes of the generation are evaluated together (in chunks, so
  *   a cancel request is noticed quickly); a generation that would exceed
  *   --max-evals evaluates only what the budget allows and drops the rest.
@@ -68,6 +71,10 @@ int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err
     ga->seeds = s;
     if (cet_params_genome(ga->desc, full, s + ga->nseeds * ga->ngenes, err))
         return -1;
+    size_t f = cet_params_forbidden(ga->desc, s + ga->nseeds * ga->ngenes);
+    if (f)
+        return cet_fail(err, "the seed is forbidden by entry %zu of \"forbidden\" in %s", f,
+                        ga->desc->path);
     ga->nseeds++;
     return 0;
 }
@@ -354,7 +361,31 @@ static size_t select_parent(struct cet_ga *ga, size_t n)
     return cet_select_tournament(ga->rng, n, ga->opt.tournament);
 }
 
-/* Fills cand with the genomes of the next generation; returns how many. */
+/* Settles a new child: one that is forbidden is repaired (cet_repair), one
+ * that repeats a genome already evaluated or already among the first n
+ * candidates is mutated again, up to RETRIES changes in all; one still
+ * forbidden is then redrawn at random, up to RETRIES times.  Returns 1 when
+ * the child is allowed, 0 when it must be dropped. */
+static int settle(struct cet_ga *ga, double *child, const double *cand, size_t n, double sigma)
+{
+    const struct cet_params_desc *d = ga->desc;
+    double res = ga->opt.resolution;
+    for (int t = 0; t < RETRIES; t++) {
+        if (cet_params_forbidden(d, child))
+            cet_repair(d, res, ga->rng, sigma, child);
+        else if (known(ga, child, cand, n))
+            cet_mutate(d, res, ga->rng, ga->opt.mutation_rate, sigma, child);
+        else
+            return 1;
+    }
+    for (int t = 0; t < RETRIES && cet_params_forbidden(d, child); t++)
+        cet_genome_random(d, res, ga->rng, child);
+    return !cet_params_forbidden(d, child);
+}
+
+/* Fills cand with the genomes of the next generation; returns how many
+ * (fewer than the population only when forbidden combinations leave too
+ * little room). */
 static size_t breed(struct cet_ga *ga, double *cand)
 {
     const struct cet_params_desc *d = ga->desc;
@@ -365,12 +396,15 @@ static size_t breed(struct cet_ga *ga, double *cand)
             memcpy(cand + nc * G, ga->seeds + s * G, G * sizeof *cand);
             cet_genome_normalise(d, res, cand + nc * G);
         }
-        for (; nc < P; nc++)
+        for (size_t slot = nc; slot < P; slot++) {
+            double *g = cand + nc * G;
             for (int t = 0; t <= RETRIES; t++) {
-                cet_genome_random(d, res, ga->rng, cand + nc * G);
-                if (!known(ga, cand + nc * G, cand, nc))
+                cet_genome_random(d, res, ga->rng, g);
+                if (!known(ga, g, cand, nc) && !cet_params_forbidden(d, g))
                     break;
             }
+            nc += !cet_params_forbidden(d, g);
+        }
         return nc;
     }
     /* ga->pop is ranked best first (see the end of cet_ga_generation). */
@@ -383,7 +417,7 @@ static size_t breed(struct cet_ga *ga, double *cand)
             memcpy(cand + nc++ * G, arch_genome(ga, ga->pop[r]), G * sizeof *cand);
     }
     double sigma = cet_ga_sigma(ga);
-    for (; nc < P; nc++) {
+    for (size_t slot = nc; slot < P; slot++) {
         double *child = cand + nc * G;
         size_t a = select_parent(ga, n);
         const double *pa = arch_genome(ga, ga->pop[a]);
@@ -399,8 +433,7 @@ static size_t breed(struct cet_ga *ga, double *cand)
         }
         if (!crossed)
             cet_mutate(d, res, ga->rng, ga->opt.mutation_rate, sigma, child);
-        for (int t = 0; t < RETRIES && known(ga, child, cand, nc); t++)
-            cet_mutate(d, res, ga->rng, ga->opt.mutation_rate, sigma, child);
+        nc += (size_t)settle(ga, child, cand, nc, sigma);
     }
     return nc;
 }

@@ -11,8 +11,12 @@
  *   differences barely move an F1 mean and would defeat the cache.
  * - Values outside the bounds are clamped, which keeps boundary values
  *   reachable (many thresholds work best at an end of their range).
- * - Log-uniform integers are drawn as round(exp(U(log min, log max))). */
+ * - Log-uniform integers are drawn as round(exp(U(log min, log max))).
+ * - An inactive gene (conditions.c) holds its normalised default, so the
+ *   archive's key ignores it; random genomes draw every gene (a fixed use
+ *   of the stream) and normalisation then resets the inactive ones. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_rng.h>
@@ -63,8 +67,14 @@ static double normalise_gene(const struct cet_gene *ge, double resolution, doubl
 
 void cet_genome_normalise(const struct cet_params_desc *d, double resolution, double *g)
 {
-    for (size_t i = 0; i < d->ngenes; i++)
-        g[i] = normalise_gene(&d->genes[i], resolution, g[i]);
+    uint8_t active[CET_MAX_GENES];
+    for (size_t k = 0; k < d->ngenes; k++) {
+        size_t i = cet_params_gene_at(d, k);
+        const struct cet_gene *ge = &d->genes[i];
+        /* Parents come first in this order, so theirs are already normalised. */
+        active[i] = (uint8_t)cet_params_gene_active(d, i, g, active);
+        g[i] = normalise_gene(ge, resolution, active[i] ? g[i] : ge->def);
+    }
 }
 
 void cet_genome_random(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
@@ -114,19 +124,35 @@ double cet_gene_unit(const struct cet_gene *ge, double v)
 
 double cet_genome_diversity(const struct cet_params_desc *d, const double *genomes, size_t n)
 {
-    if (!n || !d->ngenes)
+    size_t G = d->ngenes, counted = 0;
+    if (!n || !G)
         return 0;
+    /* A gene counts over the individuals where it is active, and only when
+     * it is active in some. */
+    uint8_t *act = malloc(n * G);
+    if (!act)
+        return NAN;
+    for (size_t k = 0; k < n; k++)
+        cet_params_active(d, genomes + k * G, act + k * G);
     double sum = 0;
-    for (size_t i = 0; i < d->ngenes; i++) {
-        double mean = 0, sq = 0;
+    for (size_t i = 0; i < G; i++) {
+        double mean = 0, sq = 0, m = 0;
         for (size_t k = 0; k < n; k++)
-            mean += cet_gene_unit(&d->genes[i], genomes[k * d->ngenes + i]);
-        mean /= (double)n;
-        for (size_t k = 0; k < n; k++) {
-            double x = cet_gene_unit(&d->genes[i], genomes[k * d->ngenes + i]) - mean;
-            sq += x * x;
-        }
-        sum += sqrt(sq / (double)n);
+            if (act[k * G + i]) {
+                mean += cet_gene_unit(&d->genes[i], genomes[k * G + i]);
+                m++;
+            }
+        if (!m)
+            continue;
+        mean /= m;
+        for (size_t k = 0; k < n; k++)
+            if (act[k * G + i]) {
+                double x = cet_gene_unit(&d->genes[i], genomes[k * G + i]) - mean;
+                sq += x * x;
+            }
+        sum += sqrt(sq / m);
+        counted++;
     }
-    return sum / (double)d->ngenes;
+    free(act);
+    return sum / (double)counted;
 }

@@ -7,7 +7,11 @@
  *   the step's direction (or the other way at a bound), otherwise narrow
  *   integer ranges would barely mutate.
  * - bool: flipped (so booleans flip with probability rate).
- * - enum: another allowed value, uniformly. */
+ * - enum: another allowed value, uniformly.
+ * Only active genes (conditions.c) mutate, and the default rate counts only
+ * them.  Genes are visited parents first, so a child a mutated parent has
+ * just switched on may mutate too; one it switched off reverts to its
+ * default on normalisation. */
 #include <math.h>
 
 #include <gsl/gsl_randist.h>
@@ -61,17 +65,37 @@ static void mutate_gene(const struct cet_gene *ge, gsl_rng *rng, double sigma, d
 void cet_mutate(const struct cet_params_desc *d, double resolution, gsl_rng *rng, double rate,
                 double sigma, double *g)
 {
+    uint8_t active[CET_MAX_GENES];
+    size_t nactive = cet_params_active(d, g, active);
     if (rate <= 0)
-        rate = 1.0 / (double)d->ngenes;
+        rate = 1.0 / (double)nactive;
     int any = 0;
-    for (size_t i = 0; i < d->ngenes; i++)
-        if (gsl_rng_uniform(rng) < rate) {
+    for (size_t k = 0; k < d->ngenes; k++) {
+        size_t i = cet_params_gene_at(d, k);
+        active[i] = (uint8_t)cet_params_gene_active(d, i, g, active);
+        if (active[i] && gsl_rng_uniform(rng) < rate) {
             mutate_gene(&d->genes[i], rng, sigma, &g[i]);
             any = 1;
         }
-    if (!any) {
-        size_t k = (size_t)gsl_rng_uniform_int(rng, d->ngenes);
-        mutate_gene(&d->genes[k], rng, sigma, &g[k]);
     }
+    if (!any) { /* nothing changed, so active still holds the flags of g */
+        size_t k = (size_t)gsl_rng_uniform_int(rng, nactive), i = 0;
+        for (;; i++)
+            if (active[i] && !k--)
+                break;
+        mutate_gene(&d->genes[i], rng, sigma, &g[i]);
+    }
+    cet_genome_normalise(d, resolution, g);
+}
+
+void cet_repair(const struct cet_params_desc *d, double resolution, gsl_rng *rng, double sigma,
+                double *g)
+{
+    size_t f = cet_params_forbidden(d, g);
+    if (!f)
+        return;
+    const struct cet_forbid *fb = &d->forbidden[f - 1];
+    size_t k = fb->n > 1 ? (size_t)gsl_rng_uniform_int(rng, fb->n) : 0;
+    mutate_gene(&d->genes[fb->genes[k]], rng, sigma, &g[fb->genes[k]]);
     cet_genome_normalise(d, resolution, g);
 }

@@ -1,13 +1,14 @@
 /* The files of a run directory (DESIGN.md), each written atomically:
  * - individuals.csv: every evaluated individual once, in evaluation order:
- *   generation, one column per described parameter, fitness, precision,
- *   recall;
+ *   generation, one column per described parameter (empty where the
+ *   parameter is inactive), fitness, precision, recall;
  * - generations.csv: generation, evaluations (total so far), best, mean,
  *   worst, std (of the population's fitness), diversity (mean over genes of
  *   the standard deviation of the values scaled to [0, 1] of their range),
  *   seconds (wall clock spent in generations; the only column that differs
  *   between identical runs);
- * - best.json: the best configuration, DESIGN.md's format;
+ * - best.json: the best configuration, DESIGN.md's format, without its
+ *   inactive parameters;
  * - top.json: an array of the best distinct configurations (table 2 of
  *   003; see cet_ga_top), each with its precision, recall and the
  *   generation that found it;
@@ -32,6 +33,20 @@ static int write_buf(const char *dir, const char *name, struct cet_buf *b, struc
     return cet_write_atomic(path, b->p ? b->p : "", b->len, err);
 }
 
+int cet_genome_csv(struct cet_buf *b, const struct cet_params_desc *d, const double *g)
+{
+    uint8_t active[CET_MAX_GENES];
+    cet_params_active(d, g, active);
+    int rc = 0;
+    for (size_t k = 0; k < d->ngenes && !rc; k++) {
+        char v[64] = "";
+        if (active[k])
+            cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
+        rc = cet_buf_printf(b, ",%s", v);
+    }
+    return rc;
+}
+
 static int individuals_csv(struct cet_ga *ga, struct cet_buf *b)
 {
     const struct cet_params_desc *d = ga->desc;
@@ -42,13 +57,8 @@ static int individuals_csv(struct cet_ga *ga, struct cet_buf *b)
         ga->ncsv_rows = 0;
     }
     for (size_t i = ga->ncsv_rows; i < ga->narch && !rc; i++, ga->ncsv_rows++) {
-        rc = cet_buf_printf(rows, "%ld", ga->born[i]);
-        for (size_t g = 0; g < d->ngenes && !rc; g++) {
-            char v[64];
-            cet_param_format(d->ex, d->genes[g].index, ga->genes[i * ga->ngenes + g], 0, v,
-                             sizeof v);
-            rc = cet_buf_printf(rows, ",%s", v);
-        }
+        rc = cet_buf_printf(rows, "%ld", ga->born[i]) ||
+             cet_genome_csv(rows, d, ga->genes + i * ga->ngenes);
         rc = rc || cet_buf_printf(rows, ",%.6f,%.6f,%.6f\n", ga->fit[i], ga->prec[i], ga->rec[i]);
     }
     rc = rc || cet_buf_puts(b, "generation");
@@ -75,9 +85,12 @@ static int generations_csv(const struct cet_ga *ga, struct cet_buf *b)
 static int config_json(const struct cet_ga *ga, const struct cet_run *run, size_t i, int extra,
                        double *full, struct cet_buf *b)
 {
-    cet_params_expand(ga->desc, ga->genes + i * ga->ngenes, full);
+    const double *g = ga->genes + i * ga->ngenes;
+    uint8_t *shown = (uint8_t *)(full + ga->nfull); /* see cet_ga_write_results */
+    cet_params_expand(ga->desc, g, full);
+    cet_params_full_active(ga->desc, g, shown);
     size_t start = b->len;
-    if (cet_config_json(b, ga->desc->ex, full, ga->fit[i], run->docs))
+    if (cet_config_json(b, ga->desc->ex, full, shown, ga->fit[i], run->docs))
         return -1;
     if (!extra)
         return 0;
@@ -91,7 +104,8 @@ int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const cha
 {
     struct cet_buf b = {0};
     size_t *rank = NULL, n = 0;
-    double *full = malloc((ga->nfull + 1) * sizeof *full);
+    /* The full parameter vector, then a flag per parameter: shown or not. */
+    double *full = malloc((ga->nfull + 1) * sizeof *full + ga->nfull);
     int rc = -1;
     if (!full || individuals_csv(ga, &b))
         goto oom;

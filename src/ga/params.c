@@ -132,7 +132,7 @@ static int parse_gene(const struct cet_json *j, const cJSON *o, const struct cet
                       struct cet_gene *genes, size_t ng, struct cet_error *err)
 {
     static const char *const members[] = {"name", "type", "min", "max", "default", "scale",
-                                          "values", "help", "description", NULL};
+                                          "values", "help", "description", "when", NULL};
     struct cet_gene *ge = &genes[ng];
     memset(ge, 0, sizeof *ge);
     ge->group = -1;
@@ -276,6 +276,190 @@ static const struct cet_gene *gene_named(const struct cet_params_desc *d, const 
     return NULL;
 }
 
+/* The gene that member m of a seed, condition or forbidden entry (what)
+ * names, or NULL with err filled. */
+static const struct cet_gene *member_gene(const struct cet_json *j, const cJSON *m,
+                                          const struct cet_params_desc *d, const char *what,
+                                          struct cet_error *err)
+{
+    const struct cet_gene *ge = gene_named(d, m->string);
+    if (ge)
+        return ge;
+    if (cet_param_index(d->ex, m->string) >= 0)
+        cet_json_fail(j, m, 1, err, "%s parameter \"%s\" is not described in \"parameters\", "
+                      "so it is not evolved", what, m->string);
+    else
+        cet_json_fail(j, m, 1, err, "%s names \"%s\", but extractor '%s' has no such parameter",
+                      what, m->string, d->ex->name);
+    return NULL;
+}
+
+/* ---- conditions ("when") and forbidden combinations ---- */
+
+/* "when" of gene i: {"parent": [values...], ...}. */
+static int parse_when(const struct cet_json *j, const cJSON *w, struct cet_params_desc *d, size_t i,
+                      struct cet_error *err)
+{
+    struct cet_gene *ge = &d->genes[i];
+    if (!cJSON_IsObject(w) || !w->child)
+        return cet_json_fail(j, w, 0, err, "\"when\" must be an object mapping enum or bool "
+                             "parameters to the lists of values that make \"%s\" active", ge->name);
+    if (no_duplicates(j, w, err))
+        return -1;
+    ge->when = calloc((size_t)cJSON_GetArraySize(w), sizeof *ge->when);
+    if (!ge->when)
+        return cet_fail(err, "out of memory");
+    for (const cJSON *m = w->child; m; m = m->next) {
+        const struct cet_gene *pg = member_gene(j, m, d, "condition", err);
+        if (!pg)
+            return -1;
+        if (pg == ge)
+            return cet_json_fail(j, m, 1, err, "parameter \"%s\" cannot depend on itself", ge->name);
+        if (pg->type != CET_P_ENUM && pg->type != CET_P_BOOL)
+            return cet_json_fail(j, m, 1, err, "condition on \"%s\", a%s %s parameter: conditions "
+                                 "need an enum or bool parameter", pg->name,
+                                 pg->type == CET_P_INT ? "n" : "", type_name(pg->type));
+        if (!cJSON_IsArray(m) || !cJSON_GetArraySize(m))
+            return cet_json_fail(j, m, 0, err, "the condition on \"%s\" must be a non-empty array "
+                                 "of its values", pg->name);
+        struct cet_cond *c = &ge->when[ge->nwhen++];
+        c->parent = (size_t)(pg - d->genes);
+        c->values = calloc((size_t)cJSON_GetArraySize(m), sizeof *c->values);
+        if (!c->values)
+            return cet_fail(err, "out of memory");
+        for (const cJSON *v = m->child; v; v = v->next) {
+            double x;
+            if (value_of(j, v, d->ex, pg, "condition value", &x, err))
+                return -1;
+            for (size_t k = 0; k < c->nvalues; k++)
+                if (c->values[k] == x)
+                    return cet_json_fail(j, v, 0, err, "condition value listed twice");
+            c->values[c->nvalues++] = x;
+        }
+        qsort(c->values, c->nvalues, sizeof *c->values, cmp_double);
+    }
+    return 0;
+}
+
+/* Depth-first: gene i goes into d->order after the genes it depends on.
+ * state: 0 unseen, 1 on the path (a cycle when met again), 2 placed. */
+static int place(const struct cet_json *j, const cJSON **whens, struct cet_params_desc *d,
+                 size_t i, uint8_t *state, size_t *path, size_t depth, size_t *n,
+                 struct cet_error *err)
+{
+    const struct cet_gene *ge = &d->genes[i];
+    state[i] = 1;
+    path[depth] = i;
+    for (size_t c = 0; c < ge->nwhen; c++) {
+        size_t p = ge->when[c].parent;
+        if (state[p] == 2)
+            continue;
+        if (state[p] == 1) {
+            /* path[k..depth] -> p closes the cycle; name it whole. */
+            struct cet_buf b = {0};
+            size_t k = depth;
+            while (path[k] != p)
+                k--;
+            for (; k <= depth; k++)
+                cet_buf_printf(&b, "\"%s\" -> ", d->genes[path[k]].name);
+            cet_buf_printf(&b, "\"%s\"", d->genes[p].name);
+            const cJSON *m = cJSON_GetObjectItemCaseSensitive(whens[i], d->genes[p].name);
+            cet_json_fail(j, m, 1, err, "conditions form a cycle: %s (each depends on the next)",
+                          b.p ? b.p : "");
+            cet_buf_free(&b);
+            return -1;
+        }
+        if (place(j, whens, d, p, state, path, depth + 1, n, err))
+            return -1;
+    }
+    state[i] = 2;
+    d->order[(*n)++] = i;
+    return 0;
+}
+
+static int parse_conditions(const struct cet_json *j, const cJSON *params,
+                            struct cet_params_desc *d, struct cet_error *err)
+{
+    const cJSON *whens[CET_MAX_GENES];
+    uint8_t state[CET_MAX_GENES] = {0};
+    size_t path[CET_MAX_GENES], i = 0, n = 0;
+    for (const cJSON *p = params->child; p; p = p->next, i++) {
+        whens[i] = cJSON_GetObjectItemCaseSensitive(p, "when");
+        if (whens[i] && parse_when(j, whens[i], d, i, err))
+            return -1;
+        d->conditional |= whens[i] != NULL;
+    }
+    d->order = malloc(d->ngenes * sizeof *d->order);
+    if (!d->order)
+        return cet_fail(err, "out of memory");
+    for (i = 0; i < d->ngenes; i++)
+        if (!state[i] && place(j, whens, d, i, state, path, 0, &n, err))
+            return -1;
+    return 0;
+}
+
+static int parse_forbidden(const struct cet_json *j, const cJSON *fb, struct cet_params_desc *d,
+                           struct cet_error *err)
+{
+    if (!cJSON_IsArray(fb))
+        return cet_json_fail(j, fb, 0, err, "\"forbidden\" must be an array of objects of "
+                             "parameter values");
+    d->forbidden = calloc((size_t)cJSON_GetArraySize(fb) + 1, sizeof *d->forbidden);
+    if (!d->forbidden)
+        return cet_fail(err, "out of memory");
+    for (const cJSON *e = fb->child; e; e = e->next) {
+        if (!cJSON_IsObject(e) || !e->child)
+            return cet_json_fail(j, e, 0, err, "a forbidden combination must be a non-empty object "
+                                 "of parameter values");
+        if (no_duplicates(j, e, err))
+            return -1;
+        struct cet_forbid *f = &d->forbidden[d->nforbidden++];
+        size_t n = (size_t)cJSON_GetArraySize(e);
+        f->genes = calloc(n, sizeof *f->genes);
+        f->values = calloc(n, sizeof *f->values);
+        if (!f->genes || !f->values)
+            return cet_fail(err, "out of memory");
+        for (const cJSON *m = e->child; m; m = m->next) {
+            const struct cet_gene *ge = member_gene(j, m, d, "forbidden", err);
+            if (!ge)
+                return -1;
+            if (ge->type == CET_P_FLOAT)
+                return cet_json_fail(j, m, 1, err, "forbidden combinations hold enum, bool or int "
+                                     "values; \"%s\" is a float", ge->name);
+            if (value_of(j, m, d->ex, ge, "forbidden value", &f->values[f->n], err))
+                return -1;
+            f->genes[f->n++] = (size_t)(ge - d->genes);
+        }
+    }
+    return 0;
+}
+
+/* A seed (or the defaults standing for one, node = NULL) must set only
+ * active parameters and must not be forbidden. */
+static int check_seed(const struct cet_json *j, const cJSON *node, const cJSON *fb,
+                      const struct cet_params_desc *d, const double *g, struct cet_error *err)
+{
+    uint8_t active[CET_MAX_GENES];
+    cet_params_active(d, g, active);
+    for (const cJSON *m = node ? node->child : NULL; m; m = m->next) {
+        const struct cet_gene *ge = gene_named(d, m->string);
+        if (!active[ge - d->genes])
+            return cet_json_fail(j, m, 1, err, "the seed sets \"%s\", which its \"when\" leaves "
+                                 "inactive in this seed", m->string);
+    }
+    size_t f = cet_params_forbidden(d, g);
+    if (!f)
+        return 0;
+    if (node)
+        return cet_json_fail(j, node, 0, err, "the seed is forbidden by \"forbidden\" entry %zu",
+                             f);
+    return cet_json_fail(j, cJSON_GetArrayItem(fb, (int)f - 1), 0, err, "this combination forbids "
+                         "the defaults, which are the only seed: give \"seeds\"");
+}
+
+static int check_seed(const struct cet_json *j, const cJSON *node, const cJSON *fb,
+                      const struct cet_params_desc *d, const double *g, struct cet_error *err);
+
 static int parse_seeds(const struct cet_json *j, const cJSON *seeds, struct cet_params_desc *d,
                        struct cet_error *err)
 {
@@ -293,17 +477,12 @@ static int parse_seeds(const struct cet_json *j, const cJSON *seeds, struct cet_
             return -1;
         cet_params_default_genome(d, g);
         for (const cJSON *m = s->child; m; m = m->next) {
-            const struct cet_gene *ge = gene_named(d, m->string);
-            if (!ge) {
-                if (cet_param_index(d->ex, m->string) >= 0)
-                    return cet_json_fail(j, m, 1, err, "seed parameter \"%s\" is not described in "
-                                         "\"parameters\", so it is not evolved", m->string);
-                return cet_json_fail(j, m, 1, err, "extractor '%s' has no parameter \"%s\"",
-                                     d->ex->name, m->string);
-            }
-            if (value_of(j, m, d->ex, ge, "seed value", &g[ge - d->genes], err))
+            const struct cet_gene *ge = member_gene(j, m, d, "seed", err);
+            if (!ge || value_of(j, m, d->ex, ge, "seed value", &g[ge - d->genes], err))
                 return -1;
         }
+        if (check_seed(j, s, NULL, d, g, err))
+            return -1;
         d->nseeds++;
     }
     return 0;
@@ -344,7 +523,7 @@ int cet_params_parse(struct cet_params_desc *d, const char *text, size_t len, co
                      cet_extractor_finder find, struct cet_error *err)
 {
     static const char *const members[] = {"extractor", "description", "parameters", "seeds",
-                                          "correlated", NULL};
+                                          "correlated", "forbidden", NULL};
     struct cet_json j;
     memset(d, 0, sizeof *d);
     if (cet_json_parse(&j, text, len, path, err))
@@ -383,6 +562,10 @@ int cet_params_parse(struct cet_params_desc *d, const char *text, size_t len, co
         goto done;
     }
     size_t n = (size_t)cJSON_GetArraySize(params);
+    if (n > CET_MAX_GENES) {
+        cet_json_fail(&j, params, 0, err, "more than %d parameters", CET_MAX_GENES);
+        goto done;
+    }
     d->path = strdup(path);
     d->text = malloc(len + 1);
     d->description = desc ? strdup(desc->valuestring) : NULL;
@@ -403,6 +586,11 @@ int cet_params_parse(struct cet_params_desc *d, const char *text, size_t len, co
     cet_params_default(d->ex, d->base);
     for (size_t g = 0; g < d->ngenes; g++)
         d->base[d->genes[g].index] = d->genes[g].def;
+    if (parse_conditions(&j, params, d, err))
+        goto done;
+    const cJSON *forbidden = cJSON_GetObjectItemCaseSensitive(root, "forbidden");
+    if (forbidden && parse_forbidden(&j, forbidden, d, err))
+        goto done;
 
     const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(root, "seeds");
     if (seeds) {
@@ -415,6 +603,8 @@ int cet_params_parse(struct cet_params_desc *d, const char *text, size_t len, co
             goto done;
         }
         cet_params_default_genome(d, d->seeds);
+        if (check_seed(&j, NULL, forbidden, d, d->seeds, err))
+            goto done;
         d->nseeds = 1;
     }
     const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "correlated");
@@ -442,9 +632,18 @@ int cet_params_load(struct cet_params_desc *d, const char *path, cet_extractor_f
 
 void cet_params_free(struct cet_params_desc *d)
 {
-    if (d->genes)
-        for (size_t g = 0; g < d->ngenes; g++)
-            free(d->genes[g].values);
+    for (size_t g = 0; d->genes && g < d->ngenes; g++) {
+        free(d->genes[g].values);
+        for (size_t c = 0; c < d->genes[g].nwhen; c++)
+            free(d->genes[g].when[c].values);
+        free(d->genes[g].when);
+    }
+    for (size_t f = 0; f < d->nforbidden; f++) {
+        free(d->forbidden[f].genes);
+        free(d->forbidden[f].values);
+    }
+    free(d->forbidden);
+    free(d->order);
     free(d->genes);
     free(d->path);
     free(d->text);
@@ -464,9 +663,17 @@ void cet_params_expand(const struct cet_params_desc *d, const double *genome, do
 int cet_params_genome(const struct cet_params_desc *d, const double *full, double *genome,
                       struct cet_error *err)
 {
+    uint8_t active[CET_MAX_GENES];
+    for (size_t g = 0; g < d->ngenes; g++)
+        genome[g] = full[d->genes[g].index];
+    cet_params_active(d, genome, active);
     for (size_t g = 0; g < d->ngenes; g++) {
         const struct cet_gene *ge = &d->genes[g];
         double v = full[ge->index];
+        if (!active[g]) {
+            genome[g] = ge->def;
+            continue;
+        }
         if (ge->type == CET_P_ENUM) {
             size_t a = 0;
             while (a < ge->nvalues && ge->values[a] != v)

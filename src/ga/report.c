@@ -15,7 +15,10 @@
  *   random offset of at most 0.2, as they would otherwise hide each other;
  * - the final population's histograms span each parameter's whole range
  *   (20 bins; one per value for integers with at most 40 values, enum and
- *   bool), so they show both where the population is and how narrow. */
+ *   bool), so they show both where the population is and how narrow;
+ * - a conditional parameter is drawn only where it is active: explored
+ *   points where it is inactive are left out, its histogram counts the
+ *   individuals where it is active, and report.md leaves its cell empty. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -190,13 +193,20 @@ static int cmp_fit_asc(const void *a, const void *b)
     return x->i < y->i ? 1 : x->i > y->i ? -1 : 0; /* of equals, the earliest on top */
 }
 
-/* One row of report-explored.dat: the genes' axis positions, fitness,
+/* One row of report-explored.dat: the genes' axis positions (NaN where
+ * inactive, which gnuplot leaves out of the plots of that gene), fitness,
  * generation. */
 static int explored_row(struct cet_buf *b, const struct cet_params_desc *d, const double *g,
                         double fit, long born, gsl_rng *rng)
 {
+    uint8_t active[CET_MAX_GENES];
+    cet_params_active(d, g, active);
     int rc = 0;
     for (size_t k = 0; k < d->ngenes && !rc; k++) {
+        if (!active[k]) {
+            rc = cet_buf_puts(b, "NaN ");
+            continue;
+        }
         double v = axis_pos(&d->genes[k], g[k]);
         if (rng && jittered(&d->genes[k]))
             v += 0.4 * (gsl_rng_uniform(rng) - 0.5);
@@ -254,9 +264,17 @@ static size_t bins(const struct cet_gene *g, double *edges)
     return n;
 }
 
-/* One block per gene of the final population's counts: numeric genes as
- * "low high count" (empty bins left out), categorical ones as
- * "index count label". */
+/* Whether gene k is active in archive entry i. */
+static int active_in(const struct cet_ga *ga, size_t i, size_t k)
+{
+    uint8_t active[CET_MAX_GENES];
+    cet_params_active(ga->desc, ga->genes + i * ga->ngenes, active);
+    return active[k];
+}
+
+/* One block per gene of the final population's counts (of the individuals
+ * where the gene is active): numeric genes as "low high count" (empty bins
+ * left out), categorical ones as "index count label". */
 static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
 {
     const struct cet_params_desc *d = ga->desc;
@@ -269,7 +287,8 @@ static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
             for (size_t c = 0; c < ncategories(g) && !rc; c++) {
                 size_t count = 0;
                 for (size_t p = 0; p < ga->npop; p++)
-                    count += ga->genes[ga->pop[p] * ga->ngenes + k] == category_value(g, c);
+                    count += ga->genes[ga->pop[p] * ga->ngenes + k] == category_value(g, c) &&
+                             active_in(ga, ga->pop[p], k);
                 char v[64];
                 cet_param_format(d->ex, g->index, category_value(g, c), 0, v, sizeof v);
                 rc = cet_buf_printf(b, "%zu %zu \"%s\"\n", c, count, v);
@@ -281,6 +300,8 @@ static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
         for (size_t p = 0; p < ga->npop; p++) {
             double v = ga->genes[ga->pop[p] * ga->ngenes + k];
             size_t c = 0;
+            if (!active_in(ga, ga->pop[p], k))
+                continue;
             while (c + 1 < n && v >= edges[c + 1])
                 c++;
             count[c]++;
@@ -477,6 +498,9 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
     const struct cet_params_desc *d = &r->desc;
     size_t G = d->ngenes, cols = G < 3 ? G : G <= 9 ? 3 : 4, rows = (G + cols - 1) / cols;
     const double *best = ga->genes + cet_ga_best(ga) * ga->ngenes;
+    uint8_t best_on[CET_MAX_GENES], def_on[CET_MAX_GENES];
+    cet_params_active(d, best, best_on);
+    cet_params_active(d, defaults, def_on);
     char title[512];
     snprintf(title, sizeof title, "%s: the final population (generation %ld, %zu individuals)",
              d->ex->name, ga->gen, ga->npop);
@@ -493,13 +517,15 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
         double dp = axis_pos(g, defaults[k]), bp = axis_pos(g, best[k]);
         rc = cet_buf_puts(b, "unset logscale x\nunset xtics\nset xtics\nset title ") ||
              gp_str(b, g->name) || cet_buf_puts(b, "\n") || gp_axis(b, d, g, "x") ||
-             cet_buf_puts(b, "unset xlabel\n") || /* the panel's title names it */
-             /* The default last, so its dashes show on the best's line when they meet. */
-             cet_buf_printf(b, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead lw 2 "
-                               "lc rgb '#d62728' front\n"
-                               "set arrow 2 from %.17g, graph 0 to %.17g, graph 1 nohead dt 2 "
-                               "lw 2 lc rgb '#333333' front\n",
-                            bp, bp, dp, dp);
+             cet_buf_puts(b, "unset xlabel\n"); /* the panel's title names it */
+        /* The default last, so its dashes show on the best's line when they
+         * meet; neither where the gene is inactive. */
+        if (best_on[k])
+            rc = rc || cet_buf_printf(b, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 "
+                                         "nohead lw 2 lc rgb '#d62728' front\n", bp, bp);
+        if (def_on[k])
+            rc = rc || cet_buf_printf(b, "set arrow 2 from %.17g, graph 0 to %.17g, graph 1 "
+                                         "nohead dt 2 lw 2 lc rgb '#333333' front\n", dp, dp);
         if (categorical(g))
             rc = rc || cet_buf_printf(b, "plot '%s' index %zu using 1:2:(0.6) with boxes "
                                          "lc rgb '#4a7ab5' notitle", file_pop, k);
@@ -629,12 +655,16 @@ static int md_settings(const struct cet_report *r, struct cet_buf *b)
     return rc;
 }
 
+/* The parameter cells of a row (empty where inactive). */
 static int md_params(const struct cet_params_desc *d, const double *g, struct cet_buf *b)
 {
+    uint8_t active[CET_MAX_GENES];
+    cet_params_active(d, g, active);
     int rc = 0;
     for (size_t k = 0; k < d->ngenes && !rc; k++) {
-        char v[64];
-        cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
+        char v[64] = "";
+        if (active[k])
+            cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
         rc = cet_buf_printf(b, " %s |", v);
     }
     return rc;

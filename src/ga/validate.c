@@ -104,12 +104,7 @@ int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga
                                 "valid_recall,gap\n");
     for (size_t k = 0; k < v->n && !rc; k++) {
         rc = k + 1 < v->n ? cet_buf_printf(&b, "%zu", k + 1) : cet_buf_puts(&b, "defaults");
-        for (size_t g = 0; g < d->ngenes && !rc; g++) {
-            char val[64];
-            cet_param_format(d->ex, d->genes[g].index, v->genomes[k * v->ngenes + g], 0, val,
-                             sizeof val);
-            rc = cet_buf_printf(&b, ",%s", val);
-        }
+        rc = rc || cet_genome_csv(&b, d, v->genomes + k * v->ngenes);
         if (isnan(v->train[k]))
             rc = rc || cet_buf_printf(&b, ",,%.6f,%.6f,%.6f,%.6f,\n", v->f1[k], v->macro_f1[k],
                                       v->p[k], v->r[k]);

@@ -206,7 +206,7 @@ static void test_params__seeds_and_groups(void)
                  "not evolved");
     expect_error("{\"extractor\": \"test\", \"parameters\": [\n  {\"name\": \"x\", \"type\": \"float\"}],\n"
                  " \"seeds\": [{\"zz\": 3}]}",
-                 "x.json:3:13: extractor 'test' has no parameter \"zz\"");
+                 "x.json:3:13: seed names \"zz\", but extractor 'test' has no such parameter");
     expect_error("{\"extractor\": \"test\", \"parameters\": [\n"
                  "  {\"name\": \"x\", \"type\": \"float\", \"max\": 0.6}],\n \"seeds\": [{\"x\": 0.7}]}",
                  "x.json:3:18: seed value 0.7 of \"x\" is outside its range [0, 0.6]");
