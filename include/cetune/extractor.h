@@ -35,6 +35,8 @@ struct cet_sel {
     size_t keep_cap, extra_cap;
     void *buf[4];       /* extractor scratch, see cet_sel_buf */
     size_t buf_cap[4];
+    struct cet_sel *sub; /* selections of a composite extractor's stages, see cet_sel_sub */
+    size_t nsub;
 };
 
 struct cet_extractor {
@@ -75,6 +77,10 @@ void cet_sel_free(struct cet_sel *sel);
 /* A scratch buffer of at least bytes, slot 0..3, kept across calls (contents undefined). */
 void *cet_sel_buf(struct cet_sel *sel, int slot, size_t bytes);
 int cet_sel_add_extra(struct cet_sel *sel, uint32_t text_node);
+/* Child selection k of sel, for a composite extractor (the pipeline) to run
+ * its stages into; kept across calls and freed with sel.  NULL when out of
+ * memory. */
+struct cet_sel *cet_sel_sub(struct cet_sel *sel, size_t k);
 /* Keeps every node (the alltext baseline). */
 void cet_sel_keep_all(const struct cet_doc *doc, struct cet_sel *sel);
 /* Keeps or drops the subtree of node i. */

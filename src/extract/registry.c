@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cetune/extractor.h"
+#include "pipeline.h"
 
 extern const struct cet_extractor cet_extractor_alltext;
 extern const struct cet_extractor cet_extractor_lqf;
@@ -20,6 +21,7 @@ static const struct cet_extractor *const registry[] = {
     &cet_extractor_density,
     &cet_extractor_sw,
     &cet_extractor_crunch, &cet_extractor_mantratzis,
+    &cet_extractor_pipeline,
 };
 
 size_t cet_extractor_count(void)
@@ -29,11 +31,13 @@ size_t cet_extractor_count(void)
 
 const struct cet_extractor *cet_extractor_at(size_t i)
 {
+    cet_pipeline_init();
     return i < cet_extractor_count() ? registry[i] : NULL;
 }
 
 const struct cet_extractor *cet_extractor_find(const char *name)
 {
+    cet_pipeline_init();
     for (size_t i = 0; i < cet_extractor_count(); i++)
         if (strcmp(registry[i]->name, name) == 0)
             return registry[i];
@@ -141,6 +145,9 @@ int cet_sel_reset(struct cet_sel *sel, const struct cet_doc *doc)
 
 void cet_sel_free(struct cet_sel *sel)
 {
+    for (size_t k = 0; k < sel->nsub; k++)
+        cet_sel_free(&sel->sub[k]);
+    free(sel->sub);
     free(sel->keep);
     free(sel->extra);
     for (int i = 0; i < 4; i++)
@@ -160,6 +167,19 @@ void *cet_sel_buf(struct cet_sel *sel, int slot, size_t bytes)
         sel->buf_cap[slot] = bytes;
     }
     return sel->buf[slot] ? sel->buf[slot] : (sel->buf[slot] = malloc(1));
+}
+
+struct cet_sel *cet_sel_sub(struct cet_sel *sel, size_t k)
+{
+    if (k >= sel->nsub) {
+        struct cet_sel *s = realloc(sel->sub, (k + 1) * sizeof *s);
+        if (!s)
+            return NULL;
+        memset(s + sel->nsub, 0, (k + 1 - sel->nsub) * sizeof *s);
+        sel->sub = s;
+        sel->nsub = k + 1;
+    }
+    return &sel->sub[k];
 }
 
 int cet_sel_add_extra(struct cet_sel *sel, uint32_t text_node)
