@@ -52,7 +52,15 @@ struct cet_extractor {
      * doc->nnodes and zeroed, sel->nextra is 0.  Returns 0, or -1 (out of memory). */
     int (*run)(const struct cet_doc *doc, const void *prep, const double *p,
                struct cet_sel *sel);
+    /* Optional: whether parameter i matters for the configuration p (the
+     * pipeline's stage parameters matter only for the extractor the stage
+     * chose).  NULL: every parameter matters.  Configurations are written
+     * with the parameters that matter only. */
+    int (*active)(const double *p, size_t i);
 };
+
+/* Whether parameter i of ex matters for configuration p. */
+int cet_param_active(const struct cet_extractor *ex, const double *p, size_t i);
 
 /* Registry. */
 const struct cet_extractor *cet_extractor_find(const char *name);

@@ -406,6 +406,18 @@ int cmd_evaluate(int argc, char **argv)
         cet_score_macro(&corpus, res[j].docs, res[j].pkgs, &res[j].macro);
         if (extracts && (rc = write_extracts(extracts, evs[j], &res[j], j, cfgs.n, &corpus)))
             goto done;
+        /* Free an extractor's preparation as soon as no later row needs it,
+         * so the peak is one extractor's, not all of them. */
+        int later = 0;
+        for (size_t i = j + 1; i < cfgs.n; i++)
+            later |= cfgs.v[i].ex == cfgs.v[j].ex;
+        if (!later) {
+            struct cet_evaluator *ev = evs[j];
+            for (size_t i = 0; i <= j; i++)
+                if (evs[i] == ev)
+                    evs[i] = NULL;
+            cet_evaluator_free(ev);
+        }
     }
     if (fmt == FMT_JSON)
         print_json(res, cfgs.n, &corpus, per_doc);

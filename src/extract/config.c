@@ -213,6 +213,8 @@ int cet_config_json(struct cet_buf *out, const struct cet_extractor *ex, const d
     int rc = cet_buf_printf(out, "{\"extractor\": \"%s\", \"params\": {", ex->name);
     const char *sep = "";
     for (size_t i = 0; i < ex->nparams && rc == 0; i++) {
+        if (!cet_param_active(ex, params, i))
+            continue;
         char v[64];
         if (shown && !shown[i])
             continue;

@@ -378,6 +378,14 @@ static void keep_headings(const struct pipe_prep *pp, uint8_t *keep, uint32_t nt
 
 /* ---- run ---- */
 
+/* Stage k's extractor index into stage_ex, or -1 for none. */
+static long stage_choice(const double *p, size_t k)
+{
+    long v = (long)p[P_S1 + k];
+    return k ? v - 1 : v;
+}
+
+
 /* Runs stage extractor x with the parameters at p into sub selection slot,
  * and writes its decision per text node into dec. */
 static void *stage_prep(struct pipe_prep *pp, size_t x)
@@ -426,10 +434,10 @@ static int pipe_run(const struct cet_doc *doc, const void *prep, const double *p
     double w[NSTAGES];
     size_t ns = 0;
     for (size_t k = 0; k < NSTAGES; k++) {
-        long v = (long)p[P_S1 + k];
-        if (k && v == 0)
+        long xs = stage_choice(p, k);
+        if (xs < 0)
             continue; /* none */
-        size_t x = k ? (size_t)v - 1 : (size_t)v;
+        size_t x = (size_t)xs;
         if (run_stage(doc, pp, x, p + stage_off[k][x], sel, k, dec + ns * n1))
             return -1;
         w[ns++] = p[P_W1 + k];
@@ -490,6 +498,30 @@ static int pipe_run(const struct cet_doc *doc, const void *prep, const double *p
     return 0;
 }
 
+static int pipe_active(const double *p, size_t i)
+{
+    int how = (int)p[P_COMBINE], region = (int)p[P_REGION];
+    switch (i) {
+    case P_W1: return how == COMBINE_VOTE;
+    case P_W2: return how == COMBINE_VOTE && stage_choice(p, 1) >= 0;
+    case P_W3: return how == COMBINE_VOTE && stage_choice(p, 2) >= 0;
+    case P_VOTE_T: return how == COMBINE_VOTE;
+    case P_REGION_GAP: return region == REGION_LARGEST;
+    case P_ALPHA: return region == REGION_SUBTREE;
+    case P_HEADING_GAP: return p[P_HEADINGS] != 0;
+    }
+    if (i < P_FIXED)
+        return 1;
+    if (i < stage_off[0][0])
+        return p[P_CLEAN] != 0;
+    for (size_t k = NSTAGES; k-- > 0;)
+        if (i >= stage_off[k][0]) {
+            long x = stage_choice(p, k);
+            return x >= 0 && i >= stage_off[k][x] && i < stage_off[k][x] + stage_ex[x]->nparams;
+        }
+    return 1;
+}
+
 struct cet_extractor cet_extractor_pipeline = {
     .name = "pipeline",
     .summary = "A pipeline: optional Crunch cleaning, one to three classifier stages, a combiner "
@@ -497,4 +529,5 @@ struct cet_extractor cet_extractor_pipeline = {
     .prepare = pipe_prepare,
     .release = pipe_release,
     .run = pipe_run,
+    .active = pipe_active,
 };

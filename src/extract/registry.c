@@ -52,6 +52,11 @@ int cet_param_index(const struct cet_extractor *ex, const char *name)
     return -1;
 }
 
+int cet_param_active(const struct cet_extractor *ex, const double *p, size_t i)
+{
+    return !ex->active || ex->active(p, i);
+}
+
 void cet_params_default(const struct cet_extractor *ex, double *p)
 {
     for (size_t i = 0; i < ex->nparams; i++)

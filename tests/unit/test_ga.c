@@ -25,7 +25,8 @@ static int trun(const struct cet_doc *d, const void *p, const double *v, struct 
     (void)d, (void)p, (void)v, (void)s;
     return 0;
 }
-static const struct cet_extractor test_ex = {"test", "test", tparams, 5, NULL, NULL, trun};
+static const struct cet_extractor test_ex = {
+    .name = "test", .summary = "test", .params = tparams, .nparams = 5, .run = trun};
 static const struct cet_extractor *find(const char *name)
 {
     return !strcmp(name, "test") ? &test_ex : NULL;
