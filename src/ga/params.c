@@ -434,6 +434,57 @@ static int parse_forbidden(const struct cet_json *j, const cJSON *fb, struct cet
     return 0;
 }
 
+/* Marks gene i and every gene its conditions name, recursively. */
+static void mark_with_parents(const struct cet_params_desc *d, size_t i, uint8_t *used)
+{
+    if (used[i])
+        return;
+    used[i] = 1;
+    for (size_t c = 0; c < d->genes[i].nwhen; c++)
+        mark_with_parents(d, d->genes[i].when[c].parent, used);
+}
+
+/* 0 when "forbidden" rules out every genome.  Whether a genome is forbidden
+ * depends only on the genes the entries name and the genes their
+ * conditions name; when those take at most 4096 combinations, all are
+ * tried; more are assumed to leave something (1). */
+static int some_allowed(const struct cet_params_desc *d)
+{
+    uint8_t used[CET_MAX_GENES] = {0};
+    size_t pos[CET_MAX_GENES] = {0}; /* value index of each used gene */
+    double g[CET_MAX_GENES], count = 1;
+    for (size_t f = 0; f < d->nforbidden; f++)
+        for (size_t k = 0; k < d->forbidden[f].n; k++)
+            mark_with_parents(d, d->forbidden[f].genes[k], used);
+    for (size_t i = 0; i < d->ngenes; i++)
+        if (used[i])
+            count *= d->genes[i].type == CET_P_ENUM ? (double)d->genes[i].nvalues
+                                                    : d->genes[i].max - d->genes[i].min + 1;
+    if (count > 4096)
+        return 1;
+    cet_params_default_genome(d, g);
+    for (;;) {
+        for (size_t i = 0; i < d->ngenes; i++)
+            if (used[i])
+                g[i] = d->genes[i].type == CET_P_ENUM ? d->genes[i].values[pos[i]]
+                                                      : d->genes[i].min + (double)pos[i];
+        if (!cet_params_forbidden(d, g))
+            return 1;
+        size_t i = 0; /* the next combination, odometer style */
+        for (; i < d->ngenes; i++) {
+            if (!used[i])
+                continue;
+            size_t n = d->genes[i].type == CET_P_ENUM ? d->genes[i].nvalues
+                                                      : (size_t)(d->genes[i].max - d->genes[i].min) + 1;
+            if (++pos[i] < n)
+                break;
+            pos[i] = 0;
+        }
+        if (i == d->ngenes)
+            return 0;
+    }
+}
+
 /* A seed (or the defaults standing for one, node = NULL) must set only
  * active parameters and must not be forbidden. */
 static int check_seed(const struct cet_json *j, const cJSON *node, const cJSON *fb,
@@ -606,6 +657,10 @@ int cet_params_parse(struct cet_params_desc *d, const char *text, size_t len, co
         if (check_seed(&j, NULL, forbidden, d, d->seeds, err))
             goto done;
         d->nseeds = 1;
+    }
+    if (forbidden && !d->nseeds && !some_allowed(d)) { /* a seed would prove otherwise */
+        cet_json_fail(&j, forbidden, 1, err, "\"forbidden\" rules out every configuration");
+        goto done;
     }
     const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "correlated");
     if (groups && parse_groups(&j, groups, d, err))

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <gsl/gsl_rng.h>
 
 #include "cetune/ga.h"
@@ -514,10 +515,10 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-static void test_ga__checkpoint_resumes_exactly(void)
+static void checkpoint_resumes_exactly(const char *text)
 {
     struct cet_params_desc d;
-    desc_of(&d, ALL);
+    desc_of(&d, text);
     struct counter ref = {0}, c = {0}, c2 = {0};
     struct cet_ga *a = ga_new(&d, &ref, 77, 10, 9), *b = ga_new(&d, &c, 77, 10, 9);
     run_to_end(a);
@@ -566,6 +567,247 @@ static void test_ga__checkpoint_resumes_exactly(void)
     cet_params_free(&d);
 }
 
+static void test_ga__checkpoint_resumes_exactly(void)
+{
+    checkpoint_resumes_exactly(ALL);
+}
+
+/* ---- conditional parameters and forbidden combinations ---- */
+
+/* Genes: mode {fast, fuzzy}; on only with fuzzy; n only with on; x only
+ * with fast; w always.  Forbidden: n = 2, and fuzzy with n = 5. */
+static const char *COND =
+    "{\"extractor\": \"test\", \"parameters\": ["
+    "{\"name\": \"mode\", \"type\": \"enum\", \"values\": [\"fast\", \"fuzzy\"]},"
+    "{\"name\": \"on\", \"type\": \"bool\", \"when\": {\"mode\": [\"fuzzy\"]}},"
+    "{\"name\": \"n\", \"type\": \"int\", \"min\": 1, \"max\": 5, \"default\": 3,"
+    " \"when\": {\"on\": [true]}},"
+    "{\"name\": \"x\", \"type\": \"float\", \"default\": 0.5, \"when\": {\"mode\": [\"fast\"]}},"
+    "{\"name\": \"w\", \"type\": \"float\", \"scale\": \"log\"}],"
+    " \"forbidden\": [{\"n\": 2}, {\"mode\": \"fuzzy\", \"n\": 5}],"
+    " \"correlated\": [[\"x\", \"w\"]]}";
+enum { C_MODE, C_ON, C_N, C_X, C_W };
+
+/* Every inactive gene of g holds its default. */
+static int inactive_at_default(const struct cet_params_desc *d, const double *g)
+{
+    uint8_t act[5];
+    cet_params_active(d, g, act);
+    for (size_t i = 0; i < d->ngenes; i++)
+        if (!act[i] && g[i] != d->genes[i].def)
+            return 0;
+    return 1;
+}
+
+static void test_ga__inactive_genes_never_change(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, COND);
+    gsl_rng *r = rng_new(9);
+    /* Genomes differing only in inactive genes normalise to one. */
+    double g1[5] = {0, 0, 4, 0.25, 1}, g2[5] = {0, 1, 1, 0.25, 1};
+    cet_genome_normalise(&d, 1e-4, g1);
+    cet_genome_normalise(&d, 1e-4, g2);
+    CHECK(!memcmp(g1, g2, sizeof g1));
+    CHECK_NEAR(g1[C_ON], 1, 0);
+    CHECK_NEAR(g1[C_N], 3, 0);
+    /* Mutation with a tiny rate changes exactly one active gene: with mode
+     * fast that is mode, x or w, about equally often; on and n stay. */
+    int changed[5] = {0};
+    for (int k = 0; k < 3000; k++) {
+        double g[5] = {0, 1, 3, 0.25, 1};
+        cet_mutate(&d, 1e-4, r, 1e-12, 0.1, g);
+        CHECK(inactive_at_default(&d, g));
+        CHECK(g[C_ON] == 1 && g[C_N] == 3);
+        changed[C_MODE] += g[C_MODE] != 0;
+        changed[C_X] += g[C_MODE] == 0 && g[C_X] != 0.25;
+        changed[C_W] += g[C_W] != 1;
+    }
+    CHECK(changed[C_MODE] > 850 && changed[C_MODE] < 1150);
+    CHECK(changed[C_X] > 800 && changed[C_X] < 1150); /* a step may round back onto 0.25 */
+    CHECK(changed[C_W] > 800 && changed[C_W] < 1150);
+    /* Any rate: inactive genes stay at their defaults. */
+    for (int k = 0; k < 3000; k++) {
+        double g[5];
+        cet_genome_random(&d, 1e-4, r, g);
+        CHECK(inactive_at_default(&d, g));
+        cet_mutate(&d, 1e-4, r, k % 2 ? 0.0 : 0.7, 0.3, g);
+        CHECK(inactive_at_default(&d, g));
+    }
+    /* Crossover: a gene active in one parent only comes from that parent;
+     * x (fast only) is not blended with w when the other parent lacks it. */
+    double a[5] = {0, 1, 3, 0.2, 0.01}, b[5] = {2, 1, 4, 0.5, 100};
+    int fast = 0;
+    for (int k = 0; k < 2000; k++) {
+        double c[5];
+        cet_crossover(&d, 0, r, a, b, c);
+        CHECK(inactive_at_default(&d, c));
+        if (c[C_MODE] == 0) {
+            fast++;
+            CHECK_NEAR(c[C_X], 0.2, 0);
+        } else {
+            CHECK(c[C_ON] == 1 && c[C_N] == 4);
+        }
+    }
+    CHECK(fast > 850 && fast < 1150);
+    gsl_rng_free(r);
+    cet_params_free(&d);
+}
+
+/* Counts evaluations of forbidden configurations (full vectors: n x w on mode). */
+static long forbidden_seen;
+static int cond_fitness(void *ctx, const double *params, size_t k, double *f, double *p,
+                        double *r, struct cet_error *err)
+{
+    for (size_t j = 0; j < k; j++) {
+        const double *v = params + j * 5;
+        int n_active = v[4] == 2 && v[3] == 1;
+        forbidden_seen += n_active && (v[0] == 2 || v[0] == 5);
+    }
+    return fitness(ctx, params, k, f, p, r, err);
+}
+
+static void test_ga__forbidden_never_evaluated_and_archive_ignores_inactive_genes(void)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    desc_of(&d, COND);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        struct cet_ga *ga;
+        struct counter c = {0};
+        CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+        ga->opt.seed = seed;
+        ga->opt.pop = 12;
+        ga->opt.generations = 12;
+        ga->opt.patience = 0;
+        forbidden_seen = 0;
+        CHECK_EQ_INT(cet_ga_setup(ga, cond_fitness, NULL, &c, &err), 0);
+        run_to_end(ga);
+        CHECK_EQ_INT(forbidden_seen, 0);
+        CHECK(ga->evals > 24);
+        int distinct = 1, fuzzy_on = 0;
+        for (size_t i = 0; i < ga->narch; i++) {
+            const double *g = ga->genes + i * 5;
+            CHECK(inactive_at_default(&d, g));
+            CHECK(!cet_params_forbidden(&d, g));
+            fuzzy_on += g[C_MODE] == 2 && g[C_ON] == 1;
+            for (size_t j = 0; j < i; j++)
+                distinct &= memcmp(g, ga->genes + j * 5, 5 * sizeof(double)) != 0;
+        }
+        CHECK(distinct);
+        CHECK(fuzzy_on > 0); /* the conditional chain was explored */
+        /* A genome found again with other inactive values is the same individual. */
+        double g[5];
+        memcpy(g, ga->genes, sizeof g);
+        if (g[C_MODE] == 0)
+            g[C_N] = 4;
+        else
+            g[C_X] = 0.9;
+        cet_genome_normalise(&d, ga->opt.resolution, g);
+        CHECK_EQ_INT(cet_ga_lookup(ga, g), 0);
+        for (size_t h = 0; h < ga->nhist; h++)
+            CHECK(ga->hist[h].diversity >= 0 && ga->hist[h].diversity <= 1);
+        cet_ga_destroy(ga);
+    }
+    /* A seed configuration that is forbidden is refused. */
+    struct cet_ga *ga;
+    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    double full[5] = {5, 0.5, 1, 1, 2};
+    CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), -1);
+    CHECK_STR(err.msg, "the seed is forbidden by entry 2 of \"forbidden\" in t.json");
+    full[4] = 0; /* fast: n is inactive, so 5 is no longer forbidden */
+    CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), 0);
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
+/* Diversity counts a gene over the individuals where it is active. */
+static void test_ga__diversity_over_active_genes(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, COND);
+    /* Two fast genomes: mode, x and w count (on and n are inactive in
+     * both); only x differs, by its whole range: (0 + 0.5 + 0) / 3. */
+    double two[10] = {0, 1, 3, 0, 1, 0, 1, 3, 1, 1};
+    CHECK_NEAR(cet_genome_diversity(&d, two, 2), 0.5 / 3, 1e-12);
+    cet_params_free(&d);
+}
+
+/* The parameter cells of one individuals.csv row: mode, on, n, x. */
+static void csv_cells(const char *line, char cells[4][16])
+{
+    const char *c = strchr(line, ',') + 1; /* after the generation */
+    for (int k = 0; k < 4; k++) {
+        size_t n = strcspn(c, ",");
+        snprintf(cells[k], 16, "%.*s", (int)n, c);
+        c += n + 1;
+    }
+}
+
+static void test_ga__results_leave_inactive_parameters_out(void)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    desc_of(&d, COND);
+    struct counter c = {0};
+    struct cet_ga *ga = ga_new(&d, &c, 5, 10, 6);
+    run_to_end(ga);
+    char dir[] = "/tmp/cetune-test-ga-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    struct cet_run run = {0};
+    run.docs = 3;
+    run.top = 5;
+    CHECK_EQ_INT(cet_ga_write_results(ga, &run, dir, &err), 0);
+    char path[4200];
+    struct cet_buf b = {0};
+    /* individuals.csv: generation,mode,on,n,x,w,...: empty where inactive. */
+    snprintf(path, sizeof path, "%s/individuals.csv", dir);
+    CHECK_EQ_INT(cet_read_file(&b, path, 1 << 24, &err), 0);
+    CHECK(!strncmp(b.p, "generation,mode,on,n,x,w,fitness", 32));
+    size_t rows = 0;
+    int fuzzy = 0;
+    for (const char *line = strchr(b.p, '\n') + 1; *line; line = strchr(line, '\n') + 1, rows++) {
+        char cell[4][16];
+        csv_cells(line, cell);
+        if (!strcmp(cell[0], "fast")) {
+            CHECK(!*cell[1] && !*cell[2] && *cell[3]);
+        } else {
+            fuzzy++;
+            CHECK(!strcmp(cell[1], "true") || !strcmp(cell[1], "false"));
+            CHECK(!strcmp(cell[1], "true") == (*cell[2] != 0));
+            CHECK(!*cell[3]);
+        }
+    }
+    CHECK(fuzzy > 0);
+    CHECK_EQ_INT(rows, ga->narch);
+    cet_buf_free(&b);
+    /* top.json: each configuration names exactly its active parameters. */
+    snprintf(path, sizeof path, "%s/top.json", dir);
+    CHECK_EQ_INT(cet_read_file(&b, path, 1 << 24, &err), 0);
+    cJSON *top = cJSON_ParseWithLength(b.p, b.len);
+    CHECK(cJSON_GetArraySize(top) > 1);
+    for (const cJSON *e = top ? top->child : NULL; e; e = e->next) {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "params");
+        const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "mode"));
+        int fast = mode && !strcmp(mode, "fast");
+        const cJSON *on = cJSON_GetObjectItemCaseSensitive(p, "on");
+        CHECK(!fast == (on != NULL));
+        CHECK(fast == (cJSON_GetObjectItemCaseSensitive(p, "x") != NULL));
+        CHECK((on && cJSON_IsTrue(on)) == (cJSON_GetObjectItemCaseSensitive(p, "n") != NULL));
+        CHECK(cJSON_GetObjectItemCaseSensitive(p, "w") != NULL);
+    }
+    cJSON_Delete(top);
+    cet_buf_free(&b);
+    remove_dir(dir);
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
+static void test_ga__conditional_checkpoint_resumes_exactly(void)
+{
+    checkpoint_resumes_exactly(COND);
+}
+
 int main(void)
 {
     RUN(test_ga__normalise_bounds_rounding_and_grid);
@@ -580,5 +822,10 @@ int main(void)
     RUN(test_ga__same_seed_same_run);
     RUN(test_ga__cancel_leaves_the_state_unchanged);
     RUN(test_ga__checkpoint_resumes_exactly);
+    RUN(test_ga__inactive_genes_never_change);
+    RUN(test_ga__forbidden_never_evaluated_and_archive_ignores_inactive_genes);
+    RUN(test_ga__diversity_over_active_genes);
+    RUN(test_ga__results_leave_inactive_parameters_out);
+    RUN(test_ga__conditional_checkpoint_resumes_exactly);
     TEST_END();
 }

@@ -14,6 +14,7 @@ static const struct cet_param tparams[] = {
     {"on", CET_P_BOOL, 1, 0, 1, NULL, "a switch"},
     {"mode", CET_P_ENUM, 1, 0, 2, modes, "a choice"},
     {"fixed", CET_P_FLOAT, 0.7, 0, 1, NULL, "never described"},
+    {"s.t", CET_P_FLOAT, 0.25, 0, 1, NULL, "a stage parameter (a name with a dot)"},
 };
 static int trun(const struct cet_doc *d, const void *p, const double *v, struct cet_sel *s)
 {
@@ -21,7 +22,7 @@ static int trun(const struct cet_doc *d, const void *p, const double *v, struct 
     return 0;
 }
 static const struct cet_extractor test_ex = {
-    .name = "test", .summary = "test", .params = tparams, .nparams = 6, .run = trun};
+    .name = "test", .summary = "test", .params = tparams, .nparams = 7, .run = trun};
 static const struct cet_extractor *find(const char *name)
 {
     return !strcmp(name, "test") ? &test_ex : cet_extractor_find(name);
@@ -85,7 +86,7 @@ static void test_params__full_description(void)
     CHECK_EQ_INT(d.genes[1].group, 0);
     CHECK_EQ_INT(d.genes[2].group, -1);
     /* Undescribed parameters keep the C default. */
-    double g[5] = {7, 0.25, 3, 1, 2}, full[6], back[5];
+    double g[5] = {7, 0.25, 3, 1, 2}, full[7], back[5];
     cet_params_expand(&d, g, full);
     CHECK_NEAR(full[0], 7, 0);
     CHECK_NEAR(full[4], 2, 0);
@@ -227,6 +228,145 @@ static void test_params__seeds_and_groups(void)
                  "x.json:3:35: parameter \"x\" is already in a correlated group");
 }
 
+/* An enum parent, a bool child and a chain below it, a dotted name. */
+#define COND_HEAD "{\"extractor\": \"test\", \"parameters\": [\n"
+#define COND_MODE "  {\"name\": \"mode\", \"type\": \"enum\", \"values\": [\"fast\", \"fuzzy\"]},\n"
+
+static void test_params__conditions_and_forbidden(void)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    /* n comes before the parameter it depends on; the order puts it after. */
+    const char *text = COND_HEAD
+        "  {\"name\": \"n\", \"type\": \"int\", \"min\": 1, \"max\": 50, \"when\": {\"on\": [true]}},\n"
+        COND_MODE
+        "  {\"name\": \"on\", \"type\": \"bool\", \"when\": {\"mode\": [\"fuzzy\"]}},\n"
+        "  {\"name\": \"s.t\", \"type\": \"float\", \"when\": {\"mode\": [\"fast\"]}},\n"
+        "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"mode\": [\"fuzzy\"], \"on\": [false]}}],\n"
+        " \"seeds\": [{\"mode\": \"fuzzy\", \"on\": true, \"n\": 20}, {\"s.t\": 0.3}],\n"
+        " \"forbidden\": [{\"mode\": \"fuzzy\", \"n\": 50}, {\"on\": false, \"mode\": \"fuzzy\"}]}";
+    int rc = parse(&d, text, &err);
+    CHECK_EQ_INT(rc, 0);
+    if (rc) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    CHECK(d.conditional);
+    CHECK_EQ_INT(d.genes[0].nwhen, 1);
+    CHECK_EQ_INT(d.genes[0].when[0].parent, 2);
+    CHECK_EQ_INT(d.genes[4].nwhen, 2);
+    size_t pos[5];
+    for (size_t k = 0; k < 5; k++)
+        pos[cet_params_gene_at(&d, k)] = k;
+    CHECK(pos[1] < pos[2] && pos[2] < pos[0] && pos[1] < pos[3] && pos[2] < pos[4]);
+    /* Genes: n, mode (0 fast, 2 fuzzy), on, s.t, x. */
+    uint8_t act[5];
+    double fast[5] = {10, 0, 1, 0.5, 0.5}, fuzzy_on[5] = {10, 2, 1, 0.5, 0.5},
+           fuzzy_off[5] = {10, 2, 0, 0.5, 0.5};
+    CHECK_EQ_INT(cet_params_active(&d, fast, act), 2);
+    CHECK(!act[0] && act[1] && !act[2] && act[3] && !act[4]);
+    CHECK_EQ_INT(cet_params_active(&d, fuzzy_on, act), 3);
+    CHECK(act[0] && act[1] && act[2] && !act[3] && !act[4]);
+    CHECK_EQ_INT(cet_params_active(&d, fuzzy_off, act), 3);
+    CHECK(!act[0] && act[2] && act[4]);
+    /* Forbidden only with every named parameter active. */
+    CHECK_EQ_INT(cet_params_forbidden(&d, fuzzy_off), 2);
+    fuzzy_on[0] = 50;
+    CHECK_EQ_INT(cet_params_forbidden(&d, fuzzy_on), 1);
+    fast[0] = 50;
+    fast[4] = 0.5;
+    CHECK_EQ_INT(cet_params_forbidden(&d, fast), 0);
+    /* Configurations: inactive values may be anything and become the default. */
+    double full[7], back[5];
+    cet_params_default(&test_ex, full);
+    full[0] = 80; /* n outside [1, 50], but inactive with mode fast */
+    full[4] = 0;
+    CHECK_EQ_INT(cet_params_genome(&d, full, back, &err), 0);
+    CHECK_NEAR(back[0], 10, 0);
+    full[4] = 2; /* fuzzy: on (true by default) and n become active */
+    CHECK_EQ_INT(cet_params_genome(&d, full, back, &err), -1);
+    CHECK_STR(err.msg, "n = 80 is outside the described range [1, 50]");
+    uint8_t shown[7];
+    cet_params_full_active(&d, fast, shown);
+    CHECK(!shown[0] && shown[4] && !shown[3] && shown[5] && shown[6] && !shown[1]);
+    /* Seeds: the values given, the rest defaults. */
+    CHECK_EQ_INT(d.nseeds, 2);
+    CHECK_NEAR(d.seeds[0], 20, 0);
+    CHECK_NEAR(d.seeds[5 + 3], 0.3, 0);
+    cet_params_free(&d);
+}
+
+static void test_params__condition_mistakes_name_line_and_column(void)
+{
+    expect_error(COND_HEAD COND_MODE "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"zz\": [1]}}]}",
+                 "x.json:3:43: condition names \"zz\", but extractor 'test' has no such parameter");
+    expect_error(COND_HEAD COND_MODE
+                 "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"fixed\": [1]}}]}",
+                 "x.json:3:43: condition parameter \"fixed\" is not described in \"parameters\", "
+                 "so it is not evolved");
+    expect_error(COND_HEAD "  {\"name\": \"n\", \"type\": \"int\"},\n"
+                 "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"n\": [1]}}]}",
+                 "x.json:3:43: condition on \"n\", an int parameter: conditions need an enum or "
+                 "bool parameter");
+    expect_error(COND_HEAD COND_MODE
+                 "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"mode\": [\"slow\"]}}]}",
+                 "x.json:3:52: condition value \"slow\" is not a value of test.mode");
+    expect_error(COND_HEAD COND_MODE
+                 "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"mode\": [\"exact\"]}}]}",
+                 "x.json:3:52: condition value \"exact\" of \"mode\" is not among its \"values\"");
+    expect_error(COND_HEAD "  {\"name\": \"on\", \"type\": \"bool\"},\n"
+                 "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"on\": [\"yes\"]}}]}",
+                 "x.json:3:50: condition value of \"on\" must be true or false");
+    expect_error(COND_HEAD COND_MODE
+                 "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"mode\": [\"fast\", \"fast\"]}}]}",
+                 "x.json:3:60: condition value listed twice");
+    expect_error(COND_HEAD COND_MODE "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"mode\": \"fast\"}}]}",
+                 "x.json:3:51: the condition on \"mode\" must be a non-empty array of its values");
+    expect_error(COND_HEAD COND_MODE "  {\"name\": \"x\", \"type\": \"float\", \"when\": [\"mode\"]}]}",
+                 "x.json:3:42: \"when\" must be an object mapping enum or bool parameters to the "
+                 "lists of values that make \"x\" active");
+    expect_error(COND_HEAD "  {\"name\": \"mode\", \"type\": \"enum\", \"when\": {\"mode\": [\"fast\"]}}]}",
+                 "x.json:2:45: parameter \"mode\" cannot depend on itself");
+    expect_error(COND_HEAD "  {\"name\": \"on\", \"type\": \"bool\", \"when\": {\"mode\": [\"fast\"]}},\n"
+                 "  {\"name\": \"mode\", \"type\": \"enum\", \"when\": {\"on\": [true]}}]}",
+                 "x.json:3:45: conditions form a cycle: \"on\" -> \"mode\" -> \"on\" (each depends on "
+                 "the next)");
+}
+
+static void test_params__forbidden_mistakes_name_line_and_column(void)
+{
+    const char *genes = COND_HEAD COND_MODE "  {\"name\": \"on\", \"type\": \"bool\"},\n"
+                        "  {\"name\": \"x\", \"type\": \"float\"}],\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s \"forbidden\": [{\"mode\": \"fast\", \"zz\": 1}]}", genes);
+    expect_error(text, "x.json:5:33: forbidden names \"zz\", but extractor 'test' has no such parameter");
+    snprintf(text, sizeof text, "%s \"forbidden\": [{\"x\": 0.5}]}", genes);
+    expect_error(text, "x.json:5:17: forbidden combinations hold enum, bool or int values; \"x\" is "
+                       "a float");
+    snprintf(text, sizeof text, "%s \"forbidden\": [{\"mode\": \"slow\"}]}", genes);
+    expect_error(text, "x.json:5:25: forbidden value \"slow\" is not a value of test.mode");
+    snprintf(text, sizeof text, "%s \"forbidden\": [{\"on\": \"yes\"}]}", genes);
+    expect_error(text, "x.json:5:23: forbidden value of \"on\" must be true or false");
+    snprintf(text, sizeof text, "%s \"forbidden\": [{}]}", genes);
+    expect_error(text, "x.json:5:16: a forbidden combination must be a non-empty object of "
+                       "parameter values");
+    snprintf(text, sizeof text, "%s \"forbidden\": {\"on\": true}}", genes);
+    expect_error(text, "x.json:5:15: \"forbidden\" must be an array of objects of parameter values");
+    /* Seeds must be allowed and set only active parameters. */
+    snprintf(text, sizeof text, "%s \"forbidden\": [{\"mode\": \"fast\", \"on\": true}],\n"
+             " \"seeds\": [{\"on\": false}, {\"mode\": \"fast\"}]}", genes);
+    expect_error(text, "x.json:6:27: the seed is forbidden by \"forbidden\" entry 1");
+    snprintf(text, sizeof text, "%s \"forbidden\": [{\"mode\": \"fast\", \"on\": true}]}", genes);
+    expect_error(text, "x.json:5:16: this combination forbids the defaults, which are the only "
+                       "seed: give \"seeds\"");
+    snprintf(text, sizeof text, "%s \"forbidden\": [{\"on\": true}, {\"on\": false}],\n"
+             " \"seeds\": []}", genes);
+    expect_error(text, "x.json:5:2: \"forbidden\" rules out every configuration");
+    expect_error(COND_HEAD COND_MODE "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"mode\": "
+                 "[\"fuzzy\"]}}],\n \"seeds\": [{\"x\": 0.5}]}",
+                 "x.json:4:13: the seed sets \"x\", which its \"when\" leaves inactive in this seed");
+}
+
 /* Every description shipped in params/ is valid for the registered extractors. */
 static void test_params__shipped_descriptions_load(void)
 {
@@ -263,6 +403,9 @@ int main(void)
     RUN(test_params__wrong_types);
     RUN(test_params__duplicates);
     RUN(test_params__seeds_and_groups);
+    RUN(test_params__conditions_and_forbidden);
+    RUN(test_params__condition_mistakes_name_line_and_column);
+    RUN(test_params__forbidden_mistakes_name_line_and_column);
     RUN(test_params__shipped_descriptions_load);
     TEST_END();
 }
