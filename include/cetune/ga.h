@@ -17,8 +17,11 @@
  * Every genome is normalised before it is used: put back into its bounds,
  * integers rounded, booleans 0/1, floats rounded to a grid of `resolution`
  * times the range (a power of ten, so values print short; on a log scale
- * to that many significant digits).  The archive keys on the normalised
- * genome, so no genome is ever evaluated twice. */
+ * to that many significant digits), inactive genes (params.h, "when") set
+ * to their default.  The archive keys on the normalised genome, so no
+ * genome is ever evaluated twice, and genomes differing only in inactive
+ * genes are one.  Operators visit only active genes, and a child matching a
+ * "forbidden" combination is repaired or redrawn, never evaluated. */
 #ifndef CETUNE_GA_H
 #define CETUNE_GA_H
 
@@ -182,10 +185,12 @@ size_t cet_select_tournament(gsl_rng *rng, size_t n, size_t size);
 size_t cet_select_truncation(gsl_rng *rng, size_t n, double fraction);
 /* Uniform crossover per gene; correlated groups are blended instead: one
  * weight w ~ U(0,1) per group, child = w a + (1-w) b (in log space for log
- * genes).  The child is normalised. */
+ * genes).  A gene active in one parent only is copied from it.  The child
+ * is normalised. */
 void cet_crossover(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
                    const double *a, const double *b, double *child);
-/* Mutates each gene with probability rate (at least one gene always):
+/* Mutates each active gene with probability rate (0: 1/active genes; at
+ * least one gene always):
  * Gaussian with spread sigma x range (integers move at least one step),
  * booleans flip, enums take another allowed value.  Normalised after. */
 void cet_mutate(const struct cet_params_desc *d, double resolution, gsl_rng *rng, double rate,
@@ -293,7 +298,7 @@ int cet_ga_validate(struct cet_validation *v, const struct cet_ga *ga, const str
                     const struct cet_corpus *train, struct cet_error *err);
 void cet_validation_free(struct cet_validation *v);
 /* Writes DIR/validation.csv: rank (or "defaults"), one column per described
- * parameter, train_fitness, valid_f1, valid_macro_f1, valid_precision,
+ * parameter (empty where inactive), train_fitness, valid_f1, valid_macro_f1, valid_precision,
  * valid_recall, gap (train_fitness - valid_f1; empty when unknown). */
 int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
                          struct cet_error *err);
