@@ -1,0 +1,49 @@
+/* cetune serve: tuned configurations as an HTTP extraction service
+ * (libmicrohttpd), routed by host (include/cetune/routes.h).
+ *
+ *   POST /extract   the page as the body; its URL in the X-Url header or the
+ *                   url query parameter picks the configuration; the charset
+ *                   of Content-Type is honoured.  Answers text/plain, text/html
+ *                   with ?format=html, or JSON with Accept: application/json.
+ *   GET  /health    "ok"
+ *   GET  /configs   the loaded configurations, their fitness and hosts (JSON)
+ *
+ * Every request is logged as one line through the log callback, once it is
+ * finished.  The server never prints; docs/serve.md has the details. */
+#ifndef CETUNE_SERVE_H
+#define CETUNE_SERVE_H
+
+#include <stddef.h>
+
+#include "cetune/error.h"
+#include "cetune/routes.h"
+
+struct cet_server;
+
+struct cet_server_opts {
+    const char *listen;    /* "HOST:PORT" ("[::1]:8080" for IPv6); port 0 = any free port */
+    unsigned threads;      /* worker threads, at least 1 */
+    size_t max_body;       /* bytes; a larger body gets 413 */
+    double time_limit;     /* seconds per extraction (cet_page_opts), 0 = none */
+    unsigned idle_timeout; /* seconds a connection may stay silent (slow or gone clients) */
+    /* One line per request (without a newline), and the server's own errors;
+     * called from any worker thread. */
+    void (*log)(void *ctx, const char *line);
+    void *log_ctx;
+};
+
+/* Starts serving routes (the server owns them from now on, also on failure);
+ * source names them in /configs (the routes file, or the configuration). */
+int cet_server_start(struct cet_server **out, struct cet_routes *routes, const char *source,
+                     const struct cet_server_opts *opts, struct cet_error *err);
+/* The port it listens on (useful after port 0). */
+unsigned cet_server_port(const struct cet_server *s);
+/* Replaces the routes atomically: requests already running finish with the
+ * old ones, which are freed after the last of them. */
+void cet_server_set_routes(struct cet_server *s, struct cet_routes *routes, const char *source);
+/* Stops accepting connections, lets every request in flight finish (at most
+ * `wait` seconds), then stops and frees the server.  Returns the number of
+ * requests that were still running when it gave up (0 after a clean drain). */
+unsigned cet_server_stop(struct cet_server *s, double wait);
+
+#endif

@@ -1,0 +1,578 @@
+/* The HTTP extraction service (include/cetune/serve.h) on libmicrohttpd: a
+ * pool of threads, each with its own epoll loop on the shared listening
+ * socket and its own cet_page context; every page goes through
+ * cet_page_extract with the configuration its URL's host routes to. */
+#define _GNU_SOURCE /* accept4 */
+#include "cetune/serve.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <microhttpd.h>
+
+#include "cetune/buf.h"
+#include "cetune/page.h"
+
+/* Routes in use, counted: each request holds the table it started with, so
+ * a reload never frees routes under a running extraction. */
+struct table {
+    struct cet_routes *routes;
+    char *source;
+    unsigned refs; /* requests using it, plus one while it is current */
+};
+
+struct cet_server {
+    struct MHD_Daemon *d;
+    int fd;
+    unsigned port;
+    struct cet_server_opts o;
+    pthread_mutex_t lock; /* guards current and every table's refs */
+    struct table *current;
+    atomic_uint in_flight; /* requests begun and not yet completed */
+    atomic_int draining;
+    pthread_key_t page_key; /* each worker thread's struct cet_page */
+};
+
+enum endpoint { EP_NONE, EP_EXTRACT, EP_HEALTH, EP_CONFIGS };
+
+/* One request, from its headers to its log line. */
+struct req {
+    double t0;
+    char method[12];
+    char path[160];
+    struct cet_buf body;
+    size_t received; /* body bytes, kept or not */
+    int too_large;
+    unsigned status;
+    size_t out_bytes;
+    char note[700]; /* the log line's tail: route and words, or why it failed */
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void logf_(struct cet_server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void logf_(struct cet_server *s, const char *fmt, ...)
+{
+    if (!s->o.log)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    s->o.log(s->o.log_ctx, line);
+}
+
+static void mhd_logger(void *cls, const char *fmt, va_list ap)
+{
+    struct cet_server *s = cls;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    msg[strcspn(msg, "\r\n")] = 0;
+    logf_(s, "libmicrohttpd: %s", msg);
+}
+
+static struct table *table_new(struct cet_routes *routes, const char *source)
+{
+    struct table *t = calloc(1, sizeof *t);
+    if (t && !(t->source = strdup(source))) {
+        free(t);
+        t = NULL;
+    }
+    if (!t) {
+        cet_routes_free(routes);
+        return NULL;
+    }
+    t->routes = routes;
+    t->refs = 1;
+    return t;
+}
+
+static void table_unref(struct cet_server *s, struct table *t)
+{
+    pthread_mutex_lock(&s->lock);
+    int last = --t->refs == 0;
+    pthread_mutex_unlock(&s->lock);
+    if (last) {
+        cet_routes_free(t->routes);
+        free(t->source);
+        free(t);
+    }
+}
+
+static struct table *table_get(struct cet_server *s)
+{
+    pthread_mutex_lock(&s->lock);
+    struct table *t = s->current;
+    t->refs++;
+    pthread_mutex_unlock(&s->lock);
+    return t;
+}
+
+void cet_server_set_routes(struct cet_server *s, struct cet_routes *routes, const char *source)
+{
+    struct table *t = table_new(routes, source);
+    if (!t) {
+        logf_(s, "out of memory: the routes stay as they were");
+        return;
+    }
+    pthread_mutex_lock(&s->lock);
+    struct table *old = s->current;
+    s->current = t;
+    pthread_mutex_unlock(&s->lock);
+    table_unref(s, old);
+}
+
+/* Answers with body[0..len) (malloc'd, handed to libmicrohttpd). */
+static enum MHD_Result respond(struct cet_server *s, struct MHD_Connection *c, struct req *q,
+                               unsigned status, const char *type, char *body, size_t len,
+                               const char *allow)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (allow)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+    if (atomic_load(&s->draining)) /* shutting down: no next request on this connection */
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    q->status = status;
+    q->out_bytes = len;
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static int wants_json(struct MHD_Connection *c)
+{
+    const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    return a && strstr(a, "application/json");
+}
+
+/* An error answer: "message\n", or {"error": "message"} for JSON clients. */
+static enum MHD_Result fail(struct cet_server *s, struct MHD_Connection *c, struct req *q,
+                            unsigned status, const char *allow, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static enum MHD_Result fail(struct cet_server *s, struct MHD_Connection *c, struct req *q,
+                            unsigned status, const char *allow, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(q->note, sizeof q->note, "error=\"%s\"", msg);
+    char *body = NULL;
+    const char *type = "text/plain; charset=utf-8";
+    if (wants_json(c)) {
+        cJSON *o = cJSON_CreateObject();
+        if (o && cJSON_AddStringToObject(o, "error", msg))
+            body = cJSON_PrintUnformatted(o);
+        cJSON_Delete(o);
+        type = "application/json";
+    } else {
+        struct cet_buf b = {0};
+        if (cet_buf_printf(&b, "%s\n", msg) == 0)
+            body = b.p;
+    }
+    if (!body)
+        return MHD_NO;
+    return respond(s, c, q, status, type, body, strlen(body), allow);
+}
+
+/* The charset parameter of a Content-Type value into cs, or NULL. */
+static const char *content_charset(const char *type, char *cs, size_t size)
+{
+    for (const char *p = type; p && (p = strchr(p, ';')); ) {
+        p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncasecmp(p, "charset=", 8))
+            continue;
+        p += 8;
+        size_t n = strcspn(p, ";");
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+            n--;
+        snprintf(cs, size, "%.*s", (int)n, p);
+        return cs;
+    }
+    return NULL;
+}
+
+static struct cet_page *thread_page(struct cet_server *s)
+{
+    struct cet_page *pg = pthread_getspecific(s->page_key);
+    if (!pg && cet_page_new(&pg, NULL) == 0 && pthread_setspecific(s->page_key, pg)) {
+        cet_page_free(pg);
+        pg = NULL;
+    }
+    return pg;
+}
+
+static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, struct req *q)
+{
+    if (q->too_large)
+        return fail(s, c, q, MHD_HTTP_CONTENT_TOO_LARGE, NULL,
+                    "the page is larger than the limit of %zu bytes", s->o.max_body);
+    const char *url = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "url");
+    if (!url)
+        url = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Url");
+    const char *format = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "format");
+    if (format && strcmp(format, "text") && strcmp(format, "html"))
+        return fail(s, c, q, MHD_HTTP_BAD_REQUEST, NULL, "format must be text or html, not '%.40s'",
+                    format);
+    int html = format && !strcmp(format, "html");
+    if (q->body.len == 0)
+        return fail(s, c, q, MHD_HTTP_BAD_REQUEST, NULL, "empty body: POST the page as the request body");
+    char host[256], cs[64];
+    struct cet_error err;
+    if (url && cet_url_host(url, host, sizeof host, &err))
+        return fail(s, c, q, MHD_HTTP_BAD_REQUEST, NULL, "%s", err.msg);
+    struct table *t = table_get(s);
+    const char *pattern = NULL;
+    const struct cet_config *cfg = cet_routes_pick(t->routes, url, &pattern, &err);
+    if (!cfg) {
+        table_unref(s, t);
+        return fail(s, c, q, url ? MHD_HTTP_UNPROCESSABLE_CONTENT : MHD_HTTP_BAD_REQUEST, NULL,
+                    "%s%s", err.msg, url ? "" : " (send the page's URL as X-Url or ?url=)");
+    }
+    struct cet_page *pg = thread_page(s);
+    struct cet_page_opts opts = {
+        .format = html ? CET_PAGE_HTML : CET_PAGE_TEXT,
+        .charset = content_charset(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                               MHD_HTTP_HEADER_CONTENT_TYPE),
+                                   cs, sizeof cs),
+        .time_limit = s->o.time_limit};
+    struct cet_buf out = {0};
+    struct cet_page_info info;
+    double t0 = now();
+    int rc = pg ? cet_page_extract(pg, cfg, q->body.p, q->body.len, &opts, &out, &info, &err)
+                : cet_fail(&err, "out of memory");
+    double ms = (now() - t0) * 1e3;
+    /* The request body is not needed any more: free it before answering. */
+    cet_buf_free(&q->body);
+    enum MHD_Result ret;
+    if (rc) {
+        cet_buf_free(&out);
+        unsigned status = rc == CET_PAGE_CHARSET    ? MHD_HTTP_UNSUPPORTED_MEDIA_TYPE
+                          : rc == CET_PAGE_UNUSABLE ? MHD_HTTP_UNPROCESSABLE_CONTENT
+                          : rc == CET_PAGE_TIMEOUT  ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                                    : MHD_HTTP_INTERNAL_SERVER_ERROR;
+        ret = fail(s, c, q, status, NULL, "%s", err.msg);
+    } else if (wants_json(c)) {
+        cJSON *o = cJSON_CreateObject();
+        char *body = NULL;
+        if (o && cJSON_AddStringToObject(o, "text", out.p) &&
+            cJSON_AddStringToObject(o, "format", html ? "html" : "text") &&
+            cJSON_AddStringToObject(o, "config", cfg->label) &&
+            cJSON_AddStringToObject(o, "extractor", cfg->ex->name) &&
+            cJSON_AddStringToObject(o, "route", pattern) &&
+            (!url || cJSON_AddStringToObject(o, "host", host)) &&
+            cJSON_AddStringToObject(o, "charset", info.charset) &&
+            cJSON_AddNumberToObject(o, "words", info.words) &&
+            cJSON_AddNumberToObject(o, "page_words", info.page_words) &&
+            cJSON_AddNumberToObject(o, "bytes", (double)info.bytes) &&
+            cJSON_AddNumberToObject(o, "ms", ms))
+            body = cJSON_PrintUnformatted(o);
+        cJSON_Delete(o);
+        cet_buf_free(&out);
+        ret = body ? respond(s, c, q, MHD_HTTP_OK, "application/json", body, strlen(body), NULL)
+                   : fail(s, c, q, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL, "out of memory");
+    } else {
+        ret = respond(s, c, q, MHD_HTTP_OK,
+                      html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8", out.p,
+                      out.len, NULL);
+    }
+    if (rc == 0)
+        snprintf(q->note, sizeof q->note, "host=%s route=%s config=%s words=%u charset=%s",
+                 url ? host : "-", pattern, cfg->label, info.words, info.charset);
+    table_unref(s, t);
+    return ret;
+}
+
+/* GET /configs: every configuration with its file, values, fitness and hosts. */
+static enum MHD_Result configs(struct cet_server *s, struct MHD_Connection *c, struct req *q)
+{
+    struct table *t = table_get(s);
+    const struct cet_routes *r = t->routes;
+    cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "configs");
+    int ok = root && list && cJSON_AddStringToObject(root, "source", t->source);
+    for (size_t i = 0; ok && i < cet_routes_nconfigs(r); i++) {
+        const char *path;
+        const struct cet_config *cfg = cet_routes_config(r, i, &path);
+        struct cet_buf b = {0};
+        cJSON *o = cJSON_CreateObject(), *hosts = cJSON_AddArrayToObject(o, "hosts");
+        ok = o && hosts && cJSON_AddItemToArray(list, o) && cJSON_AddStringToObject(o, "file", path) &&
+             cJSON_AddStringToObject(o, "extractor", cfg->ex->name) &&
+             cet_config_json(&b, cfg->ex, cfg->params, 0, -1) == 0;
+        cJSON *values = ok ? cJSON_Parse(b.p) : NULL;
+        cet_buf_free(&b);
+        ok = ok && values && cJSON_AddItemToObject(o, "config", values);
+        ok = ok && (cfg->has_fitness ? cJSON_AddNumberToObject(o, "fitness", cfg->fitness)
+                                     : cJSON_AddNullToObject(o, "fitness")) &&
+             (cfg->docs >= 0 ? cJSON_AddNumberToObject(o, "docs", (double)cfg->docs)
+                             : cJSON_AddNullToObject(o, "docs")) &&
+             cJSON_AddBoolToObject(o, "default", cet_routes_default(r) == (long)i);
+        for (size_t k = 0; ok && k < cet_routes_count(r); k++) {
+            size_t ci;
+            const char *pattern = cet_routes_route(r, k, &ci);
+            ok = ci != i || cJSON_AddItemToArray(hosts, cJSON_CreateString(pattern));
+        }
+    }
+    table_unref(s, t);
+    char *body = ok ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    if (!body)
+        return fail(s, c, q, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL, "out of memory");
+    return respond(s, c, q, MHD_HTTP_OK, "application/json", body, strlen(body), NULL);
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version, const char *data,
+                              size_t *size, void **con_cls)
+{
+    struct cet_server *s = cls;
+    struct req *q = *con_cls;
+    (void)version;
+    if (!q) { /* the headers are in */
+        if (!(q = calloc(1, sizeof *q)))
+            return MHD_NO;
+        *con_cls = q;
+        atomic_fetch_add(&s->in_flight, 1);
+        q->t0 = now();
+        snprintf(q->method, sizeof q->method, "%s", method);
+        snprintf(q->path, sizeof q->path, "%s", url);
+        enum endpoint ep = !strcmp(url, "/extract") ? EP_EXTRACT
+                           : !strcmp(url, "/health") ? EP_HEALTH
+                           : !strcmp(url, "/configs") ? EP_CONFIGS
+                                                      : EP_NONE;
+        int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
+        if (ep == EP_NONE)
+            return fail(s, c, q, MHD_HTTP_NOT_FOUND, NULL,
+                        "no such path: use POST /extract, GET /health or GET /configs");
+        if (ep == EP_EXTRACT && strcmp(method, "POST"))
+            return fail(s, c, q, MHD_HTTP_METHOD_NOT_ALLOWED, "POST", "/extract takes POST");
+        if (ep != EP_EXTRACT && !get)
+            return fail(s, c, q, MHD_HTTP_METHOD_NOT_ALLOWED, "GET, HEAD", "%s takes GET", url);
+        if (ep == EP_HEALTH)
+            return respond(s, c, q, MHD_HTTP_OK, "text/plain; charset=utf-8", strdup("ok\n"), 3, NULL);
+        if (ep == EP_CONFIGS)
+            return configs(s, c, q);
+        const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (len) { /* refuse before reading a byte of a body that is too large */
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(len, &end, 10);
+            if (errno || *end || n > s->o.max_body)
+                return extract(s, c, (q->too_large = 1, q));
+            if (cet_buf_reserve(&q->body, (size_t)n))
+                return fail(s, c, q, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL, "out of memory");
+        }
+        return MHD_YES;
+    }
+    if (*size) { /* a piece of the body; beyond the limit it is read and dropped */
+        q->received += *size;
+        if (!q->too_large && q->received <= s->o.max_body) {
+            if (cet_buf_add(&q->body, data, *size))
+                return MHD_NO;
+        } else if (!q->too_large) {
+            q->too_large = 1;
+            cet_buf_free(&q->body);
+        }
+        *size = 0;
+        return MHD_YES;
+    }
+    return extract(s, c, q);
+}
+
+static void client_ip(struct MHD_Connection *c, char *ip, size_t size)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    snprintf(ip, size, "-");
+    if (!ci || !ci->client_addr)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, ip, (socklen_t)size);
+    else if (sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, ip, (socklen_t)size);
+}
+
+/* The access log: one line per request, when it is over. */
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                      enum MHD_RequestTerminationCode toe)
+{
+    struct cet_server *s = cls;
+    struct req *q = *con_cls;
+    if (!q)
+        return;
+    static const char *const why[] = {"", " aborted=error", " aborted=timeout",
+                                      " aborted=shutdown", " aborted=read-error",
+                                      " aborted=client-gone"};
+    char ip[64], when[32], status[16] = "-";
+    client_ip(c, ip, sizeof ip);
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+    if (q->status && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        snprintf(status, sizeof status, "%u", q->status);
+    logf_(s, "%s %s \"%s %s\" %s in=%zu out=%zu ms=%.2f%s%s%s", when, ip, q->method, q->path,
+          status, q->received, q->out_bytes, (now() - q->t0) * 1e3, q->note[0] ? " " : "", q->note,
+          (unsigned)toe < 6 ? why[toe] : " aborted");
+    cet_buf_free(&q->body);
+    free(q);
+    *con_cls = NULL;
+    atomic_fetch_sub(&s->in_flight, 1);
+}
+
+/* A bound, listening, non-blocking socket for "HOST:PORT". */
+static int listen_on(const char *spec, int *family, struct cet_error *err)
+{
+    char host[256];
+    const char *colon = strrchr(spec, ':');
+    if (!colon || colon == spec || !colon[1])
+        return cet_fail(err, "listen address '%s' must be HOST:PORT", spec);
+    size_t n = (size_t)(colon - spec);
+    if (spec[0] == '[' && n >= 2 && spec[n - 1] == ']')
+        spec++, n -= 2; /* [v6] */
+    snprintf(host, sizeof host, "%.*s", (int)n, spec);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE | AI_NUMERICSERV}, *ai;
+    int rc = getaddrinfo(host, colon + 1, &hints, &ai);
+    if (rc)
+        return cet_fail(err, "listen address '%s': %s", spec, gai_strerror(rc));
+    int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1;
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
+        bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 1024)) {
+        cet_fail(err, "cannot listen on %s: %s", spec, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        freeaddrinfo(ai);
+        return -1;
+    }
+    *family = ai->ai_family;
+    freeaddrinfo(ai);
+    return fd;
+}
+
+static void free_page(void *pg)
+{
+    cet_page_free(pg);
+}
+
+int cet_server_start(struct cet_server **out, struct cet_routes *routes, const char *source,
+                     const struct cet_server_opts *opts, struct cet_error *err)
+{
+    *out = NULL;
+    struct cet_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        cet_routes_free(routes);
+        return cet_fail(err, "out of memory");
+    }
+    s->o = *opts;
+    s->fd = -1;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_key_create(&s->page_key, free_page);
+    if (!(s->current = table_new(routes, source))) {
+        cet_fail(err, "out of memory");
+        goto fail;
+    }
+    int family;
+    if ((s->fd = listen_on(opts->listen, &family, err)) < 0)
+        goto fail;
+    struct sockaddr_storage sa;
+    socklen_t salen = sizeof sa;
+    getsockname(s->fd, (struct sockaddr *)&sa, &salen);
+    s->port = ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&sa)->sin6_port
+                                       : ((struct sockaddr_in *)&sa)->sin_port);
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+                     MHD_USE_ERROR_LOG | (family == AF_INET6 ? MHD_USE_IPv6 : 0);
+    unsigned threads = opts->threads ? opts->threads : 1;
+    s->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
+                            MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, s, /* first, as it must be */
+                            MHD_OPTION_LISTEN_SOCKET, s->fd,
+                            MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0,
+                            MHD_OPTION_CONNECTION_TIMEOUT, opts->idle_timeout,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+                            MHD_OPTION_END);
+    if (!s->d) {
+        cet_fail(err, "libmicrohttpd could not start on %s", opts->listen);
+        goto fail;
+    }
+    *out = s;
+    return 0;
+fail:
+    if (s->fd >= 0)
+        close(s->fd);
+    if (s->current)
+        table_unref(s, s->current);
+    pthread_key_delete(s->page_key);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+    return -1;
+}
+
+unsigned cet_server_port(const struct cet_server *s)
+{
+    return s->port;
+}
+
+unsigned cet_server_stop(struct cet_server *s, double wait)
+{
+    atomic_store(&s->draining, 1);
+    /* No new connections: those arriving from now on are refused.  Those the
+     * kernel already accepted are handed to the server, not reset. */
+    MHD_quiesce_daemon(s->d);
+    for (;;) {
+        struct sockaddr_storage sa;
+        socklen_t len = sizeof sa;
+        int fd = accept4(s->fd, (struct sockaddr *)&sa, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0 && errno == EINTR)
+            continue;
+        if (fd < 0)
+            break;
+        if (MHD_add_connection(s->d, fd, (struct sockaddr *)&sa, len) != MHD_YES)
+            close(fd);
+    }
+    /* Refuses new connections; the descriptor stays open until the daemon
+     * has stopped, as libmicrohttpd's threads may still look at it. */
+    shutdown(s->fd, SHUT_RDWR);
+    /* Requests in flight finish; a connection accepted just before may still
+     * be sending its headers, so the server must stay idle for a moment. */
+    double start = now(), idle_since = start;
+    while (now() - start < wait) {
+        if (atomic_load(&s->in_flight))
+            idle_since = now();
+        else if (now() - idle_since > 0.1)
+            break;
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+    }
+    unsigned left = atomic_load(&s->in_flight);
+    MHD_stop_daemon(s->d);
+    close(s->fd);
+    table_unref(s, s->current);
+    pthread_key_delete(s->page_key);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+    return left;
+}
