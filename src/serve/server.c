@@ -324,7 +324,7 @@ static enum MHD_Result configs(struct cet_server *s, struct MHD_Connection *c, s
         cJSON *o = cJSON_CreateObject(), *hosts = cJSON_AddArrayToObject(o, "hosts");
         ok = o && hosts && cJSON_AddItemToArray(list, o) && cJSON_AddStringToObject(o, "file", path) &&
              cJSON_AddStringToObject(o, "extractor", cfg->ex->name) &&
-             cet_config_json(&b, cfg->ex, cfg->params, 0, -1) == 0;
+             cet_config_json(&b, cfg->ex, cfg->params, NULL, 0, -1) == 0;
         cJSON *values = ok ? cJSON_Parse(b.p) : NULL;
         cet_buf_free(&b);
         ok = ok && values && cJSON_AddItemToObject(o, "config", values);
