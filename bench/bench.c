@@ -8,6 +8,8 @@
  *                       (steady state; the table also shows the cold first evaluation)
  *   eval_ms_threads     the same with all threads
  *   lcs_floor_ms        the LCS computations alone of that evaluation (1 thread)
+ *   pipeline_stages_ms  the pipeline's stages on their own: their extractions plus one LCS
+ *   pipeline_over_stages  eval_ms of the pipeline / pipeline_stages_ms
  *   extract_mb_s        `cetune extract` throughput: cet_page_extract, lqf at defaults, text */
 #include <getopt.h>
 #include <omp.h>
@@ -101,6 +103,105 @@ static struct cet_evaluator *time_eval(const struct cet_corpus *corpus,
     *msn = median(tn, repeat) * 1e3;
     cet_evaluator_free(ev[1]);
     return ev[0];
+}
+
+/* The configuration each extractor is timed with: its defaults, except the
+ * pipeline, timed as a representative evolved pipeline (Crunch cleaning,
+ * three stages, a vote, a subtree region and headings).  stage 1..4 gives
+ * that pipeline's stages as extractors of their own, at the same settings. */
+static void bench_config(struct cet_config *cfg, const char *name, int stage)
+{
+    static const char *const pipe[] = {
+        "clean=true", "s1=accb", "s1.accb.r=128", "s1.accb.t=0.52", "s2=lqf", "s2.lqf.t=0.35",
+        "s3=tccb", "combine=vote", "vote.w3=0.5", "post.fill_gap=10", "post.region=subtree",
+        "post.subtree_alpha=1", "post.headings=true", NULL};
+    static const char *const stages[][3] = {{"crunch", NULL, NULL},
+                                            {"accb", "r=128", "t=0.52"},
+                                            {"lqf", "t=0.35", NULL},
+                                            {"tccb", NULL, NULL}};
+    struct cet_error err;
+    const char *const *set = NULL;
+    if (stage) {
+        name = stages[stage - 1][0];
+        set = stages[stage - 1] + 1;
+    } else if (!strcmp(name, "pipeline"))
+        set = pipe;
+    int rc = cet_config_default(cfg, name, &err);
+    for (int i = 0; rc == 0 && set && i < (stage ? 2 : 64) && set[i]; i++)
+        rc = cet_config_set(cfg, set[i], &err);
+    if (rc) {
+        fprintf(stderr, "cetune-bench: %s\n", err.msg);
+        exit(1);
+    }
+}
+
+/* What is measured of one configuration. */
+struct timing {
+    double eval_ms, eval_thr, floor_ms, cold_ms;
+    double dp_s; /* the textbook DP LCS on the same (extract, gold) pairs */
+};
+
+struct bench {
+    const struct cet_corpus *corpus;
+    struct extract_words *ew;
+    int threads, repeat;
+    double *t, *t2;
+};
+
+static void measure(struct bench *b, const struct cet_config *cfg, struct timing *tm)
+{
+    const struct cet_corpus *corpus = b->corpus;
+    double *t = b->t;
+    int repeat = b->repeat;
+    struct extract_words *ew = b->ew;
+    struct cet_sel sel = {0};
+    struct cet_evaluator *ev1 = time_eval(corpus, cfg->ex, cfg->params, b->threads, repeat, t,
+                                          b->t2, &tm->eval_ms, &tm->eval_thr, &tm->cold_ms);
+    /* The floor: the same documents' LCS on the words this extraction keeps. */
+    for (size_t i = 0; i < corpus->ndocs; i++) {
+        cet_evaluator_extract(ev1, cfg->params, i, &sel);
+        cet_sel_words(corpus->docs[i], &sel, &ew[i].w, &ew[i].cap, &ew[i].n);
+        /* The floor feeds gold rows, as the evaluation does. */
+        const struct cet_doc *d = corpus->docs[i];
+        ew[i].rows = realloc(ew[i].rows, (ew[i].n + 1) * sizeof *ew[i].rows);
+        ew[i].nrows = 0;
+        for (uint32_t w = 0; w < ew[i].n; w++)
+            if (d->gold_row[ew[i].w[w]] != CET_NONE)
+                ew[i].rows[ew[i].nrows++] = d->gold_row[ew[i].w[w]];
+    }
+    volatile uint32_t sink = 0;
+    uint32_t vcap = 1;
+    for (size_t i = 0; i < corpus->ndocs; i++)
+        if (vcap < corpus->docs[i]->gold_blocks + 1)
+            vcap = corpus->docs[i]->gold_blocks + 1;
+    uint64_t *v = malloc(vcap * sizeof *v);
+    for (int r = 0; r < repeat; r++) {
+        double t0 = now();
+        for (int k = 0; k < BATCH; k++)
+            for (size_t i = 0; i < corpus->ndocs; i++) {
+                const struct cet_doc *d = corpus->docs[i];
+                uint32_t blocks = d->gold_blocks ? d->gold_blocks : 1;
+                cet_lcs_start(v, blocks);
+                cet_lcs_feed_rows(v, blocks, d->gold_peq, ew[i].rows, ew[i].nrows);
+                sink += cet_lcs_result(v, blocks, d->ngold);
+            }
+        t[r] = (now() - t0) / BATCH;
+    }
+    tm->floor_ms = median(t, repeat) * 1e3;
+    /* LCS speedup over the textbook DP: on every extractor's (extract, gold)
+     * pairs, summed, so that short and long extracts both count. */
+    int reps = repeat < 3 ? repeat : 3;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        for (size_t i = 0; i < corpus->ndocs; i++)
+            sink += cet_lcs_dp(ew[i].w, ew[i].n, corpus->docs[i]->gold, corpus->docs[i]->ngold);
+        t[r] = now() - t0;
+    }
+    tm->dp_s = median(t, reps);
+    (void)sink;
+    free(v);
+    cet_sel_free(&sel);
+    cet_evaluator_free(ev1);
 }
 
 static void usage(void)
@@ -227,66 +328,32 @@ int main(int argc, char **argv)
 
     /* Per extractor: evaluation with 1 and all threads, and its LCS floor. */
     size_t nex = cet_extractor_count();
-    double *eval_ms = calloc(nex, sizeof *eval_ms), *eval_thr = calloc(nex, sizeof *eval_thr),
-           *floor_ms = calloc(nex, sizeof *floor_ms), *cold_ms = calloc(nex, sizeof *cold_ms);
+    struct timing *tm = calloc(nex, sizeof *tm);
     int threads = omp_get_max_threads();
-    struct extract_words *ew = calloc(corpus.ndocs, sizeof *ew);
-    struct cet_sel sel = {0};
+    struct bench b = {&corpus, calloc(corpus.ndocs, sizeof *b.ew), threads, repeat, t, t2};
     double dp_time = 0, bits_time = 0;
-    uint64_t *v = NULL;
-    size_t vcap = 0;
+    double pipe_ms = 0, stages_ms = 0; /* the pipeline, and the sum of its stages */
     for (size_t x = 0; x < nex; x++) {
-        const struct cet_extractor *ex = cet_extractor_at(x);
-        double *params = calloc(ex->nparams + 1, sizeof *params);
-        cet_params_default(ex, params);
-        struct cet_evaluator *ev1 =
-            time_eval(&corpus, ex, params, threads, repeat, t, t2, &eval_ms[x], &eval_thr[x],
-                      &cold_ms[x]);
-        /* The floor: the same documents' LCS on the words this extraction keeps. */
-        for (size_t i = 0; i < corpus.ndocs; i++) {
-            cet_evaluator_extract(ev1, params, i, &sel);
-            cet_sel_words(corpus.docs[i], &sel, &ew[i].w, &ew[i].cap, &ew[i].n);
-            /* The floor feeds gold rows, as the evaluation does. */
-            const struct cet_doc *d = corpus.docs[i];
-            ew[i].rows = realloc(ew[i].rows, (ew[i].n + 1) * sizeof *ew[i].rows);
-            ew[i].nrows = 0;
-            for (uint32_t w = 0; w < ew[i].n; w++)
-                if (d->gold_row[ew[i].w[w]] != CET_NONE)
-                    ew[i].rows[ew[i].nrows++] = d->gold_row[ew[i].w[w]];
-        }
-        volatile uint32_t sink = 0;
-        for (size_t i = 0; i < corpus.ndocs; i++)
-            if (vcap < corpus.docs[i]->gold_blocks + 1) {
-                vcap = corpus.docs[i]->gold_blocks + 1;
-                v = realloc(v, vcap * sizeof *v);
+        struct cet_config cfg;
+        bench_config(&cfg, cet_extractor_at(x)->name, 0);
+        measure(&b, &cfg, &tm[x]);
+        dp_time += tm[x].dp_s;
+        bits_time += tm[x].floor_ms / 1e3;
+        if (!strcmp(cfg.ex->name, "pipeline")) {
+            /* Its stages on their own at the same settings: their extraction
+             * (evaluation less LCS) plus the pipeline's one LCS. */
+            pipe_ms = tm[x].eval_ms;
+            stages_ms = tm[x].floor_ms;
+            for (int k = 1; k <= 4; k++) {
+                struct cet_config sc;
+                struct timing st;
+                bench_config(&sc, NULL, k);
+                measure(&b, &sc, &st);
+                stages_ms += st.eval_ms - st.floor_ms;
+                cet_config_free(&sc);
             }
-        for (int r = 0; r < repeat; r++) {
-            double t0 = now();
-            for (int b = 0; b < BATCH; b++)
-                for (size_t i = 0; i < corpus.ndocs; i++) {
-                    const struct cet_doc *d = corpus.docs[i];
-                    uint32_t blocks = d->gold_blocks ? d->gold_blocks : 1;
-                    cet_lcs_start(v, blocks);
-                    cet_lcs_feed_rows(v, blocks, d->gold_peq, ew[i].rows, ew[i].nrows);
-                    sink += cet_lcs_result(v, blocks, d->ngold);
-                }
-            t[r] = (now() - t0) / BATCH;
         }
-        floor_ms[x] = median(t, repeat) * 1e3;
-        /* LCS speedup over the textbook DP: on every extractor's (extract, gold)
-         * pairs, summed, so that short and long extracts both count. */
-        int reps = repeat < 3 ? repeat : 3;
-        for (int r = 0; r < reps; r++) {
-            double t0 = now();
-            for (size_t i = 0; i < corpus.ndocs; i++)
-                sink += cet_lcs_dp(ew[i].w, ew[i].n, corpus.docs[i]->gold, corpus.docs[i]->ngold);
-            t[r] = now() - t0;
-        }
-        dp_time += median(t, reps);
-        bits_time += floor_ms[x] / 1e3;
-        (void)sink;
-        cet_evaluator_free(ev1);
-        free(params);
+        cet_config_free(&cfg);
     }
 
     /* Extraction throughput, as `cetune extract -x lqf` does it, one thread. */
@@ -316,13 +383,15 @@ int main(int argc, char **argv)
                "\"libxml2_parse_mb_s\": %.2f, \"lcs_speedup\": %.1f, ",
                ndocs, bytes, threads, parse_mb_s, libxml2_mb_s, speedup);
         const char *keys[] = {"eval_ms", "eval_ms_threads", "lcs_floor_ms"};
-        double *vals[] = {eval_ms, eval_thr, floor_ms};
         for (int k = 0; k < 3; k++) {
             printf("\"%s\": {", keys[k]);
             for (size_t x = 0; x < nex; x++)
-                printf("%s\"%s\": %.3f", x ? ", " : "", cet_extractor_at(x)->name, vals[k][x]);
+                printf("%s\"%s\": %.3f", x ? ", " : "", cet_extractor_at(x)->name,
+                       k == 0 ? tm[x].eval_ms : k == 1 ? tm[x].eval_thr : tm[x].floor_ms);
             printf("}, ");
         }
+        printf("\"pipeline_stages_ms\": %.3f, \"pipeline_over_stages\": %.3f, ", stages_ms,
+               stages_ms > 0 ? pipe_ms / stages_ms : 0);
         printf("\"extract_mb_s\": %.2f}\n", extract_mb_s);
     } else {
         printf("cetune-bench: %zu documents, %.1f MB of HTML, %d threads, median of %d runs\n\n",
@@ -337,8 +406,13 @@ int main(int argc, char **argv)
                "speedup", "LCS floor", "eval/floor", "first (cold)");
         for (size_t x = 0; x < nex; x++)
             printf("%-12s %9.2f ms %9.2f ms %9.2fx %9.2f ms %10.2f %9.2f ms\n",
-                   cet_extractor_at(x)->name, eval_ms[x], eval_thr[x], eval_ms[x] / eval_thr[x],
-                   floor_ms[x], floor_ms[x] > 0 ? eval_ms[x] / floor_ms[x] : 0, cold_ms[x]);
+                   cet_extractor_at(x)->name, tm[x].eval_ms, tm[x].eval_thr,
+                   tm[x].eval_ms / tm[x].eval_thr, tm[x].floor_ms,
+                   tm[x].floor_ms > 0 ? tm[x].eval_ms / tm[x].floor_ms : 0, tm[x].cold_ms);
+        if (stages_ms > 0)
+            printf("\npipeline (clean + accb, lqf, tccb, vote, subtree, headings) %.2f ms against "
+                   "%.2f ms for its stages' extractions plus one LCS: %.2fx\n",
+                   pipe_ms, stages_ms, pipe_ms / stages_ms);
     }
     return 0;
 }

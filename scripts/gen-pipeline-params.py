@@ -56,6 +56,7 @@ params = [
     param("post.subtree_alpha", "float", 0, 4, 0.25, when={"post.region": ["subtree"]}),
     param("post.headings", "bool", default=False),
     param("post.heading_gap", "int", 0, 100, 10, when={"post.headings": [True]}),
+    param("post.min_words", "int", 0, 200, 0),
     param("clean", "bool", default=False),
     param("clean.remove_link_lists", "bool", default=True, when={"clean": [True]}),
     param("clean.link_text_ratio", "float", 0, 2, 0.25, when={"clean": [True]}),

@@ -17,7 +17,9 @@
  *                      islands of kept text, keep one region (the largest
  *                      run of kept text, or the subtree that best holds it, as
  *                      the density extractor does), keep headings just before
- *                      kept text.
+ *                      kept text; finally a page keeping fewer than
+ *                      post.min_words words is judged to have no main content
+ *                      (index and error pages) and keeps nothing.
  *
  * Choices:
  * - A stage's decision is its extractor's keep flag of each text node; text
@@ -65,7 +67,7 @@ static const struct cet_extractor *const stage_ex[] = {
 enum {
     P_S1, P_S2, P_S3, P_COMBINE, P_W1, P_W2, P_W3, P_VOTE_T,
     P_FILL_GAP, P_ISLAND, P_REGION, P_REGION_GAP, P_ALPHA, P_HEADINGS, P_HEADING_GAP,
-    P_CLEAN, P_FIXED
+    P_MIN_WORDS, P_CLEAN, P_FIXED
 };
 enum { COMBINE_AND, COMBINE_OR, COMBINE_MAJORITY, COMBINE_VOTE };
 enum { REGION_NONE, REGION_LARGEST, REGION_SUBTREE };
@@ -100,6 +102,8 @@ static const struct cet_param fixed_params[P_FIXED] = {
                     "keep headings (h1-h6) that come just before kept text"},
     [P_HEADING_GAP] = {"post.heading_gap", CET_P_INT, 10, 0, 500, NULL,
                        "headings: dropped words allowed between a heading and the kept text"},
+    [P_MIN_WORDS] = {"post.min_words", CET_P_INT, 0, 0, 1000, NULL,
+                     "a page that keeps fewer words than this has no main content: keep nothing"},
     [P_CLEAN] = {"clean", CET_P_BOOL, 0, 0, 1, NULL,
                  "run Crunch's filters first; text they remove is never kept (clean.*)"},
 };
@@ -487,6 +491,13 @@ static int pipe_run(const struct cet_doc *doc, const void *prep, const double *p
     if (cleaning)
         for (uint32_t k = 0; k < nt; k++)
             keep[k] &= clean[k];
+    if (p[P_MIN_WORDS] > 0) {
+        uint64_t words = 0;
+        for (uint32_t k = 0; k < nt; k++)
+            words += keep[k] ? pp->nwords[k] : 0;
+        if (words < (uint64_t)p[P_MIN_WORDS])
+            return 0; /* sel->keep is all zero */
+    }
 
     /* Kept text and its ancestors. */
     for (uint32_t k = 0; k < nt; k++) {

@@ -166,6 +166,15 @@ static void test_post_processing(void)
     const char *clean[] = {"s1=lqf", "s1.lqf.t=1", "clean=true", NULL};
     char *c0 = pipe_text(lax), *c1 = pipe_text(clean);
     CHECK(has(c0, "Weather") && !has(c1, "Weather") && has(c1, "Harbour master"));
+    /* A page keeping fewer than post.min_words words keeps nothing (the
+     * article here has about 110 words). */
+    const char *few[] = {"s1=lqf", "post.region=subtree", "post.subtree_alpha=2",
+                         "post.min_words=100", NULL};
+    const char *none[] = {"s1=lqf", "post.region=subtree", "post.subtree_alpha=2",
+                          "post.min_words=200", NULL};
+    char *m0 = pipe_text(few), *m1 = pipe_text(none);
+    CHECK(has(m0, "Harbour master") && m1 && !*m1);
+    free(m0), free(m1);
     free(s), free(l), free(i), free(h0), free(h1), free(g0), free(g1), free(c0), free(c1);
 }
 
