@@ -55,8 +55,6 @@
 #define CCB_R_MAX 400
 #define CCB_CELL_RADIUS 8 /* blur radius in cells once r is large enough */
 
-enum ccb_variant { CCB_CHARS, CCB_ADAPTED, CCB_TOKENS };
-
 /* Parameter order in every table below. */
 enum { P_R, P_T, P_SIGMA, P_EPS, P_STEPS };
 
@@ -229,14 +227,14 @@ static int emit(struct builder *b, uint64_t len, uint32_t content)
 }
 
 /* Entries of element i's start tag and end tag in the vector of variant v. */
-static void tag_entries(const struct cet_doc *doc, uint32_t i, enum ccb_variant v,
+static void tag_entries(const struct cet_doc *doc, uint32_t i, enum cet_ccb_variant v,
                         uint64_t *start, uint64_t *end)
 {
     const struct cet_node *nd = &doc->nodes[i];
     int is_void = (cet_tag_flags(nd->tag) & CET_TAGF_VOID) != 0;
-    if (v == CCB_ADAPTED && nd->tag == CET_TAG_A) {
+    if (v == CET_CCB_ADAPTED && nd->tag == CET_TAG_A) {
         *start = *end = 0;
-    } else if (v == CCB_TOKENS) {
+    } else if (v == CET_CCB_TOKENS) {
         *start = 1;
         *end = !is_void;
     } else {
@@ -260,7 +258,7 @@ static void prep_free(struct ccb_prep *p)
     free(p);
 }
 
-static void *prepare(const struct cet_doc *doc, enum ccb_variant v, struct cet_error *err)
+static void *prepare(const struct cet_doc *doc, enum cet_ccb_variant v, struct cet_error *err)
 {
     struct ccb_prep *p = calloc(1, sizeof *p);
     uint32_t *stack = malloc((doc->nnodes + 1) * sizeof *stack);
@@ -290,7 +288,7 @@ static void *prepare(const struct cet_doc *doc, enum ccb_variant v, struct cet_e
             break;
         const struct cet_node *nd = &doc->nodes[i];
         if (nd->kind == CET_TEXT) {
-            uint64_t len = v == CCB_TOKENS ? nd->w1 - nd->w0 : nd->nchars;
+            uint64_t len = v == CET_CCB_TOKENS ? nd->w1 - nd->w0 : nd->nchars;
             struct ccb_text *t = &p->text[p->ntext++];
             t->node = i;
             t->s = (uint32_t)b.pos;
@@ -336,15 +334,15 @@ oom:
 
 static void *prepare_ccb(const struct cet_doc *doc, struct cet_error *err)
 {
-    return prepare(doc, CCB_CHARS, err);
+    return prepare(doc, CET_CCB_CHARS, err);
 }
 static void *prepare_accb(const struct cet_doc *doc, struct cet_error *err)
 {
-    return prepare(doc, CCB_ADAPTED, err);
+    return prepare(doc, CET_CCB_ADAPTED, err);
 }
 static void *prepare_tccb(const struct cet_doc *doc, struct cet_error *err)
 {
-    return prepare(doc, CCB_TOKENS, err);
+    return prepare(doc, CET_CCB_TOKENS, err);
 }
 static void release(void *prep)
 {
@@ -493,6 +491,23 @@ static const float *text_ratios(const struct ccb_prep *pp, const double *p, stru
         return expected;
     }
     return mine;
+}
+
+int cet_ccb_text_ratios(const struct cet_doc *doc, enum cet_ccb_variant v, int r, float *ratio,
+                        struct cet_error *err)
+{
+    struct ccb_prep *p = prepare(doc, v, err);
+    if (!p)
+        return -1;
+    struct blur_opts o = {r < 1 ? 1 : r > CCB_R_MAX ? CCB_R_MAX : r, CCB_SIGMA_DEF, CCB_EPS_DEF,
+                          CCB_STEPS_DEF};
+    struct cet_sel scratch = {0};
+    int rc = blur_text(p, &o, ratio, &scratch);
+    cet_sel_free(&scratch);
+    prep_free(p);
+    if (rc)
+        cet_fail(err, "out of memory blurring the content code vector");
+    return rc;
 }
 
 static int run(const struct cet_doc *doc, const void *prep, const double *p, struct cet_sel *sel)

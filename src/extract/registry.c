@@ -13,6 +13,7 @@ extern const struct cet_extractor cet_extractor_ccb, cet_extractor_accb, cet_ext
 extern const struct cet_extractor cet_extractor_density;
 extern const struct cet_extractor cet_extractor_sw;
 extern const struct cet_extractor cet_extractor_crunch, cet_extractor_mantratzis;
+extern const struct cet_extractor cet_extractor_score;
 
 static const struct cet_extractor *const registry[] = {
     &cet_extractor_alltext,
@@ -21,6 +22,7 @@ static const struct cet_extractor *const registry[] = {
     &cet_extractor_density,
     &cet_extractor_sw,
     &cet_extractor_crunch, &cet_extractor_mantratzis,
+    &cet_extractor_score,
     &cet_extractor_pipeline,
 };
 

@@ -22,6 +22,7 @@
 
 #include "cetune/extractor.h"
 #include "cetune/text.h"
+#include "sw.h"
 #include "cetune_stopwords.h" /* generated: cet_sw_lists, cet_sw_params */
 
 _Static_assert(CET_SW_NLANGS <= 32, "a stop-word's languages are a 32-bit mask");
@@ -90,7 +91,7 @@ static void sw_release(void *prep)
     free(sp);
 }
 
-static void *sw_prepare(const struct cet_doc *doc, struct cet_error *err)
+double *cet_sw_block_ratios(const struct cet_doc *doc, uint32_t *lang, struct cet_error *err)
 {
     pthread_once(&table_once, build_table);
     if (table.failed) {
@@ -98,16 +99,14 @@ static void *sw_prepare(const struct cet_doc *doc, struct cet_error *err)
         return NULL;
     }
     uint32_t n = doc->nnodes;
-    struct sw_prep *sp = calloc(1, sizeof *sp);
+    double *ratio = malloc((n ? n : 1) * sizeof *ratio);
     uint32_t *mask = malloc((doc->nvocab ? doc->nvocab : 1) * sizeof *mask);
     /* Slot n collects the text outside any block. */
     uint64_t *words = calloc((size_t)n + 1, sizeof *words);
     uint64_t *stops = calloc((size_t)n + 1, sizeof *stops);
-    if (sp)
-        sp->ratio = malloc((n ? n : 1) * sizeof *sp->ratio);
-    if (!sp || !mask || !words || !stops || !sp->ratio) {
-        sw_release(sp);
-        sp = NULL;
+    if (!ratio || !mask || !words || !stops) {
+        free(ratio);
+        ratio = NULL;
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -122,12 +121,12 @@ static void *sw_prepare(const struct cet_doc *doc, struct cet_error *err)
             count[l] += m & 1;
     /* Language 0 is English when there is an en.txt (the generator puts it
      * first), and ties keep the earlier language. */
-    sp->lang = 0;
+    *lang = 0;
     for (uint32_t l = 1; l < CET_SW_NLANGS; l++)
-        if (count[l] > count[sp->lang])
-            sp->lang = l;
+        if (count[l] > count[*lang])
+            *lang = l;
 
-    uint32_t bit = 1u << sp->lang;
+    uint32_t bit = 1u << *lang;
     for (uint32_t i = 0; i < n; i++) {
         const struct cet_node *nd = &doc->nodes[i];
         if (nd->kind != CET_TEXT)
@@ -139,12 +138,27 @@ static void *sw_prepare(const struct cet_doc *doc, struct cet_error *err)
     }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t b = doc->nodes[i].block == CET_NONE ? n : doc->nodes[i].block;
-        sp->ratio[i] = words[b] ? (double)stops[b] / (double)words[b] : 0.0;
+        ratio[i] = words[b] ? (double)stops[b] / (double)words[b] : 0.0;
     }
 done:
     free(mask);
     free(words);
     free(stops);
+    return ratio;
+}
+
+static void *sw_prepare(const struct cet_doc *doc, struct cet_error *err)
+{
+    struct sw_prep *sp = calloc(1, sizeof *sp);
+    if (!sp) {
+        cet_fail(err, "out of memory");
+        return NULL;
+    }
+    sp->ratio = cet_sw_block_ratios(doc, &sp->lang, err);
+    if (!sp->ratio) {
+        free(sp);
+        return NULL;
+    }
     return sp;
 }
 

@@ -1,0 +1,179 @@
+/* The feature-weighted block scorer (src/extract/score.c): each feature moves
+ * the decision the way its weight says.  Every case starts from all weights
+ * 0, sets one or two of them and the threshold, and checks which blocks of a
+ * small page are kept. */
+#include "cetune/buf.h"
+#include "cetune/eval.h"
+#include "cetune/extractor.h"
+#include "test.h"
+
+static const char page[] =
+    "<html><body>"
+    "<ul class=\"nav\"><li><a href=\"/\">Home</a></li><li><a href=\"/news\">News</a></li></ul>"
+    "<div class=\"story\"><h1>Storm closes the harbour</h1>"
+    "<p>The harbour was closed on Monday morning after a heavy storm damaged the old wooden "
+    "pier and two of the fishing boats moored beside it, and divers will inspect the pier "
+    "before any ship is allowed to enter again.</p>"
+    "<p>Fishermen asked the <a href=\"/council\">town council</a> for help.</p></div>"
+    "<div class=\"footer\">Copyright 2024</div>"
+    "</body></html>";
+
+/* The text score keeps with every weight 0 except those in `set` ("name=value"
+ * strings, NULL-terminated); the result is static. */
+static const char *keep(const char *const *set)
+{
+    static struct cet_buf out;
+    const struct cet_extractor *ex = cet_extractor_find("score");
+    CHECK(ex != NULL);
+    if (!ex)
+        return "";
+    double p[64] = {0};
+    CHECK(ex->nparams <= 64);
+    for (; *set; set++) {
+        char name[64];
+        const char *eq = strchr(*set, '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - *set), *set);
+        int i = cet_param_index(ex, name);
+        CHECK(i >= 0);
+        if (i >= 0)
+            p[i] = atof(eq + 1);
+    }
+    struct cet_doc *doc = NULL;
+    struct cet_error err;
+    CHECK(cet_doc_parse(&doc, page, strlen(page), NULL, 0, &err) == 0);
+    void *prep = ex->prepare(doc, &err);
+    CHECK(prep != NULL);
+    struct cet_sel sel = {0};
+    out.len = 0;
+    cet_buf_puts(&out, "");
+    if (prep && cet_sel_reset(&sel, doc) == 0 && ex->run(doc, prep, p, &sel) == 0) {
+        /* Kept text keeps its ancestors, so the HTML output keeps its structure. */
+        for (uint32_t i = 0; i < doc->nnodes; i++)
+            if (sel.keep[i] && doc->nodes[i].parent != CET_NONE)
+                CHECK(sel.keep[doc->nodes[i].parent]);
+        CHECK(cet_extract_text(doc, &sel, &out) == 0);
+        while (out.len && out.p[out.len - 1] == '\n')
+            out.p[--out.len] = 0;
+    }
+    cet_sel_free(&sel);
+    ex->release(prep);
+    cet_doc_free(doc);
+    return out.p;
+}
+
+#define KEEP(...) keep((const char *const[]){__VA_ARGS__, NULL})
+
+static const char all[] = "Home\nNews\nStorm closes the harbour\nThe harbour was closed on "
+                          "Monday morning after a heavy storm damaged the old wooden pier and "
+                          "two of the fishing boats moored beside it, and divers will inspect "
+                          "the pier before any ship is allowed to enter again.\nFishermen asked "
+                          "the town council for help.\nCopyright 2024";
+
+static void test_score__threshold_alone(void)
+{
+    CHECK_STR(KEEP("t=0"), all);
+    CHECK_STR(KEEP("t=0.01"), "");
+}
+
+/* A positive weight on link density keeps the menu; a negative one drops it. */
+static void test_score__link_density(void)
+{
+    CHECK_STR(KEEP("w_links=1", "t=0.9"), "Home\nNews");
+    CHECK_STR(KEEP("w_links=-1", "t=0"),
+              "Storm closes the harbour\nThe harbour was closed on Monday morning after a "
+              "heavy storm damaged the old wooden pier and two of the fishing boats moored "
+              "beside it, and divers will inspect the pier before any ship is allowed to "
+              "enter again.\nCopyright 2024");
+}
+
+/* Words: only the long paragraph has 30 or more (log(1+30)/log(101) = 0.744). */
+static void test_score__words(void)
+{
+    CHECK_STR(KEEP("w_words=1", "t=0.74"),
+              "The harbour was closed on Monday morning after a heavy storm damaged the old "
+              "wooden pier and two of the fishing boats moored beside it, and divers will "
+              "inspect the pier before any ship is allowed to enter again.");
+    /* Its neighbours see it through the context features. */
+    CHECK_STR(KEEP("w_prev_words=1", "t=0.74"), "Fishermen asked the town council for help.");
+    CHECK_STR(KEEP("w_next_words=1", "t=0.74"), "Storm closes the harbour");
+}
+
+static void test_score__kinds(void)
+{
+    CHECK_STR(KEEP("w_h=1", "t=1"), "Storm closes the harbour");
+    CHECK_STR(KEEP("w_a=1", "t=1"), "Home\nNews");
+    CHECK_STR(KEEP("w_other=1", "t=1"), "Copyright 2024");
+    /* The paragraph with a link is still a p: only all-link blocks are "a". */
+    CHECK_STR(KEEP("w_p=1", "w_links=-1", "t=0.9"),
+              "The harbour was closed on Monday morning after a heavy storm damaged the old "
+              "wooden pier and two of the fishing boats moored beside it, and divers will "
+              "inspect the pier before any ship is allowed to enter again.");
+}
+
+static void test_score__class_names(void)
+{
+    CHECK_STR(KEEP("w_class_neg=-1", "t=0"),
+              "Storm closes the harbour\nThe harbour was closed on Monday morning after a "
+              "heavy storm damaged the old wooden pier and two of the fishing boats moored "
+              "beside it, and divers will inspect the pier before any ship is allowed to "
+              "enter again.\nFishermen asked the town council for help.");
+    CHECK_STR(KEEP("w_class_pos=1", "t=1"),
+              "Storm closes the harbour\nThe harbour was closed on Monday morning after a "
+              "heavy storm damaged the old wooden pier and two of the fishing boats moored "
+              "beside it, and divers will inspect the pier before any ship is allowed to "
+              "enter again.\nFishermen asked the town council for help.");
+}
+
+/* The main subtree is the story's div: its paragraphs give it the most points. */
+static void test_score__main_subtree(void)
+{
+    CHECK_STR(KEEP("w_main=1", "t=1"),
+              "Storm closes the harbour\nThe harbour was closed on Monday morning after a "
+              "heavy storm damaged the old wooden pier and two of the fishing boats moored "
+              "beside it, and divers will inspect the pier before any ship is allowed to "
+              "enter again.\nFishermen asked the town council for help.");
+}
+
+/* Position grows down the page: the footer is last, the menu first. */
+static void test_score__position(void)
+{
+    CHECK_STR(KEEP("w_position=1", "t=0.95"), "Copyright 2024");
+    CHECK_STR(KEEP("w_position=-1", "t=-0.01"), "Home");
+}
+
+/* The defaults keep the story's long paragraph and drop menu and footer. */
+static void test_score__defaults(void)
+{
+    const struct cet_extractor *ex = cet_extractor_find("score");
+    CHECK(ex != NULL);
+    if (!ex)
+        return;
+    const char *set[64 + 1];
+    static char buf[64][64];
+    size_t n = 0;
+    for (size_t i = 0; i < ex->nparams && i < 64; i++) {
+        char v[32];
+        cet_param_format(ex, i, ex->params[i].def, 0, v, sizeof v);
+        snprintf(buf[n], sizeof buf[n], "%s=%s", ex->params[i].name, v);
+        set[n] = buf[n];
+        n++;
+    }
+    set[n] = NULL;
+    const char *text = keep(set);
+    CHECK(strstr(text, "The harbour was closed on Monday") != NULL);
+    CHECK(strstr(text, "Home") == NULL);
+    CHECK(strstr(text, "Copyright") == NULL);
+}
+
+int main(void)
+{
+    RUN(test_score__threshold_alone);
+    RUN(test_score__link_density);
+    RUN(test_score__words);
+    RUN(test_score__kinds);
+    RUN(test_score__class_names);
+    RUN(test_score__main_subtree);
+    RUN(test_score__position);
+    RUN(test_score__defaults);
+    TEST_END();
+}
