@@ -109,7 +109,15 @@ static int read_gz(struct cet_buf *out, const char *path, size_t limit, struct c
             return cet_fail(err, "%s: out of memory", path);
         }
     }
-    gzclose(f);
+    /* A stream cut short reads as a shorter page: zlib reports it only as
+     * Z_BUF_ERROR, in gzerror and in gzclose's return value. */
+    int zerr;
+    gzerror(f, &zerr);
+    int closed = gzclose(f);
+    if (zerr == Z_BUF_ERROR || closed == Z_BUF_ERROR)
+        return cet_fail(err, "%s: truncated gzip data (unexpected end of file)", path);
+    if (closed != Z_OK)
+        return cet_fail(err, "%s: cannot read (zlib error %d)", path, closed);
     return 0;
 }
 

@@ -31,6 +31,19 @@ expect_status 0 "$CETUNE" evaluate -x alltext -d "$TMP/c"
 expect_grep "$TMP/err" "skipped .*bad.html.gz: .*corrupt gzip data (incorrect data check)"
 expect_grep "$TMP/err" "loaded 1 documents in 1 packages .*skipped 1"
 
+# A gzipped page cut short (issue 17): zlib says so only in gzclose and
+# gzerror; it was read as a shorter page, with exit 0.
+{ printf '<html><body>'; for i in $(seq 300); do printf '<p>paragraph %d of a long page</p>' $i; done
+  printf '</body></html>'; } | gzip -c | head -c 300 > "$TMP/c/p/cut.html.gz"
+expect_status 1 "$CETUNE" extract -x alltext "$TMP/c/p/cut.html.gz"
+expect_grep "$TMP/err" "cut.html.gz: truncated gzip data"
+expect_grep "$TMP/err" "extracted 0 of 1 pages, 1 failed"
+printf 'paragraph 1 of a long page\n' > "$TMP/c/p/cut.txt"
+expect_status 0 "$CETUNE" evaluate -x alltext -d "$TMP/c"
+expect_grep "$TMP/err" "skipped .*cut.html.gz: truncated gzip data"
+expect_grep "$TMP/err" "loaded 1 documents in 1 packages .*skipped 2"
+rm "$TMP/c/p/cut.html.gz" "$TMP/c/p/cut.txt"
+
 # Tag soup: unclosed, misnested and stray tags, NUL and invalid UTF-8 bytes,
 # odd character references, an unclosed comment.
 { printf '<html><body><table><tr><td><a href="x"><div><p>one<b>two</p></b></a>three</td>'
