@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,21 +44,41 @@ int cli_configs_opt(const char *cmd, const struct cli_opt *o, void *field, const
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 4;
         struct cet_config *v = realloc(c->v, cap * sizeof *v);
-        if (!v) {
+        const char **files = v ? realloc(c->files, cap * sizeof *files) : NULL;
+        if (v)
+            c->v = v;
+        if (!v || !files) {
             cli_error("out of memory");
             return CLI_RUNTIME;
         }
-        c->v = v;
+        c->files = files;
         c->cap = cap;
     }
+    int rc;
     if (opt == 'x') {
         if (cet_config_default(&c->v[c->n], arg, &err))
             return cli_usage(cmd, "%s", err.msg);
+    } else if ((rc = cli_readable(arg))) {
+        return rc;
     } else if (cet_config_load(&c->v[c->n], arg, &err)) {
         cli_error("%s", err.msg);
         return CLI_USAGE;
     }
-    c->n++;
+    c->files[c->n++] = opt == 'x' ? NULL : arg;
+    return 0;
+}
+
+int cli_readable(const char *path)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+        cli_error("%s: %s", path, fd < 0 ? strerror(errno) : "is a directory");
+        if (fd >= 0)
+            close(fd);
+        return CLI_RUNTIME;
+    }
+    close(fd);
     return 0;
 }
 
@@ -66,6 +87,7 @@ void cli_configs_free(struct cli_configs *c)
     for (size_t i = 0; i < c->n; i++)
         cet_config_free(&c->v[i]);
     free(c->v);
+    free(c->files);
     memset(c, 0, sizeof *c);
 }
 

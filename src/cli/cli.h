@@ -101,6 +101,7 @@ void cli_list_free(struct cli_list *l);
 /* Configurations from -c FILE / -x NAME / -P k=v, in command-line order. */
 struct cli_configs {
     struct cet_config *v;
+    const char **files; /* the -c FILE of each, NULL for -x */
     size_t n, cap;
 };
 /* The CLI_FUNC of -c, -x and -P (by their letter) into a struct cli_configs
@@ -123,6 +124,12 @@ int cli_load_want(struct cet_corpus *c, const struct cet_entries *e, const uint8
  * code after printing (cmd_sample.c). */
 int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
                       size_t ndirs, size_t n, uint64_t seed, int by_package, int threads);
+/* Exit statuses for files (README "Exit status"): a file or directory that
+ * is missing or unreadable is a runtime error (1), whichever option names
+ * it; a configuration or parameter description whose content is refused is
+ * a usage error (2).  Returns 0 when path is a readable file, else
+ * CLI_RUNTIME after printing why. */
+int cli_readable(const char *path);
 /* Creates a directory and its missing parents; 0 or -1 with errno set. */
 int cli_mkdirs(const char *path);
 

@@ -40,6 +40,7 @@
 #include "cetune/config.h"
 #include "cetune/eval.h"
 #include "cetune/ga.h"
+#include "cetune/rundir.h"
 #include "cli.h"
 
 static volatile sig_atomic_t got_signal;
@@ -137,75 +138,6 @@ static int parse_time(const char *cmd, const struct cli_opt *o, void *field, con
         return cli_usage(cmd, "--time expects seconds, or a number with s, m or h, got '%s'", arg);
     v *= unit;
     memcpy(field, &v, sizeof v);
-    return 0;
-}
-
-static const char *const run_files[] = {"run.json", "generations.csv", "individuals.csv",
-                                        "top.json", "best.json", "sample.txt",
-                                        "checkpoint.json", "validation.csv", "report.md",
-                                        NULL};
-
-/* A process killed while writing (SIGKILL, power loss) leaves NAME.tmp.PID
- * beside the intact NAME (cet_write_atomic); those of dead processes go. */
-static void remove_temporaries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        for (int i = 0; run_files[i]; i++) {
-            size_t n = strlen(run_files[i]);
-            char *end, path[4200];
-            if (strncmp(de->d_name, run_files[i], n) || strncmp(de->d_name + n, ".tmp.", 5))
-                continue;
-            long pid = strtol(de->d_name + n + 5, &end, 10);
-            if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            unlink(path);
-        }
-    }
-    if (d)
-        closedir(d);
-}
-
-/* 0 when dir may become a run directory: absent, empty, or --force (then
- * the files of an earlier run are removed). */
-static int prepare_dir(const char *dir, int force)
-{
-    struct stat st;
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        cli_error("%s exists and is not a directory", dir);
-        return CLI_RUNTIME;
-    }
-    DIR *d = opendir(dir);
-    if (d) {
-        int empty = 1;
-        struct dirent *de;
-        while ((de = readdir(d)))
-            if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-                empty = 0;
-        closedir(d);
-        if (!empty && !force) {
-            cli_error("%s exists and is not empty; use --force to overwrite it, or --resume %s "
-                      "to continue it", dir, dir);
-            return CLI_RUNTIME;
-        }
-        if (!empty)
-            remove_temporaries(dir);
-        for (int i = 0; !empty && run_files[i]; i++) {
-            char path[4200];
-            snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
-            if (unlink(path) && errno != ENOENT) {
-                cli_error("%s: cannot remove: %s", path, strerror(errno));
-                return CLI_RUNTIME;
-            }
-        }
-        return 0;
-    }
-    if (cli_mkdirs(dir)) {
-        cli_error("%s: cannot create directory: %s", dir, strerror(errno));
-        return CLI_RUNTIME;
-    }
     return 0;
 }
 
@@ -543,11 +475,13 @@ static int add_seed_configs(struct cet_ga *ga, const struct cli_list *files)
     for (size_t i = 0; i < files->n; i++) {
         struct cet_config cfg;
         struct cet_error err;
+        int rc = cli_readable(files->v[i]);
+        if (rc)
+            return rc;
         if (cet_config_load(&cfg, files->v[i], &err)) {
             cli_error("%s", err.msg);
             return CLI_USAGE;
         }
-        int rc = 0;
         if (cfg.ex != d->ex) {
             cli_error("%s: a configuration of '%s', but the run evolves '%s'", files->v[i],
                       cfg.ex->name, d->ex->name);
@@ -577,7 +511,7 @@ static int write_sample(const char *dir, const struct cet_corpus *c)
     struct cet_buf b = {0};
     struct cet_error err;
     char path[4200];
-    snprintf(path, sizeof path, "%s/sample.txt", dir);
+    snprintf(path, sizeof path, "%s/" CET_RUN_SAMPLE, dir);
     int rc = cet_buf_printf(&b, "# training sample of %s: %zu documents\n", dir, c->ndocs) ||
                      cet_sample_format(&b, c)
                  ? cet_fail(&err, "out of memory")
@@ -654,7 +588,7 @@ static int run_loop(struct cet_ga *ga, struct cet_run *run, const char *dir, str
     return 0;
 }
 
-static int resume(struct args *a, int argc, char **argv)
+static int resume_locked(struct args *a, int argc, char **argv)
 {
     struct cet_params_desc desc;
     struct cet_run run;
@@ -668,7 +602,7 @@ static int resume(struct args *a, int argc, char **argv)
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }
-    remove_temporaries(a->resume);
+    cet_rundir_remove_temporaries(a->resume);
     if (ga->stop != CET_STOP_NONE) {
         fprintf(stderr, "cetune: %s has finished already (stopped by %s); nothing to resume\n",
                 a->resume, cet_ga_stop_name(ga->stop));
@@ -676,7 +610,7 @@ static int resume(struct args *a, int argc, char **argv)
         rc = 0;
         /* A validation that was interrupted or failed is done now. */
         char vpath[4200];
-        snprintf(vpath, sizeof vpath, "%s/validation.csv", a->resume);
+        snprintf(vpath, sizeof vpath, "%s/" CET_RUN_VALIDATION, a->resume);
         if (run.nvalidate && access(vpath, F_OK)) {
             catch_signals();
             fflush(stdout);
@@ -686,7 +620,7 @@ static int resume(struct args *a, int argc, char **argv)
     }
     catch_signals();
     char sample[4200];
-    snprintf(sample, sizeof sample, "%s/sample.txt", a->resume);
+    snprintf(sample, sizeof sample, "%s/" CET_RUN_SAMPLE, a->resume);
     if ((rc = cli_load_corpus(&corpus, &entries, (const char *const *)run.dirs, run.ndirs, sample,
                               (int)a->threads)))
         goto done;
@@ -727,6 +661,23 @@ done:
     return rc;
 }
 
+/* --resume, holding the run directory's lock (a missing directory is
+ * reported by cet_ga_restore). */
+static int resume(struct args *a, int argc, char **argv)
+{
+    struct cet_error err;
+    struct stat st;
+    int lock = -1, created;
+    if (stat(a->resume, &st) == 0 && S_ISDIR(st.st_mode) &&
+        cet_rundir_lock(&lock, &created, a->resume, 0, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    int rc = resume_locked(a, argc, argv);
+    cet_rundir_unlock(lock, NULL);
+    return rc;
+}
+
 int cmd_evolve(int argc, char **argv)
 {
     struct args a;
@@ -738,7 +689,7 @@ int cmd_evolve(int argc, char **argv)
     struct evolve s = {0};
     struct cet_error err;
     char dir[4096];
-    int rc;
+    int rc, lock = -1, created = 0, wrote = 0;
 
     if ((rc = cli_parse(&cli_evolve, &a, argc, argv)))
         goto done;
@@ -766,6 +717,9 @@ int cmd_evolve(int argc, char **argv)
         cli_usage("evolve", "--by-package shapes a drawn sample: it needs --sample-size N");
         goto done;
     }
+    if ((rc = cli_readable(a.params)))
+        goto done;
+    rc = CLI_USAGE;
     if (cet_params_load(&desc, a.params, NULL, &err)) {
         cli_error("%s", err.msg);
         goto done;
@@ -807,8 +761,17 @@ int cmd_evolve(int argc, char **argv)
     size_t dl = strlen(dir);
     while (dl > 1 && dir[dl - 1] == '/')
         dir[--dl] = 0;
-    struct stat st;
-    if (!a.force && stat(dir, &st) == 0 && (rc = prepare_dir(dir, 0)))
+    /* The directory is ours for the whole run, taken before the corpora
+     * load (an unwritable -o fails at once) and before --force removes
+     * anything (a second run cannot clobber the first's files). */
+    rc = CLI_RUNTIME;
+    int r = cet_rundir_lock(&lock, &created, dir, !a.force, &err);
+    if (r > 0)
+        cli_error("%s exists and is not empty; use --force to overwrite it, or --resume %s "
+                  "to continue it", dir, dir);
+    else if (r < 0)
+        cli_error("%s", err.msg);
+    if (r)
         goto done;
 
     catch_signals();
@@ -819,9 +782,11 @@ int cmd_evolve(int argc, char **argv)
         rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, (int)a.threads);
     if (rc)
         goto done;
-    if ((rc = prepare_dir(dir, a.force)))
-        goto done;
     rc = CLI_RUNTIME;
+    if (a.force && cet_rundir_clear(dir, &err)) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
 
     run.params_path = strdup(a.params);
     run.sample_from = a.sample ? strdup(a.sample) : NULL;
@@ -839,6 +804,7 @@ int cmd_evolve(int argc, char **argv)
     utc_now(run.started, sizeof run.started);
     if ((rc = write_sample(dir, &corpus)))
         goto done;
+    wrote = 1;
     rc = CLI_RUNTIME;
     if (cet_run_write_info(ga, &run, dir, "running", NULL, (int)a.threads, &err) ||
         cet_ga_checkpoint(ga, &run, dir, &err)) {
@@ -865,5 +831,7 @@ done:
     cli_list_free(&a.dirs);
     cli_list_free(&a.seed_configs);
     cli_list_free(&a.validate);
+    /* A run that failed before writing leaves no directory it made. */
+    cet_rundir_unlock(lock, created && !wrote ? dir : NULL);
     return rc;
 }

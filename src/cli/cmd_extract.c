@@ -202,6 +202,8 @@ int cmd_extract(int argc, char **argv)
     }
     struct cet_error err;
     if (a.routes) {
+        if ((rc = cli_readable(a.routes)))
+            goto done;
         if (cet_routes_load(&routes, a.routes, &err)) {
             cli_error("%s", err.msg);
             rc = CLI_USAGE;
@@ -215,6 +217,8 @@ int cmd_extract(int argc, char **argv)
     } else {
         j.cfg = &cfgs.v[0];
     }
+    if (adhosts && (rc = cli_readable(adhosts)))
+        goto done;
     if (adhosts && cet_adhosts_use_file(adhosts, &err)) {
         cli_error("--adhosts: %s", err.msg);
         rc = CLI_USAGE;

@@ -14,6 +14,7 @@
 
 #include "cetune/ga.h"
 #include "cetune/json.h"
+#include "cetune/rundir.h"
 
 int cet_ga__archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
                         double r);
@@ -206,7 +207,7 @@ int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *
     if (!text)
         return cet_fail(err, "out of memory writing the checkpoint");
     char path[4096];
-    snprintf(path, sizeof path, "%s/checkpoint.json", dir);
+    snprintf(path, sizeof path, "%s/" CET_RUN_CHECKPOINT, dir);
     size_t len = strlen(text);
     text[len] = '\n'; /* replaces the NUL: the length is explicit */
     int rc = cet_write_atomic(path, text, len + 1, err);
@@ -304,7 +305,7 @@ int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet
                    const char *dir, cet_extractor_finder find, struct cet_error *err)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/checkpoint.json", dir);
+    snprintf(path, sizeof path, "%s/" CET_RUN_CHECKPOINT, dir);
     struct cet_json j;
     struct cet_ga *ga = NULL;
     *out = NULL;

@@ -23,6 +23,7 @@
 #include "cetune/config.h"
 #include "cetune/ga.h"
 #include "cetune/version.h"
+#include "cetune/rundir.h"
 
 cJSON *cet_ga__options_json(const struct cet_ga_options *o);
 
@@ -109,12 +110,12 @@ int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const cha
     int rc = -1;
     if (!full || individuals_csv(ga, &b))
         goto oom;
-    if (write_buf(dir, "individuals.csv", &b, err))
+    if (write_buf(dir, CET_RUN_INDIVIDUALS, &b, err))
         goto done;
     b.len = 0;
     if (generations_csv(ga, &b))
         goto oom;
-    if (write_buf(dir, "generations.csv", &b, err))
+    if (write_buf(dir, CET_RUN_GENERATIONS, &b, err))
         goto done;
     if (ga->narch) {
         if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &n))
@@ -122,7 +123,7 @@ int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const cha
         b.len = 0;
         if (config_json(ga, run, rank[0], 0, full, &b) || cet_buf_puts(&b, "\n"))
             goto oom;
-        if (write_buf(dir, "best.json", &b, err))
+        if (write_buf(dir, CET_RUN_BEST, &b, err))
             goto done;
         b.len = 0;
         if (cet_buf_puts(&b, "["))
@@ -132,7 +133,7 @@ int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const cha
                 goto oom;
         if (cet_buf_puts(&b, "]\n"))
             goto oom;
-        if (write_buf(dir, "top.json", &b, err))
+        if (write_buf(dir, CET_RUN_TOP, &b, err))
             goto done;
     }
     rc = 0;
@@ -171,7 +172,7 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const
     for (size_t i = 0; valid && i < run->nvalidate; i++)
         cJSON_AddItemToArray(valid, cJSON_CreateString(run->validate[i]));
     cJSON *sample = cJSON_AddObjectToObject(j, "sample");
-    cJSON_AddStringToObject(sample, "file", "sample.txt");
+    cJSON_AddStringToObject(sample, "file", CET_RUN_SAMPLE);
     if (run->sample_from)
         cJSON_AddStringToObject(sample, "from", run->sample_from);
     else if (run->sample_size >= 0)
@@ -209,7 +210,7 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const
     struct cet_buf b = {text, strlen(text), strlen(text) + 1};
     text[b.len] = '\n';
     b.len++;
-    int rc = write_buf(dir, "run.json", &b, err);
+    int rc = write_buf(dir, CET_RUN_INFO, &b, err);
     cJSON_free(text);
     return rc;
 }

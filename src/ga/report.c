@@ -28,12 +28,13 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/report.h"
+#include "cetune/rundir.h"
 
 enum { BINS = 20, MAX_INT_BINS = 40, MAX_JITTER_VALUES = 10 };
 
-static const char *const file_gp = "report.gp", *const file_gen = "report-generations.dat",
-                         *const file_explored = "report-explored.dat",
-                         *const file_pop = "report-population.dat";
+static const char *const file_gp = CET_RUN_REPORT_GP, *const file_gen = CET_RUN_REPORT_GENERATIONS,
+                         *const file_explored = CET_RUN_REPORT_EXPLORED,
+                         *const file_pop = CET_RUN_REPORT_POPULATION;
 
 /* Colours: best blue, mean orange, worst red, the best individual red, a
  * reversed viridis palette (bad = light yellow, good = dark purple, so good
@@ -69,14 +70,14 @@ int cet_report_load(struct cet_report *r, const char *dir, struct cet_error *err
         return cet_fail(err, "out of memory");
     if (cet_ga_restore(&r->ga, &r->desc, &r->run, dir, NULL, err))
         goto fail;
-    join(path, sizeof path, dir, "run.json");
+    join(path, sizeof path, dir, CET_RUN_INFO);
     if (cet_json_load(&r->info, path, err))
         goto fail;
     if (!cJSON_IsObject(r->info.root)) {
         cet_json_fail(&r->info, r->info.root, 0, err, "run.json must be an object");
         goto fail;
     }
-    join(path, sizeof path, dir, "validation.csv");
+    join(path, sizeof path, dir, CET_RUN_VALIDATION);
     if (access(path, F_OK) == 0) {
         struct cet_buf b = {0};
         if (cet_read_file(&b, path, 64u << 20, err))
@@ -370,7 +371,7 @@ static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fi
     if (!isnan(def_fit))
         snprintf(defaults, sizeof defaults, ", \\\n     %.6f with lines dt 2 lw 1.5 lc rgb "
                  "'#333333' title 'defaults (%.4f)'", def_fit, def_fit);
-    return add_plot(r, "convergence.png") || gp_png(b, "convergence.png", 960, 780) ||
+    return add_plot(r, CET_RUN_PLOT_CONVERGENCE) || gp_png(b, CET_RUN_PLOT_CONVERGENCE, 960, 780) ||
            cet_buf_puts(b, "set multiplot title ") || gp_str(b, title) ||
            cet_buf_printf(b, "\nset lmargin at screen 0.09\nset rmargin at screen 0.97\n"
                              "set tmargin at screen 0.92\nset bmargin at screen 0.40\n"
@@ -435,7 +436,7 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
         char title[512];
         snprintf(title, sizeof title, "%s: %s of the %zu evaluated individuals", d->ex->name,
                  g->name, ga->narch);
-        rc = add_plot(r, "explored.png") || gp_png(b, "explored.png", 960, 640) ||
+        rc = add_plot(r, CET_RUN_PLOT_EXPLORED) || gp_png(b, CET_RUN_PLOT_EXPLORED, 960, 640) ||
              cet_buf_puts(b, "set title ") || gp_str(b, title) || cet_buf_puts(b, "\n") ||
              gp_axis(b, d, g, "x") ||
              cet_buf_printf(b, "set ylabel 'fitness (mean word F1 on the training sample)'\n"
@@ -469,7 +470,7 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
             char name[600], px[256], py[256], title[600];
             file_part(px, sizeof px, x->name);
             file_part(py, sizeof py, y->name);
-            snprintf(name, sizeof name, "explored-%s-%s.png", px, py);
+            snprintf(name, sizeof name, CET_RUN_PLOT_PAIR, px, py);
             snprintf(title, sizeof title, "%s: %s and %s of the %zu evaluated individuals",
                      d->ex->name, x->name, y->name, ga->narch);
             rc = add_plot(r, name) || gp_png(b, name, 900, 720) || cet_buf_puts(b, "set title ") ||
@@ -504,8 +505,8 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
     char title[512];
     snprintf(title, sizeof title, "%s: the final population (generation %ld, %zu individuals)",
              d->ex->name, ga->gen, ga->npop);
-    int rc = add_plot(r, "distribution.png") ||
-             gp_png(b, "distribution.png", (int)(cols * 480), (int)(rows * 360 + 40)) ||
+    int rc = add_plot(r, CET_RUN_PLOT_DISTRIBUTION) ||
+             gp_png(b, CET_RUN_PLOT_DISTRIBUTION, (int)(cols * 480), (int)(rows * 360 + 40)) ||
              cet_buf_printf(b, "set multiplot layout %zu,%zu title ", rows, cols) ||
              gp_str(b, title) ||
              cet_buf_printf(b, "\nset style fill solid 0.85 border lc rgb '#1f4e99'\n"
@@ -861,7 +862,7 @@ int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct
         cet_buf_free(&b);
         return cet_fail(err, "%s: out of memory writing report.md", r->dir);
     }
-    rc = write_file(r->dir, "report.md", &b, err);
+    rc = write_file(r->dir, CET_RUN_REPORT, &b, err);
     cet_buf_free(&b);
     return rc;
 }

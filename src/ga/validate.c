@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cetune/ga.h"
+#include "cetune/rundir.h"
 
 void cet_validation_free(struct cet_validation *v)
 {
@@ -118,7 +119,7 @@ int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga
         return cet_fail(err, "%s: out of memory writing validation.csv", dir);
     }
     char path[4096];
-    snprintf(path, sizeof path, "%s/validation.csv", dir);
+    snprintf(path, sizeof path, "%s/" CET_RUN_VALIDATION, dir);
     rc = cet_write_atomic(path, b.p, b.len, err);
     cet_buf_free(&b);
     return rc;

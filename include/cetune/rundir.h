@@ -1,0 +1,56 @@
+/* The run directory: the names of the files a run and its report write, in
+ * one place, and the lock that gives a directory to one run at a time.
+ *
+ * Every writer names its file with these macros, and cet_rundir_clear
+ * (evolve --force) removes exactly what cet_run_files lists: a new file
+ * gets a macro here and a row in cet_run_files (rundir.c). */
+#ifndef CETUNE_RUNDIR_H
+#define CETUNE_RUNDIR_H
+
+#include "cetune/error.h"
+
+#define CET_RUN_INFO "run.json"
+#define CET_RUN_GENERATIONS "generations.csv"
+#define CET_RUN_INDIVIDUALS "individuals.csv"
+#define CET_RUN_TOP "top.json"
+#define CET_RUN_BEST "best.json"
+#define CET_RUN_SAMPLE "sample.txt"
+#define CET_RUN_CHECKPOINT "checkpoint.json"
+#define CET_RUN_VALIDATION "validation.csv"
+/* cetune report */
+#define CET_RUN_REPORT "report.md"
+#define CET_RUN_REPORT_GP "report.gp"
+#define CET_RUN_REPORT_GENERATIONS "report-generations.dat"
+#define CET_RUN_REPORT_EXPLORED "report-explored.dat"
+#define CET_RUN_REPORT_POPULATION "report-population.dat"
+#define CET_RUN_PLOT_CONVERGENCE "convergence.png"
+#define CET_RUN_PLOT_EXPLORED "explored.png"
+#define CET_RUN_PLOT_PAIR "explored-%s-%s.png" /* two parameters' names */
+#define CET_RUN_PLOT_DISTRIBUTION "distribution.png"
+/* Held (flock) by the process that runs in the directory; never removed. */
+#define CET_RUN_LOCK "run.lock"
+
+/* Shell patterns (fnmatch) of every file above but the lock; NULL-terminated. */
+extern const char *const cet_run_files[];
+
+/* Creates dir and its missing parents if needed, and takes its lock
+ * (DIR/run.lock, with the PID of the holder inside) for as long as *fd is
+ * open; *created says whether dir was made.  With need_empty, a directory
+ * holding anything but the lock is refused.  Returns 0 with *fd set, 1 when
+ * need_empty and dir is not empty (nothing is kept or made), or -1 with err
+ * filled: dir cannot be created or written, or another process holds the
+ * lock (the message names it). */
+int cet_rundir_lock(int *fd, int *created, const char *dir, int need_empty,
+                    struct cet_error *err);
+/* Releases the lock (fd < 0: nothing); with remove_dir (a run that wrote
+ * nothing in the directory it created), also removes the lock file and the
+ * directory when it is empty. */
+void cet_rundir_unlock(int fd, const char *remove_dir);
+/* Removes every file of cet_run_files and the temporaries that dead
+ * processes left (NAME.tmp.PID, cet_write_atomic); call with the lock held.
+ * Returns 0 or -1 with err filled. */
+int cet_rundir_clear(const char *dir, struct cet_error *err);
+/* Removes only the temporaries of dead processes. */
+void cet_rundir_remove_temporaries(const char *dir);
+
+#endif

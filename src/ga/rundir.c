@@ -1,0 +1,196 @@
+/* The run directory's files and its lock (rundir.h).
+ *
+ * The lock is flock(2) on DIR/run.lock: the kernel releases it when the
+ * process ends in any way (SIGKILL included), so a stale lock file never
+ * blocks a later run or --resume.  The file stays: removing a lock file
+ * that another process may have opened would let two processes hold "the"
+ * lock.  Its content, the holder's PID, is only for the message. */
+#include "cetune/rundir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const cet_run_files[] = {
+    CET_RUN_INFO, CET_RUN_GENERATIONS, CET_RUN_INDIVIDUALS, CET_RUN_TOP, CET_RUN_BEST,
+    CET_RUN_SAMPLE, CET_RUN_CHECKPOINT, CET_RUN_VALIDATION,
+    CET_RUN_REPORT, CET_RUN_REPORT_GP, CET_RUN_REPORT_GENERATIONS, CET_RUN_REPORT_EXPLORED,
+    CET_RUN_REPORT_POPULATION, CET_RUN_PLOT_CONVERGENCE, CET_RUN_PLOT_EXPLORED,
+    "explored-*-*.png" /* CET_RUN_PLOT_PAIR */, CET_RUN_PLOT_DISTRIBUTION, NULL};
+
+static int path_in(char *buf, size_t size, const char *dir, const char *name, struct cet_error *err)
+{
+    if ((size_t)snprintf(buf, size, "%s/%s", dir, name) >= size)
+        return cet_fail(err, "%s/%s: path too long", dir, name);
+    return 0;
+}
+
+static int mkdirs(const char *dir)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(tmp, 0755) && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* The PID written in the lock file, or 0 while its holder has not written it yet. */
+static long holder(int fd)
+{
+    for (int tries = 0; tries < 50; tries++) {
+        char buf[32];
+        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        if (n > 0) {
+            buf[n] = 0;
+            long pid = strtol(buf, NULL, 10);
+            if (pid > 0)
+                return pid;
+        }
+        nanosleep(&(struct timespec){0, 2000000}, NULL); /* the holder writes it right away */
+    }
+    return 0;
+}
+
+/* 1 when dir holds nothing but the lock file (or does not exist). */
+static int is_empty(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int empty = 1;
+    while (d && (de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, CET_RUN_LOCK))
+            empty = 0;
+    if (d)
+        closedir(d);
+    return empty;
+}
+
+int cet_rundir_lock(int *fd, int *created, const char *dir, int need_empty, struct cet_error *err)
+{
+    char path[4200];
+    struct stat st;
+    *fd = -1;
+    *created = 0;
+    int exists = stat(dir, &st) == 0;
+    if (exists && !S_ISDIR(st.st_mode))
+        return cet_fail(err, "%s exists and is not a directory", dir);
+    /* Checked before the lock file is made, so a refused directory is left
+     * as it was, and again under the lock. */
+    if (need_empty && !is_empty(dir))
+        return 1;
+    if (mkdirs(dir))
+        return cet_fail(err, "%s: cannot create directory: %s", dir, strerror(errno));
+    if (path_in(path, sizeof path, dir, CET_RUN_LOCK, err))
+        return -1;
+    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (f < 0)
+        return cet_fail(err, "%s: cannot write in the run directory: %s", path, strerror(errno));
+    if (flock(f, LOCK_EX | LOCK_NB)) {
+        int e = errno;
+        long pid = e == EWOULDBLOCK ? holder(f) : 0;
+        close(f);
+        if (e != EWOULDBLOCK)
+            return cet_fail(err, "%s: cannot lock: %s", path, strerror(e));
+        if (pid)
+            return cet_fail(err, "%s is in use by process %ld, which holds %s", dir, pid, path);
+        return cet_fail(err, "%s is in use by another process, which holds %s", dir, path);
+    }
+    if (need_empty && !is_empty(dir)) {
+        close(f);
+        return 1;
+    }
+    /* The PID is only for the message of a refused run: a full disk does
+     * not stop the run here, it fails at its first real file. */
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    ssize_t written = ftruncate(f, 0) == 0 ? pwrite(f, pid, (size_t)n, 0) : -1;
+    (void)written;
+    *fd = f;
+    *created = !exists;
+    return 0;
+}
+
+void cet_rundir_unlock(int fd, const char *remove_dir)
+{
+    if (fd < 0)
+        return;
+    if (remove_dir) {
+        char path[4200];
+        if (!path_in(path, sizeof path, remove_dir, CET_RUN_LOCK, NULL))
+            unlink(path);
+        rmdir(remove_dir); /* fails, harmlessly, unless empty */
+    }
+    close(fd); /* releases the flock */
+}
+
+static int is_run_file(const char *name)
+{
+    for (size_t i = 0; cet_run_files[i]; i++)
+        if (!fnmatch(cet_run_files[i], name, 0))
+            return 1;
+    return 0;
+}
+
+/* NAME.tmp.PID of a run file, whose process is gone. */
+static int dead_temporary(const char *name)
+{
+    const char *t = strstr(name, ".tmp.");
+    if (!t)
+        return 0;
+    char base[256];
+    if ((size_t)(t - name) >= sizeof base)
+        return 0;
+    memcpy(base, name, (size_t)(t - name));
+    base[t - name] = 0;
+    char *end;
+    long pid = strtol(t + 5, &end, 10);
+    return is_run_file(base) && !*end && pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+static int remove_matching(const char *dir, int run_files, struct cet_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return cet_fail(err, "%s: %s", dir, strerror(errno));
+    struct dirent *de;
+    int rc = 0;
+    while (!rc && (de = readdir(d))) {
+        char path[4200];
+        if (!(run_files && is_run_file(de->d_name)) && !dead_temporary(de->d_name))
+            continue;
+        if (path_in(path, sizeof path, dir, de->d_name, err))
+            rc = -1;
+        else if (unlink(path) && errno != ENOENT)
+            rc = cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+    }
+    closedir(d);
+    return rc;
+}
+
+int cet_rundir_clear(const char *dir, struct cet_error *err)
+{
+    return remove_matching(dir, 1, err);
+}
+
+void cet_rundir_remove_temporaries(const char *dir)
+{
+    remove_matching(dir, 0, NULL);
+}
