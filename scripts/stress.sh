@@ -17,7 +17,7 @@ out=${4:-}
 src=$(cd "$(dirname "$0")/.." && pwd)
 corpora=${CETUNE_CORPORA:-$src/../shared/corpora}
 if [ ! -d "$corpora/portals" ] || [ ! -d "$corpora/cleaneval-dev" ] || [ ! -d "$corpora/scrapinghub" ] || [ ! -d "$corpora/big5" ]; then
-  echo "skipping: ../shared/corpora not found"
+  echo "skipping: $corpora (portals, cleaneval-dev, scrapinghub, big5) not found; set CETUNE_CORPORA"
   exit 77
 fi
 if [ -z "$out" ]; then

@@ -66,13 +66,20 @@ static int test_checks;
         return test_failures ? 1 : 0;                                                \
     } while (0)
 
-/* The shared corpora live beside the checkout; integration tests skip (and
- * say so) when they are absent.  Returns NULL when absent. */
-static inline const char *test_corpora(void)
+/* Where the shared corpora are looked for: $CETUNE_CORPORA, else beside
+ * the checkout. */
+static inline const char *test_corpora_path(void)
 {
     const char *env = getenv("CETUNE_CORPORA");
+    return env && *env ? env : CETUNE_SOURCE_DIR "/../shared/corpora";
+}
+
+/* The shared corpora; integration tests skip (and say where they looked,
+ * test_corpora_path) when they are absent.  Returns NULL when absent. */
+static inline const char *test_corpora(void)
+{
     static char path[4096];
-    snprintf(path, sizeof path, "%s", env ? env : CETUNE_SOURCE_DIR "/../shared/corpora");
+    snprintf(path, sizeof path, "%s", test_corpora_path());
     FILE *f = fopen(path, "r");
     if (!f)
         return NULL;

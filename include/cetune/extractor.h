@@ -78,6 +78,8 @@ int cet_param_parse(const struct cet_extractor *ex, size_t i, const char *value,
  * without the quotes when json is 0). */
 void cet_param_format(const struct cet_extractor *ex, size_t i, double v, int json,
                       char *buf, size_t size);
+/* The names of enum parameter i joined by ", " (for messages). */
+void cet_param_values(const struct cet_extractor *ex, size_t i, char *buf, size_t size);
 
 /* Selection helpers. */
 int cet_sel_reset(struct cet_sel *sel, const struct cet_doc *doc);

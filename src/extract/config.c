@@ -142,6 +142,11 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
     }
     if (init(cfg, ex, err))
         goto done;
+    if (cJSON_GetObjectItemCaseSensitive(root, "parameters")) {
+        cet_json_fail(&j, root, 0, err, "a parameter description (what to evolve), not a "
+                                        "configuration (\"params\": one value per parameter)");
+        goto done;
+    }
     for (const cJSON *m = root->child; m; m = m->next) {
         if (strcmp(m->string, "extractor") && strcmp(m->string, "params") &&
             strcmp(m->string, "fitness") && strcmp(m->string, "docs") &&

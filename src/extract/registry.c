@@ -84,7 +84,10 @@ int cet_param_parse(const struct cet_extractor *ex, size_t i, const char *value,
                 *v = (double)k;
                 return 0;
             }
-        return cet_fail(err, "%s.%s: '%s' is not one of its values", ex->name, pa->name, value);
+        char values[512];
+        cet_param_values(ex, i, values, sizeof values);
+        return cet_fail(err, "%s.%s: '%s' is not one of its values (%s)", ex->name, pa->name,
+                        value, values);
     case CET_P_INT:
     case CET_P_FLOAT: {
         char *end;
@@ -247,4 +250,13 @@ int cet_sel_words(const struct cet_doc *doc, const struct cet_sel *sel, uint32_t
     }
     *n = (uint32_t)cnt;
     return 0;
+}
+
+void cet_param_values(const struct cet_extractor *ex, size_t i, char *buf, size_t size)
+{
+    const struct cet_param *pa = &ex->params[i];
+    size_t n = 0;
+    buf[0] = 0;
+    for (size_t k = 0; pa->values && pa->values[k] && n < size; k++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", k ? ", " : "", pa->values[k]);
 }

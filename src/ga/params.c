@@ -110,8 +110,10 @@ static int enum_value(const struct cet_json *j, const cJSON *v, const struct cet
             return cet_json_fail(j, v, 0, err, "%s \"%s\" of \"%s\" is not among its \"values\"",
                                  what, v->valuestring, ge->name);
         }
-    return cet_json_fail(j, v, 0, err, "%s \"%s\" is not a value of %s.%s", what, v->valuestring,
-                         ex->name, ge->name);
+    char values[512];
+    cet_param_values(ex, ge->index, values, sizeof values);
+    return cet_json_fail(j, v, 0, err, "%s \"%s\" is not a value of %s.%s (%s)", what,
+                         v->valuestring, ex->name, ge->name, values);
 }
 
 static int value_of(const struct cet_json *j, const cJSON *v, const struct cet_extractor *ex,
@@ -583,6 +585,12 @@ int cet_params_parse(struct cet_params_desc *d, const char *text, size_t len, co
     const cJSON *root = j.root;
     if (!cJSON_IsObject(root)) {
         cet_json_fail(&j, root, 0, err, "a parameter description must be a JSON object");
+        goto done;
+    }
+    if (cJSON_GetObjectItemCaseSensitive(root, "params") &&
+        !cJSON_GetObjectItemCaseSensitive(root, "parameters")) {
+        cet_json_fail(&j, root, 0, err, "a configuration (\"params\": one value per parameter), "
+                                        "not a parameter description (what to evolve)");
         goto done;
     }
     if (only_members(&j, root, members, "a parameter description", err))

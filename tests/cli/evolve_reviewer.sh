@@ -9,7 +9,7 @@
 CETUNE=$1 SRC=$2
 C=${CETUNE_CORPORA:-$SRC/../shared/corpora}
 if [ ! -d "$C/portals" ] || [ ! -d "$C/big5" ]; then
-  echo "skipping: $C not found"
+  echo "skipping: $C not found; set CETUNE_CORPORA"
   exit 77
 fi
 . "$SRC/tests/cli_lib.sh"

@@ -7,7 +7,7 @@ CETUNE=$1
 SRC=$2
 C=${CETUNE_CORPORA:-$SRC/../shared/corpora}
 if [ ! -d "$C/portals" ] || [ ! -d "$C/cleaneval-dev" ] || [ ! -d "$C/scrapinghub" ] || [ ! -d "$C/big5" ]; then
-    echo "skipping: ../shared/corpora not found"
+    echo "skipping: $C (portals, cleaneval-dev, scrapinghub, big5) not found; set CETUNE_CORPORA"
     exit 77
 fi
 if [ ! -x /usr/bin/time ]; then

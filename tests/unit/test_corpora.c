@@ -29,7 +29,7 @@ int main(void)
 {
     const char *root = test_corpora();
     if (!root) {
-        fprintf(stderr, "skipping: ../shared/corpora not found (set CETUNE_CORPORA)\n");
+        fprintf(stderr, "skipping: %s not found (set CETUNE_CORPORA)\n", test_corpora_path());
         return 77;
     }
     char dirs[4][4200];
