@@ -17,6 +17,7 @@ enum { SHOW_P = 1, SHOW_R = 2, SHOW_F1 = 4 };
 
 struct result {
     struct cet_config *cfg;
+    char *label;               /* unique among its extractor's rows (make_labels) */
     struct cet_score *docs;    /* per document */
     struct cet_score *pkgs;    /* per package */
     struct cet_score macro;    /* mean over packages */
@@ -39,7 +40,7 @@ static int write_extracts(const char *dir, struct cet_evaluator *ev, const struc
     for (size_t k = 0; k < c->npkgs && rc == 0; k++) {
         char pdir[4200];
         snprintf(pdir, sizeof pdir, "%s/%s", base, c->pkgs[k].name);
-        if (cli_mkdirs(pdir)) {
+        if (cet_mkdirs(pdir)) {
             cli_error("%s: cannot create directory: %s", pdir, strerror(errno));
             rc = CLI_RUNTIME;
             break;
@@ -77,21 +78,110 @@ static const char *figure_name(int which)
     return which == SHOW_P ? "precision" : which == SHOW_R ? "recall" : "f1";
 }
 
-/* A short row label: the file for -c, "(v1;v2)" for -x with parameters. */
-static void row_label(const struct cet_config *cfg, char *buf, size_t size)
+/* A readable label for configuration j: for -c FILE the run directory's
+ * name (runs/NAME/best.json) or the file's name without .json, with the -P
+ * settings that follow it; for -x the parameters that differ from the
+ * defaults as name=value, or "defaults".  NULL when out of memory. */
+static char *label_of(const struct cet_config *cfg, const char *file)
 {
-    if (cfg->label && strchr(cfg->label, '.') && !strchr(cfg->label, ' ')) {
-        snprintf(buf, size, "%s", cfg->label);
-        return;
+    struct cet_buf b = {0};
+    int bad = 0;
+    if (file) {
+        const char *base = strrchr(file, '/');
+        base = base ? base + 1 : file;
+        size_t n = strlen(base);
+        if (!strcmp(base, "best.json") && base - file >= 2) {
+            /* the run directory's name */
+            const char *end = base - 1, *start = end;
+            while (start > file && start[-1] != '/')
+                start--;
+            bad = cet_buf_add(&b, start, (size_t)(end - start));
+        } else {
+            bad = cet_buf_add(&b, base, n > 5 && !strcmp(base + n - 5, ".json") ? n - 5 : n);
+        }
+        /* cfg->label is the file, then each -P assignment (cet_config_set). */
+        size_t fl = strlen(file);
+        if (!bad && cfg->label && !strncmp(cfg->label, file, fl))
+            bad = cet_buf_puts(&b, cfg->label + fl);
+    } else {
+        double *def = malloc((cfg->ex->nparams + 1) * sizeof *def);
+        if (!def)
+            return NULL;
+        cet_params_default(cfg->ex, def);
+        for (size_t i = 0; i < cfg->ex->nparams && !bad; i++) {
+            char v[64];
+            if (cfg->params[i] == def[i])
+                continue;
+            cet_param_format(cfg->ex, i, cfg->params[i], 0, v, sizeof v);
+            bad = cet_buf_printf(&b, "%s%s=%s", b.len ? " " : "", cfg->ex->params[i].name, v);
+        }
+        free(def);
+        if (!bad && !b.len)
+            bad = cet_buf_puts(&b, "defaults");
     }
-    size_t n = (size_t)snprintf(buf, size, "(");
-    for (size_t i = 0; i < cfg->ex->nparams && n < size; i++) {
-        char v[64];
-        cet_param_format(cfg->ex, i, cfg->params[i], 0, v, sizeof v);
-        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ";" : "", v);
+    if (bad || !b.p) {
+        cet_buf_free(&b);
+        return NULL;
     }
-    if (n < size)
-        snprintf(buf + n, size - n, ")");
+    return b.p;
+}
+
+/* Labels every result, unique among the rows of one extractor: equal
+ * labels of files become their paths, then equal ones are numbered. */
+static int make_labels(struct result *res, size_t n, const struct cli_configs *cfgs)
+{
+    for (size_t j = 0; j < n; j++)
+        if (!(res[j].label = label_of(res[j].cfg, cfgs->files[j])))
+            return -1;
+    unsigned char *dup = calloc(n, 1);
+    if (!dup)
+        return -1;
+    int rc = 0;
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        for (size_t j = 0; j < n; j++)
+            for (size_t i = 0; i < n; i++)
+                if (i != j && res[i].cfg->ex == res[j].cfg->ex &&
+                    !strcmp(res[i].label, res[j].label))
+                    dup[j] = 1;
+        for (size_t j = 0; j < n && !rc; j++) {
+            struct cet_buf b = {0};
+            if (!dup[j] || (pass == 0 && !cfgs->files[j]))
+                continue;
+            if (pass == 0) /* the path, and the -P settings after it */
+                rc = cet_buf_puts(&b, res[j].cfg->label ? res[j].cfg->label : cfgs->files[j]);
+            else
+                rc = cet_buf_printf(&b, "%s #%zu", res[j].label, j + 1);
+            if (rc) {
+                cet_buf_free(&b);
+                break;
+            }
+            free(res[j].label);
+            res[j].label = b.p;
+            dup[j] = 0;
+        }
+    }
+    free(dup);
+    return rc ? -1 : 0;
+}
+
+/* The metric's name in titles. */
+static const char *metric_name(enum cet_metric m)
+{
+    return m == CET_METRIC_CHARS ? "Character LCS" : m == CET_METRIC_LCSTRING
+                                                         ? "Longest common substring"
+                                                         : "Word sequence";
+}
+
+/* A CSV field, quoted. */
+static void print_csv_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
 }
 
 static void print_json_string(const char *s)
@@ -108,24 +198,39 @@ static void print_json_string(const char *s)
     putchar('"');
 }
 
-static void print_single(const struct result *res, const struct cet_corpus *c, enum fmt fmt, int per_doc)
+/* One row per document of one configuration, in the table or CSV format. */
+static void print_per_doc(const struct result *res, const struct cet_corpus *c, enum fmt fmt,
+                          int several)
 {
-    if (per_doc && fmt != FMT_JSON) {
+    if (fmt == FMT_TABLE)
+        printf("%-16s %-28s %8s %8s %8s %9s %9s %9s\n", "package", "name", "extract", "gold",
+               "lcs", "precision", "recall", "f1");
+    for (size_t i = 0; i < c->ndocs; i++) {
+        const struct cet_score *s = &res->docs[i];
+        const struct cet_doc *d = c->docs[i];
+        if (fmt == FMT_CSV && several) {
+            print_csv_string(res->label);
+            printf(",%s,", res->cfg->ex->name);
+        }
+        if (fmt == FMT_CSV)
+            printf("%s,%s,%u,%u,%u,%.6f,%.6f,%.6f\n", d->package, d->name, s->n_extract,
+                   s->n_gold, s->overlap, s->p, s->r, s->f1);
+        else
+            printf("%-16s %-28s %8u %8u %8u %9.4f %9.4f %9.4f\n", d->package, d->name,
+                   s->n_extract, s->n_gold, s->overlap, s->p, s->r, s->f1);
+    }
+}
+
+static void print_single(const struct result *res, const struct cet_corpus *c, enum fmt fmt,
+                         int per_doc, enum cet_metric metric)
+{
+    if (fmt == FMT_TABLE)
+        printf("%s (%s): %zu documents in %zu packages; metric: %s\n\n", res->cfg->ex->name,
+               res->label, c->ndocs, c->npkgs, metric_name(metric));
+    if (per_doc) {
         if (fmt == FMT_CSV)
             printf("package,name,words_extract,words_gold,lcs,precision,recall,f1\n");
-        else
-            printf("%-16s %-28s %8s %8s %8s %9s %9s %9s\n", "package", "name", "extract", "gold",
-                   "lcs", "precision", "recall", "f1");
-        for (size_t i = 0; i < c->ndocs; i++) {
-            const struct cet_score *s = &res->docs[i];
-            const struct cet_doc *d = c->docs[i];
-            if (fmt == FMT_CSV)
-                printf("%s,%s,%u,%u,%u,%.6f,%.6f,%.6f\n", d->package, d->name, s->n_extract,
-                       s->n_gold, s->overlap, s->p, s->r, s->f1);
-            else
-                printf("%-16s %-28s %8u %8u %8u %9.4f %9.4f %9.4f\n", d->package, d->name,
-                       s->n_extract, s->n_gold, s->overlap, s->p, s->r, s->f1);
-        }
+        print_per_doc(res, c, fmt, 0);
         return;
     }
     if (fmt == FMT_CSV) {
@@ -136,17 +241,30 @@ static void print_single(const struct result *res, const struct cet_corpus *c, e
         printf("macro,%zu,%.6f,%.6f,%.6f\n", c->ndocs, res->macro.p, res->macro.r, res->macro.f1);
         return;
     }
-    if (fmt == FMT_TABLE) {
-        char label[512];
-        row_label(res->cfg, label, sizeof label);
-        printf("%s %s: %zu documents in %zu packages\n\n", res->cfg->ex->name,
-               res->cfg->ex->nparams ? label : "", c->ndocs, c->npkgs);
-        printf("%-20s %6s %10s %10s %10s\n", "package", "docs", "precision", "recall", "f1");
-        for (size_t k = 0; k < c->npkgs; k++)
-            printf("%-20s %6u %10.4f %10.4f %10.4f\n", c->pkgs[k].name, c->pkgs[k].count,
-                   res->pkgs[k].p, res->pkgs[k].r, res->pkgs[k].f1);
-        printf("%-20s %6zu %10.4f %10.4f %10.4f\n", "macro average", c->ndocs, res->macro.p,
-               res->macro.r, res->macro.f1);
+    int w = 13; /* "macro average" */
+    for (size_t k = 0; k < c->npkgs; k++)
+        if ((int)strlen(c->pkgs[k].name) > w)
+            w = (int)strlen(c->pkgs[k].name);
+    printf("%-*s %6s %10s %10s %10s\n", w, "package", "docs", "precision", "recall", "f1");
+    for (size_t k = 0; k < c->npkgs; k++)
+        printf("%-*s %6u %10.4f %10.4f %10.4f\n", w, c->pkgs[k].name, c->pkgs[k].count,
+               res->pkgs[k].p, res->pkgs[k].r, res->pkgs[k].f1);
+    printf("%-*s %6zu %10.4f %10.4f %10.4f\n", w, "macro average", c->ndocs, res->macro.p,
+           res->macro.r, res->macro.f1);
+}
+
+/* --per-doc with several configurations: each one's rows, in command-line
+ * order; the CSV starts with the configuration and its extractor. */
+static void print_per_doc_all(const struct result *res, size_t nres, const struct cet_corpus *c,
+                              enum fmt fmt, enum cet_metric metric)
+{
+    if (fmt == FMT_CSV)
+        printf("config,extractor,package,name,words_extract,words_gold,lcs,precision,recall,f1\n");
+    for (size_t j = 0; j < nres; j++) {
+        if (fmt == FMT_TABLE)
+            printf("%s%s (%s): %zu documents; metric: %s\n\n", j ? "\n" : "",
+                   res[j].cfg->ex->name, res[j].label, c->ndocs, metric_name(metric));
+        print_per_doc(&res[j], c, fmt, 1);
     }
 }
 
@@ -205,16 +323,34 @@ static int cmp_macro(const void *a, const void *b)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+/* Labels longer than this make the table use numbers and a legend. */
+enum { MAX_LABEL = 40 };
+
 static void print_table3(const struct result *res, size_t nres, const struct cet_corpus *c,
-                         enum fmt fmt, int show)
+                         enum fmt fmt, int show, enum cet_metric metric)
 {
     size_t *order = malloc(nres * sizeof *order);
-    if (!order)
+    int *w = malloc((c->npkgs + 1) * sizeof *w);
+    if (!order || !w) {
+        free(order);
+        free(w);
         return;
+    }
     for (size_t j = 0; j < nres; j++)
         order[j] = j;
     sort_base = res;
     qsort(order, nres, sizeof *order, cmp_macro);
+    /* Columns as wide as their package's name: a header is never cut. */
+    for (size_t k = 0; k < c->npkgs; k++)
+        w[k] = strlen(c->pkgs[k].name) > 8 ? (int)strlen(c->pkgs[k].name) : 8;
+    int lw = 8, legend = 0;
+    for (size_t j = 0; j < nres; j++)
+        if ((int)strlen(res[j].label) > lw)
+            lw = (int)strlen(res[j].label);
+    if (lw > MAX_LABEL) {
+        legend = 1; /* rows show [N]; the legend under the table says what N is */
+        lw = 2 + snprintf(NULL, 0, "%zu", nres);
+    }
     if (fmt == FMT_CSV) {
         printf("figure,extractor,config");
         for (size_t k = 0; k < c->npkgs; k++)
@@ -225,20 +361,19 @@ static void print_table3(const struct result *res, size_t nres, const struct cet
         if (!(show & which))
             continue;
         if (fmt == FMT_TABLE) {
-            printf("%s%s per package (%zu documents)\n\n", which == SHOW_F1 ? "Word sequence F1" :
-                   which == SHOW_P ? "Precision" : "Recall", "", c->ndocs);
-            printf("%-28s", "");
+            printf("%s %s per package (%zu documents)\n\n", metric_name(metric),
+                   which == SHOW_F1 ? "F1" : which == SHOW_P ? "precision" : "recall", c->ndocs);
+            printf("  %-*s", lw, "");
             for (size_t k = 0; k < c->npkgs; k++)
-                printf(" %12.12s", c->pkgs[k].name);
-            printf(" %12s\n", "Macro Avg.");
+                printf(" %*s", w[k], c->pkgs[k].name);
+            printf(" %10s\n", "Macro Avg.");
         }
         const struct cet_extractor *group = NULL;
         for (size_t o = 0; o < nres; o++) {
             const struct result *r = &res[order[o]];
-            char label[512];
-            row_label(r->cfg, label, sizeof label);
             if (fmt == FMT_CSV) {
-                printf("%s,%s,\"%s\"", figure_name(which), r->cfg->ex->name, label);
+                printf("%s,%s,", figure_name(which), r->cfg->ex->name);
+                print_csv_string(r->label);
                 for (size_t k = 0; k < c->npkgs; k++)
                     printf(",%.6f", figure(&r->pkgs[k], which));
                 printf(",%.6f\n", figure(&r->macro, which));
@@ -248,15 +383,24 @@ static void print_table3(const struct result *res, size_t nres, const struct cet
                 group = r->cfg->ex;
                 printf("%s\n", group->name);
             }
-            printf("  %-26.26s", label);
+            if (legend) {
+                char key[32];
+                snprintf(key, sizeof key, "[%zu]", order[o] + 1);
+                printf("  %-*s", lw, key);
+            } else {
+                printf("  %-*s", lw, r->label);
+            }
             for (size_t k = 0; k < c->npkgs; k++)
-                printf(" %12.3f", figure(&r->pkgs[k], which));
-            printf(" %12.3f\n", figure(&r->macro, which));
+                printf(" %*.3f", w[k], figure(&r->pkgs[k], which));
+            printf(" %10.3f\n", figure(&r->macro, which));
         }
         if (fmt == FMT_TABLE)
             printf("\n");
     }
+    for (size_t j = 0; legend && fmt == FMT_TABLE && j < nres; j++)
+        printf("[%zu] %s %s\n", j + 1, res[j].cfg->ex->name, res[j].label);
     free(order);
+    free(w);
 }
 
 /* --show p,r,f1: which figures the multi-configuration table prints. */
@@ -323,7 +467,7 @@ static const struct cli_opt options[] = {
      .help = "word: word-sequence F1; chars: LCS of characters; lcstring: longest common "
              "substring of characters"},
     {.name = "per-doc", .type = CLI_FLAG, .off = ARG(per_doc),
-     .help = "one row per document instead of per package (one configuration, or JSON)"},
+     .help = "one row per document instead of per package (of each configuration)"},
     {.name = "format", .type = CLI_ENUM, .off = ARG(fmt), .values = formats,
      .help = "output format"},
     {.name = "extracts", .arg = "DIR", .type = CLI_STR, .off = ARG(extracts),
@@ -419,12 +563,19 @@ int cmd_evaluate(int argc, char **argv)
             cet_evaluator_free(ev);
         }
     }
+    if (make_labels(res, cfgs.n, &cfgs)) {
+        cli_error("out of memory");
+        rc = CLI_RUNTIME;
+        goto done;
+    }
     if (fmt == FMT_JSON)
         print_json(res, cfgs.n, &corpus, per_doc);
     else if (cfgs.n == 1)
-        print_single(&res[0], &corpus, fmt, per_doc);
+        print_single(&res[0], &corpus, fmt, per_doc, metric);
+    else if (per_doc)
+        print_per_doc_all(res, cfgs.n, &corpus, fmt, metric);
     else
-        print_table3(res, cfgs.n, &corpus, fmt, show);
+        print_table3(res, cfgs.n, &corpus, fmt, show, metric);
     if (fflush(stdout) != 0) {
         cli_error("cannot write to standard output: %s", strerror(errno));
         rc = CLI_RUNTIME;
@@ -435,6 +586,7 @@ done:
         for (size_t j = 0; j < cfgs.n; j++) {
             free(res[j].docs);
             free(res[j].pkgs);
+            free(res[j].label);
         }
     if (evs)
         for (size_t j = 0; j < cfgs.n; j++) {
