@@ -4,7 +4,8 @@
  * is freed before the next, so memory stays flat over any number of files.
  * Each page goes through cet_page_extract (include/cetune/page.h), which
  * renders the text as `evaluate --extracts` writes it, so both give the same
- * words for a page. */
+ * words for a page.  Several pages on standard output are separated by a
+ * line holding a form feed, or each follows a header line with --headers. */
 #include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
@@ -21,7 +22,8 @@
 
 struct job {
     const struct cet_config *cfg;
-    int html;
+    int html, headers;
+    int printed, open_line; /* pages on stdout so far; the last one's text lacks its '\n' */
     const char *out_dir;
     struct cet_page *pg;   /* reused across pages */
     struct cet_buf page, out;
@@ -127,10 +129,21 @@ static int extract_one(struct job *j, const char *input)
             cli_error("%s", err.msg);
             goto done;
         }
-    } else if (j->out.len && fwrite(j->out.p, 1, j->out.len, stdout) != j->out.len) {
-        cli_error("cannot write to standard output: %s", strerror(errno));
-        rc = CLI_RUNTIME;
-        goto done;
+    } else {
+        if (j->open_line)
+            putchar('\n');
+        if (j->headers)
+            printf("==> %s <==\n", shown);
+        else if (j->printed)
+            fputs("\f\n", stdout);
+        if ((j->out.len && fwrite(j->out.p, 1, j->out.len, stdout) != j->out.len) ||
+            ferror(stdout)) {
+            cli_error("cannot write to standard output: %s", strerror(errno));
+            rc = CLI_RUNTIME;
+            goto done;
+        }
+        j->printed++;
+        j->open_line = j->out.len && j->out.p[j->out.len - 1] != '\n';
     }
     rc = 0;
 done:
@@ -139,7 +152,7 @@ done:
 
 struct args {
     struct cli_configs cfgs;
-    int html;
+    int html, headers;
     const char *out_dir, *adhosts, *routes, *url;
 };
 #define ARG(field) offsetof(struct args, field)
@@ -165,6 +178,9 @@ static const struct cli_opt options[] = {
      .help = "write DIR/NAME.txt (NAME.html with --format html) for each page"},
     {.name = "url", .arg = "URL", .type = CLI_STR, .off = ARG(url),
      .help = "the pages' URL, for --routes"},
+    {.name = "headers", .type = CLI_FLAG, .off = ARG(headers),
+     .help = "on standard output, a line ==> FILE <== before each page instead of a form feed "
+             "line between pages"},
     {.name = "adhosts", .arg = "FILE", .type = CLI_STR, .off = ARG(adhosts),
      .def = "$CETUNE_ADHOSTS, else the built-in list",
      .help = "crunch's ad-server hosts, one per line"},
@@ -176,7 +192,9 @@ const struct cli_command cli_extract = {
     .operands = "[FILE.html... | -]",
     .summary = "print the main text of pages with one configuration",
     .about = "Prints the main text of each page (standard input when no FILE is given), or with "
-             "--out-dir writes\nDIR/NAME.txt.  Exit status 1 when any page failed."};
+             "--out-dir writes\nDIR/NAME.txt.  On standard output a line holding a form feed "
+             "separates pages (--headers:\na line ==> FILE <== before each).  Exit status 1 when "
+             "any page failed."};
 
 int cmd_extract(int argc, char **argv)
 {
@@ -187,6 +205,7 @@ int cmd_extract(int argc, char **argv)
     struct cet_routes *routes = NULL;
     const char *adhosts = a.adhosts;
     j.html = a.html;
+    j.headers = a.headers;
     j.out_dir = a.out_dir;
     if (rc)
         goto done;

@@ -28,10 +28,22 @@ out=$("$CETUNE" extract -x alltext "$T/b.htm") || fail "b.htm"
 [ "$("$CETUNE" extract -x alltext - < "$T/a.html")" = "$("$CETUNE" extract -x alltext "$T/a.html")" ] || fail "stdin -"
 [ "$("$CETUNE" extract -x alltext < "$T/a.html")" = "$("$CETUNE" extract -x alltext "$T/a.html")" ] || fail "stdin default"
 [ "$("$CETUNE" extract -x crunch "$T/c.html.gz")" = "$("$CETUNE" extract -x crunch "$T/a.html")" ] || fail ".gz page"
-# crunch at its defaults drops the menu; several files are concatenated.
+# crunch at its defaults drops the menu; several files on standard output
+# are separated by a line holding a form feed (issue 17: they ran together).
 out=$("$CETUNE" extract -x crunch "$T/a.html" "$T/b.htm") || fail "crunch exit status"
-[ "$out" = "$(printf 'Main text of page a, long enough to be kept by every extractor here.\nSponsored offer\nPage b été in windows-1252.')" ] ||
+[ "$out" = "$(printf 'Main text of page a, long enough to be kept by every extractor here.\nSponsored offer\n\f\nPage b été in windows-1252.')" ] ||
     fail "crunch text: $out"
+# Split again, each page is what it gives alone.
+"$CETUNE" extract -x alltext "$T/a.html" "$T/b.htm" "$T/c.html.gz" > "$T/all.txt" || fail "three pages"
+[ "$(grep -c $'^\f$' "$T/all.txt")" = 2 ] || fail "form feed lines: $(od -c "$T/all.txt" | head -5)"
+awk 'BEGIN { RS = "\f\n" } NR == 2 { printf "%s", $0 }' "$T/all.txt" > "$T/second.txt"
+[ "$(cat "$T/second.txt")" = "$("$CETUNE" extract -x alltext "$T/b.htm")" ] || fail "second page: $(cat "$T/second.txt")"
+# --headers: a line ==> FILE <== before each page instead.
+out=$("$CETUNE" extract -x crunch --headers "$T/a.html" "$T/b.htm") || fail "--headers exit status"
+[ "$out" = "$(printf '==> %s <==\nMain text of page a, long enough to be kept by every extractor here.\nSponsored offer\n==> %s <==\nPage b été in windows-1252.' "$T/a.html" "$T/b.htm")" ] ||
+    fail "--headers: $out"
+# One page alone is printed as it is.
+[ "$("$CETUNE" extract -x alltext "$T/b.htm" | od -c)" = "$(printf 'Page b été in windows-1252.\n' | od -c)" ] || fail "one page changed"
 
 # HTML output.
 out=$("$CETUNE" extract -x mantratzis --format html "$T/a.html") || fail "html exit status"
