@@ -10,14 +10,35 @@ static const char *type_name(enum cet_ptype t)
     return t == CET_P_INT ? "int" : t == CET_P_FLOAT ? "float" : t == CET_P_BOOL ? "bool" : "enum";
 }
 
+/* Column widths: the longest parameter name and default of every extractor,
+ * so that all rows line up. */
+static void widths(int *name_w, int *def_w)
+{
+    *name_w = 4;
+    *def_w = 4;
+    for (size_t e = 0; e < cet_extractor_count(); e++) {
+        const struct cet_extractor *ex = cet_extractor_at(e);
+        for (size_t i = 0; i < ex->nparams; i++) {
+            char def[64];
+            cet_param_format(ex, i, ex->params[i].def, 0, def, sizeof def);
+            if ((int)strlen(ex->params[i].name) > *name_w)
+                *name_w = (int)strlen(ex->params[i].name);
+            if ((int)strlen(def) > *def_w)
+                *def_w = (int)strlen(def);
+        }
+    }
+}
+
 static void show(const struct cet_extractor *ex, int verbose)
 {
+    int name_w, def_w;
+    widths(&name_w, &def_w);
     printf("%-11s %s\n", ex->name, ex->summary);
     for (size_t i = 0; i < ex->nparams; i++) {
         const struct cet_param *p = &ex->params[i];
         char def[64], lo[64], hi[64];
         cet_param_format(ex, i, p->def, 0, def, sizeof def);
-        printf("    %-20s %-5s default %-8s", p->name, type_name(p->type), def);
+        printf("    %-*s %-5s default %-*s", name_w, p->name, type_name(p->type), def_w, def);
         if (p->type == CET_P_INT || p->type == CET_P_FLOAT) {
             cet_param_format(ex, i, p->min, 0, lo, sizeof lo);
             cet_param_format(ex, i, p->max, 0, hi, sizeof hi);

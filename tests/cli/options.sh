@@ -39,6 +39,14 @@ expect_status 2 "$CETUNE" report a b
 expect_status 2 "$CETUNE" evolve --resume x --seed 3
 expect_grep "$TMP/err" 'only --threads may be given with it, not --seed'
 
+# cetune list lines its columns up, the longest name (ignore_nonlink_images) included.
+expect_status 0 "$CETUNE" list
+cols=$(awk '/^    / { print index($0, " default ") }' "$TMP/out" | sort -u)
+if [ "$(echo "$cols" | wc -l)" -eq 1 ]; then ok; else fail "cetune list: 'default' at columns $(echo $cols)"; fi
+cols=$(awk '/^    .* (range|values) / { print index($0, " range ") + index($0, " values ") }' "$TMP/out" | sort -u)
+if [ "$(echo "$cols" | wc -l)" -eq 1 ]; then ok; else fail "cetune list: ranges at columns $(echo $cols)"; fi
+expect_grep "$TMP/out" '^    ignore_nonlink_images '
+
 # --version: cetune and every library.
 expect_status 0 "$CETUNE" --version
 for lib in cetune libxml2 GSL cJSON utf8proc zlib OpenMP; do
