@@ -22,5 +22,7 @@ int cet_read_file(struct cet_buf *out, const char *path, size_t limit, struct ce
 /* Writes data to path atomically: a temporary file in the same directory,
  * fsync, then rename.  No partial file is left behind on failure. */
 int cet_write_atomic(const char *path, const char *data, size_t len, struct cet_error *err);
+/* Creates a directory and its missing parents; 0 or -1 with errno set. */
+int cet_mkdirs(const char *path);
 
 #endif

@@ -130,8 +130,6 @@ int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *c
  * a usage error (2).  Returns 0 when path is a readable file, else
  * CLI_RUNTIME after printing why. */
 int cli_readable(const char *path);
-/* Creates a directory and its missing parents; 0 or -1 with errno set. */
-int cli_mkdirs(const char *path);
 
 /* 1 when stderr is a terminal (progress output is only for people). */
 int cli_is_tty(void);

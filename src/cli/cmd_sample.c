@@ -157,7 +157,7 @@ int cmd_sample(int argc, char **argv)
         char *slash = strrchr(parent, '/');
         if (slash && slash != parent) {
             *slash = 0;
-            if (cli_mkdirs(parent)) {
+            if (cet_mkdirs(parent)) {
                 cli_error("%s: cannot create directory: %s", parent, strerror(errno));
                 rc = CLI_RUNTIME;
                 goto done;

@@ -158,47 +158,32 @@ static void default_text(const struct cli_opt *o, const void *defaults, char *bu
         snprintf(buf, size, "%s", o->def ? o->def : "");
         return;
     }
-    switch (o->type) {
-    case CLI_STR: {
+    static const size_t sizes[] = {[CLI_STR] = sizeof(const char *), [CLI_LONG] = sizeof(long),
+                                   [CLI_SIZE] = sizeof(size_t), [CLI_DOUBLE] = sizeof(double),
+                                   [CLI_SEED] = sizeof(uint64_t), [CLI_ENUM] = sizeof(int)};
+    union {
         const char *s;
-        memcpy(&s, field, sizeof s);
-        if (s)
-            snprintf(buf, size, "%s", s);
-        break;
-    }
-    case CLI_LONG: {
-        long v;
-        memcpy(&v, field, sizeof v);
-        snprintf(buf, size, "%ld", v);
-        break;
-    }
-    case CLI_SIZE: {
-        size_t v;
-        memcpy(&v, field, sizeof v);
-        snprintf(buf, size, "%zu", v);
-        break;
-    }
-    case CLI_DOUBLE: {
-        double v;
-        memcpy(&v, field, sizeof v);
-        snprintf(buf, size, "%g", v);
-        break;
-    }
-    case CLI_SEED: {
-        uint64_t v;
-        memcpy(&v, field, sizeof v);
-        snprintf(buf, size, "%llu", (unsigned long long)v);
-        break;
-    }
-    case CLI_ENUM: {
-        int v;
-        memcpy(&v, field, sizeof v);
-        snprintf(buf, size, "%s", o->values[v]);
-        break;
-    }
-    default:
-        break;
-    }
+        long l;
+        size_t z;
+        double d;
+        uint64_t u;
+        int i;
+    } v;
+    if (o->type >= sizeof sizes / sizeof *sizes || !sizes[o->type])
+        return; /* flags, lists and CLI_FUNC say their default in o->def */
+    memcpy(&v, field, sizes[o->type]);
+    if (o->type == CLI_STR && v.s)
+        snprintf(buf, size, "%s", v.s);
+    else if (o->type == CLI_LONG)
+        snprintf(buf, size, "%ld", v.l);
+    else if (o->type == CLI_SIZE)
+        snprintf(buf, size, "%zu", v.z);
+    else if (o->type == CLI_DOUBLE)
+        snprintf(buf, size, "%g", v.d);
+    else if (o->type == CLI_SEED)
+        snprintf(buf, size, "%llu", (unsigned long long)v.u);
+    else if (o->type == CLI_ENUM)
+        snprintf(buf, size, "%s", o->values[v.i]);
 }
 
 /* A command's defaults: a zeroed argument struct after its init; the

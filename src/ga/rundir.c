@@ -7,6 +7,8 @@
  * lock.  Its content, the holder's PID, is only for the message. */
 #include "cetune/rundir.h"
 
+#include "cetune/buf.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,24 +34,6 @@ static int path_in(char *buf, size_t size, const char *dir, const char *name, st
     if ((size_t)snprintf(buf, size, "%s/%s", dir, name) >= size)
         return cet_fail(err, "%s/%s: path too long", dir, name);
     return 0;
-}
-
-static int mkdirs(const char *dir)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(tmp, 0755) && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 /* The PID written in the lock file, or 0 while its holder has not written it yet. */
@@ -96,7 +80,7 @@ int cet_rundir_lock(int *fd, int *created, const char *dir, int need_empty, stru
      * as it was, and again under the lock. */
     if (need_empty && !is_empty(dir))
         return 1;
-    if (mkdirs(dir))
+    if (cet_mkdirs(dir))
         return cet_fail(err, "%s: cannot create directory: %s", dir, strerror(errno));
     if (path_in(path, sizeof path, dir, CET_RUN_LOCK, err))
         return -1;
