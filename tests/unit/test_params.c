@@ -310,7 +310,7 @@ static void test_params__condition_mistakes_name_line_and_column(void)
                  "bool parameter");
     expect_error(COND_HEAD COND_MODE
                  "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"mode\": [\"slow\"]}}]}",
-                 "x.json:3:52: condition value \"slow\" is not a value of test.mode");
+                 "x.json:3:52: condition value \"slow\" is not a value of test.mode (fast, exact, fuzzy)");
     expect_error(COND_HEAD COND_MODE
                  "  {\"name\": \"x\", \"type\": \"float\", \"when\": {\"mode\": [\"exact\"]}}]}",
                  "x.json:3:52: condition value \"exact\" of \"mode\" is not among its \"values\"");
@@ -344,7 +344,7 @@ static void test_params__forbidden_mistakes_name_line_and_column(void)
     expect_error(text, "x.json:5:17: forbidden combinations hold enum, bool or int values; \"x\" is "
                        "a float");
     snprintf(text, sizeof text, "%s \"forbidden\": [{\"mode\": \"slow\"}]}", genes);
-    expect_error(text, "x.json:5:25: forbidden value \"slow\" is not a value of test.mode");
+    expect_error(text, "x.json:5:25: forbidden value \"slow\" is not a value of test.mode (fast, exact, fuzzy)");
     snprintf(text, sizeof text, "%s \"forbidden\": [{\"on\": \"yes\"}]}", genes);
     expect_error(text, "x.json:5:23: forbidden value of \"on\" must be true or false");
     snprintf(text, sizeof text, "%s \"forbidden\": [{}]}", genes);
