@@ -38,7 +38,9 @@ static void show(const struct cet_extractor *ex, int verbose)
         const struct cet_param *p = &ex->params[i];
         char def[64], lo[64], hi[64];
         cet_param_format(ex, i, p->def, 0, def, sizeof def);
-        printf("    %-*s %-5s default %-*s", name_w, p->name, type_name(p->type), def_w, def);
+        int more = p->type != CET_P_BOOL; /* a range or values follow */
+        printf("    %-*s %-5s default %-*s", name_w, p->name, type_name(p->type), more ? def_w : 0,
+               def);
         if (p->type == CET_P_INT || p->type == CET_P_FLOAT) {
             cet_param_format(ex, i, p->min, 0, lo, sizeof lo);
             cet_param_format(ex, i, p->max, 0, hi, sizeof hi);
