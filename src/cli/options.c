@@ -268,8 +268,8 @@ void cli_print_man(FILE *f)
     for (size_t i = 0; cli_commands[i]; i++) {
         const struct cli_command *cmd = cli_commands[i];
         void *defaults = defaults_of(cmd);
-        fprintf(f, ".SS cetune %s\n", cmd->name);
-        roff(f, cmd->summary);
+        fprintf(f, ".SS cetune %s\n%c", cmd->name, toupper((unsigned char)cmd->summary[0]));
+        roff(f, cmd->summary + 1);
         fprintf(f, ".\n.PP\n.nf\n");
         /* The usage line through a memory stream, so that it can be escaped. */
         char *text = NULL;
