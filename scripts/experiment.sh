@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Reproduces the experiment of docs/experiment.md (003 section 5.4 on the
-# dev corpora): tunes lqf, accb, tccb, sw and density on one fixed sample of
-# 120 documents, then verifies the best four of each and the defaults on the
-# four full dev corpora (table 3 style), and on the 370 documents outside
-# the sample.  Everything goes to OUT (git-ignored under runs/).
+# dev corpora): tunes lqf, accb, tccb, sw, density, the block scorer and the
+# pipeline on one fixed sample of 120 documents, then verifies the best four
+# of each and the defaults on the four full dev corpora (table 3 style), and
+# on the 370 documents outside the sample; finally switches off each part of
+# the best pipeline in turn (ablation).  Everything goes to OUT (git-ignored
+# under runs/).
 #
 # Usage: scripts/experiment.sh [CETUNE] [CORPORA] [OUT]
 #   CETUNE   the built binary (build/cetune)
@@ -12,7 +14,9 @@
 #   OUT      where runs, tables and configurations go (runs/experiment)
 # Paths are relative to the repository root.  SEED (2008), POP (20),
 # GENERATIONS (40), PATIENCE (8) and THREADS (all cores) may be set in the
-# environment.  About two minutes on two cores.
+# environment; the pipeline, whose search space is far larger (69 genes, most
+# of them conditional), gets PIPE_POP (40), PIPE_GENERATIONS (80) and
+# PIPE_PATIENCE (15).  About five minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cetune=${1:-build/cetune}
@@ -24,7 +28,10 @@ generations=${GENERATIONS:-40}
 patience=${PATIENCE:-8}
 threads=()
 [ -n "${THREADS:-}" ] && threads=(--threads "$THREADS")
-extractors=(lqf accb tccb sw density)
+pipe_pop=${PIPE_POP:-40}
+pipe_generations=${PIPE_GENERATIONS:-80}
+pipe_patience=${PIPE_PATIENCE:-15}
+extractors=(lqf accb tccb sw density score pipeline)
 
 if [ ! -x "$cetune" ]; then
   echo "experiment.sh: $cetune not found; build first: cmake -S . -B build && cmake --build build -j" >&2
@@ -53,8 +60,10 @@ echo "$(wc -l <"$out/heldout.txt") documents outside the sample: $out/heldout.tx
 configs=()       # evaluate's arguments: the best four of each, then the defaults
 for x in "${extractors[@]}"; do
   log "evolving $x"
-  "$cetune" evolve -p "params/$x.json" "${dirs[@]}" -s "$out/sample.txt" --pop "$pop" \
-    --generations "$generations" --patience "$patience" --seed "$seed" --top 4 \
+  budget=(--pop "$pop" --generations "$generations" --patience "$patience")
+  [ "$x" = pipeline ] && budget=(--pop "$pipe_pop" --generations "$pipe_generations" --patience "$pipe_patience")
+  "$cetune" evolve -p "params/$x.json" "${dirs[@]}" -s "$out/sample.txt" "${budget[@]}" \
+    --seed "$seed" --top 4 \
     "${validate[@]}" "${threads[@]}" -o "$out/$x" --force | tee "$out/$x.txt"
   "$cetune" report "$out/$x" >/dev/null
   # top.json holds one configuration per line: each becomes a file (for
@@ -106,4 +115,43 @@ log "the same on the 370 documents outside the training sample"
 "$cetune" evaluate "${configs[@]}" "${dirs[@]}" -s "$out/heldout.txt" "${threads[@]}" \
   --show p,r,f1 --format csv >"$out/table3-heldout.csv" 2>/dev/null
 
-log "done: $out/summary.txt, $out/table3.txt, $out/table3-heldout.txt, $out/EXTRACTOR/report.md, $out/configs/"
+log "ablation: the best pipeline with each of its parts switched off in turn"
+# Each row changes one setting of configs/pipeline-1.json; a part the best
+# configuration does not use is left out.
+best="$out/configs/pipeline-1.json"
+ablate=(-c "$best")
+labels=("best")
+has() { grep -q "\"$1\": $2" "$best"; }
+for k in 2 3; do
+  if ! has "s$k" '"none"'; then ablate+=(-c "$best" -P "s$k=none"); labels+=("without stage $k (s$k=none)"); fi
+done
+if ! has s2 '"none"' || ! has s3 '"none"'; then
+  ablate+=(-c "$best" -P s2=none -P s3=none); labels+=("stage 1 alone (s2=s3=none)")
+fi
+has clean true && { ablate+=(-c "$best" -P clean=false); labels+=("without cleaning (clean=false)"); }
+has post.region '"none"' || { ablate+=(-c "$best" -P post.region=none); labels+=("without the region (post.region=none)"); }
+has post.headings true && { ablate+=(-c "$best" -P post.headings=false); labels+=("without headings (post.headings=false)"); }
+for q in fill_gap island min_words; do
+  has "post.$q" 0 || { ablate+=(-c "$best" -P "post.$q=0"); labels+=("without post.$q (post.$q=0)"); }
+done
+ablate+=(-c "$best" -P post.fill_gap=0 -P post.island=0 -P post.region=none -P post.headings=false -P post.min_words=0)
+labels+=("no post-processing at all")
+printf '%-42s %9s %9s %9s\n' "configuration" "macro $n_all" "macro $((n_all - n_train))" \
+  "training" >"$out/ablation.txt"
+# One evaluation per row: labels stay readable whatever evaluate prints.
+i=0
+args=()
+for a in "${ablate[@]}" END; do
+  if { [ "$a" = -c ] || [ "$a" = END ]; } && [ ${#args[@]} -gt 0 ]; then
+    m490=$("$cetune" evaluate "${args[@]}" "${dirs[@]}" "${threads[@]}" --format csv 2>/dev/null | awk -F, '$1 == "macro average" || $1 == "macro" { print $NF }' | tail -1)
+    m370=$("$cetune" evaluate "${args[@]}" "${dirs[@]}" -s "$out/heldout.txt" "${threads[@]}" --format csv 2>/dev/null | awk -F, '$1 == "macro average" || $1 == "macro" { print $NF }' | tail -1)
+    trn=$("$cetune" evaluate "${args[@]}" "${dirs[@]}" -s "$out/sample.txt" "${threads[@]}" --per-doc --format csv 2>/dev/null | awk -F, 'NR > 1 { s += $NF; n++ } END { if (n) printf "%.4f", s / n }')
+    printf '%-42s %9.4f %9.4f %9s\n' "${labels[i]}" "$m490" "$m370" "$trn" >>"$out/ablation.txt"
+    i=$((i + 1))
+    args=()
+  fi
+  [ "$a" != END ] && args+=("$a")
+done
+cat "$out/ablation.txt"
+
+log "done: $out/summary.txt, $out/table3.txt, $out/table3-heldout.txt, $out/EXTRACTOR/report.md, $out/configs/, $out/ablation.txt"

@@ -1,0 +1,52 @@
+# The pipeline extractor end to end on the demo corpus: a pipeline run is the
+# same for one and two threads, its best.json is readable (only the parameters
+# that matter), extract -c gives exactly what evaluate --extracts wrote, the
+# HTML rendering works, report plots it, and list describes it.
+CETUNE=$1 SRC=$2
+. "$SRC/tests/cli_lib.sh"
+D=$SRC/samples/demo
+RUN="-p $SRC/params/pipeline.json -d $D --pop 12 --generations 4 --seed 5"
+
+expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/t1"
+expect_grep "$TMP/out" '^pipeline on 36 documents: 4 generations'
+expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/t2"
+for f in best.json individuals.csv top.json; do
+  if cmp -s "$TMP/t1/$f" "$TMP/t2/$f"; then ok; else fail "$f differs between 1 and 2 threads"; fi
+done
+
+# best.json names the stages it uses and nothing of the stages it does not.
+best=$TMP/t1/best.json
+s1=$(sed 's/.*"s1": "\([a-z]*\)".*/\1/' "$best")
+expect_grep "$best" "\"s1.$s1\."
+for x in lqf ccb accb tccb sw density mantratzis crunch; do
+  if grep -q "\"s1\": \"$x\"" "$best" || ! grep -q "\"s1.$x\." "$best"; then ok
+  else fail "best.json lists s1.$x.* although s1 is $s1"; fi
+done
+if grep -q '"s2": "none"' "$best" && grep -q '"s2\.' "$best"; then fail "s2 is none but s2.* listed"; else ok; fi
+
+# extract -c best.json is what evaluate --extracts wrote, page by page.
+expect_status 0 "$CETUNE" evaluate -c "$best" -d "$D" --extracts "$TMP/ex"
+for pkg in cronaca dailyherald stadtblatt; do
+  for page in "$D/$pkg"/*.html; do
+    name=$(basename "$page" .html)
+    "$CETUNE" extract -c "$best" "$page" >"$TMP/one.txt" 2>/dev/null
+    if cmp -s "$TMP/one.txt" "$TMP/ex/$pkg/$name.txt"; then ok
+    else fail "extract -c differs from evaluate --extracts for $pkg/$name"; fi
+  done
+done
+page=$(ls "$D"/cronaca/*.html | head -1)
+expect_status 0 "$CETUNE" extract -c "$best" --format html "$page"
+expect_grep "$TMP/out" '<html'
+
+# A three-stage pipeline with every post-processing step runs and scores.
+expect_status 0 "$CETUNE" evaluate -x pipeline -P clean=true -P s2=lqf -P s3=tccb -P combine=vote \
+  -P post.fill_gap=5 -P post.island=3 -P post.region=subtree -P post.headings=true -d "$D"
+expect_grep "$TMP/out" 'macro average'
+
+# report plots the run (active genes only) and list describes the pipeline.
+expect_status 0 "$CETUNE" report "$TMP/t1"
+if [ -s "$TMP/t1/report.md" ]; then ok; else fail "report.md missing"; fi
+expect_status 0 "$CETUNE" list pipeline
+expect_grep "$TMP/out" 's2.lqf.t'
+expect_grep "$TMP/out" 'post.subtree_alpha'
+finish
