@@ -9,6 +9,9 @@ Seeds are the best single-extractor configurations of docs/experiment.md
 (tuned on the 120-document sample only), so the first generation already
 matches the best single extractor, and the pipeline's defaults."""
 import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The extractors a stage may choose and the parameters evolved for each
 # (name, type, min, max, default[, extra]); the others keep their defaults.
@@ -23,6 +26,10 @@ STAGE = {
                    ("decay", "float", 0, 1, 0.25)],
     "crunch": [("link_text_ratio", "float", 0, 2, 0.25)],
 }
+# The block scorer's weights and threshold, as params/score.json describes them.
+SCORE = json.load(open(os.path.join(HERE, "..", "params", "score.json")))
+STAGE["score"] = [(p["name"], p["type"], p["min"], p["max"], p["default"])
+                  for p in SCORE["parameters"]]
 NAMES = list(STAGE)
 
 
@@ -84,6 +91,10 @@ single = [
     {"s1": "sw", "s1.sw.t_en": 0.2867, "s1.sw.t_de": 0.0547, "s1.sw.t_it": 0.0009},
     {"s1": "density", "s1.density.c1": 0.3489, "s1.density.c2": 35},
 ]
+# The block scorer's own seeds (its defaults and its configuration tuned on the
+# same sample), as stage 1.
+for seed in SCORE["seeds"]:
+    single.append(dict({"s1": "score"}, **{f"s1.score.{k}": v for k, v in seed.items()}))
 defaults = {"s1": "accb"}
 
 desc = {

@@ -52,12 +52,13 @@ extern const struct cet_extractor cet_extractor_ccb, cet_extractor_accb, cet_ext
 extern const struct cet_extractor cet_extractor_density;
 extern const struct cet_extractor cet_extractor_sw;
 extern const struct cet_extractor cet_extractor_crunch, cet_extractor_mantratzis;
+extern const struct cet_extractor cet_extractor_score;
 
 /* The extractors a classifier stage may choose, in enum order. */
 static const struct cet_extractor *const stage_ex[] = {
     &cet_extractor_lqf,     &cet_extractor_ccb, &cet_extractor_accb,   &cet_extractor_tccb,
     &cet_extractor_sw,      &cet_extractor_density, &cet_extractor_mantratzis,
-    &cet_extractor_crunch,
+    &cet_extractor_crunch,  &cet_extractor_score,
 };
 #define NSTAGE_EX (sizeof stage_ex / sizeof stage_ex[0])
 #define NSTAGES 3
