@@ -668,7 +668,9 @@ static int resume(struct args *a, int argc, char **argv)
     struct cet_error err;
     struct stat st;
     int lock = -1, created;
-    if (stat(a->resume, &st) == 0 && S_ISDIR(st.st_mode) &&
+    /* A directory nobody can write (read-only media) needs no lock: a
+     * finished run is only shown, an unfinished one fails at its first write. */
+    if (stat(a->resume, &st) == 0 && S_ISDIR(st.st_mode) && access(a->resume, W_OK) == 0 &&
         cet_rundir_lock(&lock, &created, a->resume, 0, &err)) {
         cli_error("%s", err.msg);
         return CLI_RUNTIME;

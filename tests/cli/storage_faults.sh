@@ -62,7 +62,11 @@ rm -rf "$M/run" "$M/ex" "$M/out" "$M/fill"
 
 # 3. A read-only file system, with and without the output directory present.
 mkdir -p "$M/run2" "$M/ex2" "$M/out2"
+cp -r "$TMP/ref" "$M/done"
 mount -o remount,ro "$M"
+# A finished run on read-only media is still shown by --resume (its lock cannot be taken, nor is it needed).
+expect_status 0 "$CETUNE" evolve --resume "$M/done"
+expect_grep "$TMP/err" 'has finished already'
 expect_status 1 "$CETUNE" evolve $RUN -o "$M/run"
 expect_grep "$TMP/err" "$M/run: cannot create directory: Read-only file system"
 expect_status 1 "$CETUNE" evolve $RUN -o "$M/run2"
@@ -75,7 +79,7 @@ expect_status 1 "$CETUNE" extract -x alltext --out-dir "$M/out" "$G/corpus/blog/
 expect_grep "$TMP/err" "$M/out: cannot create directory: Read-only file system"
 expect_status 1 "$CETUNE" extract -x alltext --out-dir "$M/out2" "$G/corpus/blog/blog-1.html"
 expect_grep "$TMP/err" "$M/out2/blog-1.txt: cannot write: Read-only file system"
-no_files "$M"
+for d in run run2 ex ex2 out out2; do no_files "$M/$d"; done
 
 # 4. Standard output on a full device.
 for cmd in "extract -x alltext $G/corpus/blog/blog-1.html" "evaluate -x alltext -d $G/corpus"; do
