@@ -112,13 +112,19 @@ static void print_usage(const struct cli_command *cmd, FILE *f, const char *pref
     }
 }
 
+/* "cetune: " and prefix, the message, a newline: every diagnostic on stderr. */
+static void message(const char *prefix, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "cetune: %s", prefix);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("cetune: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    message("", fmt, ap);
     va_end(ap);
 }
 
@@ -126,9 +132,7 @@ void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("cetune: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    message("warning: ", fmt, ap);
     va_end(ap);
 }
 
@@ -136,9 +140,7 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("cetune: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    message("", fmt, ap);
     va_end(ap);
     const struct cli_command *c = find_command(cmd);
     if (c) {
