@@ -258,9 +258,11 @@ int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *
 int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run *run,
                    const char *dir, cet_extractor_finder find, struct cet_error *err);
 
-/* Appends ",value" per gene of g to b, with nothing after the comma for
- * inactive genes (a CSV row's parameter cells); returns 0 or -1. */
-int cet_genome_csv(struct cet_buf *b, const struct cet_params_desc *d, const double *g);
+/* Appends one cell per gene of g to b: cell, a printf format with one %s,
+ * given the value, or "" for an inactive gene (",%s" for CSV rows);
+ * returns 0 or -1. */
+int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const double *g,
+                     const char *cell);
 /* Writes DIR/individuals.csv, generations.csv, best.json and top.json
  * (the last two once something was evaluated). */
 int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const char *dir,

@@ -34,7 +34,8 @@ static int write_buf(const char *dir, const char *name, struct cet_buf *b, struc
     return cet_write_atomic(path, b->p ? b->p : "", b->len, err);
 }
 
-int cet_genome_csv(struct cet_buf *b, const struct cet_params_desc *d, const double *g)
+int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const double *g,
+                     const char *cell)
 {
     uint8_t active[CET_MAX_GENES];
     cet_params_active(d, g, active);
@@ -43,7 +44,7 @@ int cet_genome_csv(struct cet_buf *b, const struct cet_params_desc *d, const dou
         char v[64] = "";
         if (active[k])
             cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
-        rc = cet_buf_printf(b, ",%s", v);
+        rc = cet_buf_printf(b, cell, v);
     }
     return rc;
 }
@@ -59,7 +60,7 @@ static int individuals_csv(struct cet_ga *ga, struct cet_buf *b)
     }
     for (size_t i = ga->ncsv_rows; i < ga->narch && !rc; i++, ga->ncsv_rows++) {
         rc = cet_buf_printf(rows, "%ld", ga->born[i]) ||
-             cet_genome_csv(rows, d, ga->genes + i * ga->ngenes);
+             cet_genome_cells(rows, d, ga->genes + i * ga->ngenes, ",%s");
         rc = rc || cet_buf_printf(rows, ",%.6f,%.6f,%.6f\n", ga->fit[i], ga->prec[i], ga->rec[i]);
     }
     rc = rc || cet_buf_puts(b, "generation");

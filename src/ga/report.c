@@ -404,15 +404,24 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The genes whose pairs are drawn: numeric ones first, at most
- * CET_REPORT_MAX_PAIR_GENES. */
-static size_t pair_genes(const struct cet_params_desc *d, size_t *out)
+/* The genes whose pairs are drawn, at most CET_REPORT_MAX_PAIR_GENES:
+ * numeric ones first, and among those the ones active in most evaluated
+ * individuals first (description order otherwise); never-active ones not
+ * at all. */
+static size_t pair_genes(const struct cet_ga *ga, const struct cet_params_desc *d, size_t *out)
 {
-    size_t n = 0;
+    size_t count[CET_MAX_GENES] = {0}, n = 0;
+    uint8_t active[CET_MAX_GENES];
+    for (size_t i = 0; i < ga->narch; i++) {
+        cet_params_active(d, ga->genes + i * ga->ngenes, active);
+        for (size_t k = 0; k < d->ngenes; k++)
+            count[k] += active[k];
+    }
     for (int pass = 0; pass < 2; pass++)
-        for (size_t k = 0; k < d->ngenes && n < CET_REPORT_MAX_PAIR_GENES; k++)
-            if (categorical(&d->genes[k]) == pass)
-                out[n++] = k;
+        for (size_t c = ga->narch; c > 0 && n < CET_REPORT_MAX_PAIR_GENES; c--)
+            for (size_t k = 0; k < d->ngenes && n < CET_REPORT_MAX_PAIR_GENES; k++)
+                if (categorical(&d->genes[k]) == pass && count[k] == c)
+                    out[n++] = k;
     return n;
 }
 
@@ -463,7 +472,7 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
     if (hi - lo < 1e-4)
         lo = hi - 1e-4;
     size_t sel[CET_REPORT_MAX_PAIR_GENES];
-    r->pair_genes = pair_genes(d, sel);
+    r->pair_genes = pair_genes(ga, d, sel);
     for (size_t i = 0; i < r->pair_genes && !rc; i++)
         for (size_t j = i + 1; j < r->pair_genes && !rc; j++) {
             const struct cet_gene *x = &d->genes[sel[i]], *y = &d->genes[sel[j]];
@@ -471,8 +480,12 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
             file_part(px, sizeof px, x->name);
             file_part(py, sizeof py, y->name);
             snprintf(name, sizeof name, CET_RUN_PLOT_PAIR, px, py);
-            snprintf(title, sizeof title, "%s: %s and %s of the %zu evaluated individuals",
-                     d->ex->name, x->name, y->name, ga->narch);
+            size_t both = 0; /* individuals where both are active, the points drawn */
+            for (size_t a = 0; a < ga->narch; a++)
+                both += active_in(ga, a, sel[i]) && active_in(ga, a, sel[j]);
+            snprintf(title, sizeof title, "%s: %s and %s of the %zu evaluated individuals%s",
+                     d->ex->name, x->name, y->name, both,
+                     both < ga->narch ? " where both are active" : "");
             rc = add_plot(r, name) || gp_png(b, name, 900, 720) || cet_buf_puts(b, "set title ") ||
                  gp_str(b, title) || cet_buf_puts(b, "\n") || gp_axis(b, d, x, "x") ||
                  gp_axis(b, d, y, "y") ||
@@ -656,21 +669,6 @@ static int md_settings(const struct cet_report *r, struct cet_buf *b)
     return rc;
 }
 
-/* The parameter cells of a row (empty where inactive). */
-static int md_params(const struct cet_params_desc *d, const double *g, struct cet_buf *b)
-{
-    uint8_t active[CET_MAX_GENES];
-    cet_params_active(d, g, active);
-    int rc = 0;
-    for (size_t k = 0; k < d->ngenes && !rc; k++) {
-        char v[64] = "";
-        if (active[k])
-            cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
-        rc = cet_buf_printf(b, " %s |", v);
-    }
-    return rc;
-}
-
 /* Table 2 of 003: the best distinct individuals (top.json), then the
  * defaults. */
 static int md_best(const struct cet_report *r, struct cet_buf *b)
@@ -696,7 +694,8 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     rc = rc || cet_buf_puts(b, " ---: | ---: | ---: | ---: |\n");
     for (size_t k = 0; k < n && !rc; k++) {
         size_t i = rank[k];
-        rc = cet_buf_printf(b, "| %zu |", k + 1) || md_params(d, ga->genes + i * ga->ngenes, b) ||
+        rc = cet_buf_printf(b, "| %zu |", k + 1) ||
+             cet_genome_cells(b, d, ga->genes + i * ga->ngenes, " %s |") ||
              cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n", ga->fit[i], ga->prec[i],
                             ga->rec[i], ga->born[i]);
     }
@@ -705,7 +704,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     cet_params_default_genome(d, def);
     cet_genome_normalise(d, ga->opt.resolution, def);
     size_t di = cet_ga_lookup(ga, def);
-    rc = cet_buf_puts(b, "| defaults |") || md_params(d, def, b);
+    rc = cet_buf_puts(b, "| defaults |") || cet_genome_cells(b, d, def, " %s |");
     if (di == (size_t)-1)
         rc = rc || cet_buf_puts(b, " not evaluated | | | |\n\n");
     else
@@ -829,7 +828,8 @@ static int md_plots(const struct cet_report *r, const char *no_plots, struct cet
                                      "black.%s\n\n",
                                   r->pair_genes < r->desc.ngenes
                                       ? "  Only the pairs of the first parameters are drawn "
-                                        "(numeric ones first)."
+                                        "(numeric ones first, those active in most individuals "
+                                        "first)."
                                       : "");
     for (size_t i = 1; i + 1 < r->nplots && !rc; i++)
         rc = cet_buf_printf(b, "![%s](%s)\n\n", r->plots[i], r->plots[i]);

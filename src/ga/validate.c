@@ -105,7 +105,7 @@ int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga
                                 "valid_recall,gap\n");
     for (size_t k = 0; k < v->n && !rc; k++) {
         rc = k + 1 < v->n ? cet_buf_printf(&b, "%zu", k + 1) : cet_buf_puts(&b, "defaults");
-        rc = rc || cet_genome_csv(&b, d, v->genomes + k * v->ngenes);
+        rc = rc || cet_genome_cells(&b, d, v->genomes + k * v->ngenes, ",%s");
         if (isnan(v->train[k]))
             rc = rc || cet_buf_printf(&b, ",,%.6f,%.6f,%.6f,%.6f,\n", v->f1[k], v->macro_f1[k],
                                       v->p[k], v->r[k]);

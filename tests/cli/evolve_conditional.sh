@@ -59,16 +59,10 @@ expect_grep "$TMP/t1/report-explored.dat" 'NaN'
 
 # Interrupted, then resumed: the same files as the run left alone.
 LONG="-p $P -d $SRC/samples/demo --sample-size 10 --pop 8 --generations 30 --patience 0 --resolution 0 --seed 9"
-generation() { sed -n 's/^[[:space:]]*"generation":[[:space:]]*\(-\{0,1\}[0-9]*\),$/\1/p' "$1/checkpoint.json" 2>/dev/null; }
 expect_status 0 "$CETUNE" evolve $LONG --threads 2 -o "$TMP/ref"
 "$CETUNE" evolve $LONG --threads 1 -o "$TMP/run" >"$TMP/out1" 2>"$TMP/err1" &
 pid=$!
-for _ in $(seq 600); do
-  g=$(generation "$TMP/run")
-  if [ -n "$g" ] && [ "$g" -ge 2 ]; then break; fi
-  kill -0 $pid 2>/dev/null || break
-  sleep 0.02
-done
+wait_generation "$TMP/run" 2 $pid
 kill -INT $pid 2>/dev/null
 wait $pid
 status=$?

@@ -9,19 +9,12 @@ CETUNE=$1 SRC=$2
 # writes its files in a few ms, so a kill lands in the evaluation.
 RUN="-p $SRC/params/crunch.json -d $SRC/samples/demo --pop 400 --generations 15 --patience 0 --resolution 0 --seed 5"
 
-generation() { sed -n 's/^[[:space:]]*"generation":[[:space:]]*\(-\{0,1\}[0-9]*\),$/\1/p' "$1/checkpoint.json" 2>/dev/null; }
-
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/ref"
 
 # SIGKILL once generation 3 is on disk, while a later one is evaluated.
 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/run" >"$TMP/out1" 2>"$TMP/err1" &
 pid=$!
-for _ in $(seq 600); do
-  g=$(generation "$TMP/run")
-  if [ -n "$g" ] && [ "$g" -ge 3 ]; then break; fi
-  kill -0 $pid 2>/dev/null || break
-  sleep 0.02
-done
+wait_generation "$TMP/run" 3 $pid
 sleep 0.05
 kill -KILL $pid
 { wait $pid; } 2>/dev/null

@@ -6,20 +6,6 @@ G=$SRC/tests/data/ga
 # Long enough to be interrupted midway (resolution 0: the search never runs dry).
 RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 150 --patience 0 --resolution 0 --seed 11 --threads 2"
 
-# The generation of the last checkpoint, -1 before the first.
-generation() { sed -n 's/^[[:space:]]*"generation":[[:space:]]*\(-\{0,1\}[0-9]*\),$/\1/p' "$1/checkpoint.json" 2>/dev/null; }
-
-# wait_generation DIR N PID: waits until DIR's checkpoint has generation >= N.
-wait_generation() {
-  for _ in $(seq 600); do
-    g=$(generation "$1")
-    if [ -n "$g" ] && [ "$g" -ge "$2" ]; then return 0; fi
-    kill -0 "$3" 2>/dev/null || return 1
-    sleep 0.05
-  done
-  return 1
-}
-
 expect_status 0 "$CETUNE" evolve $RUN -o "$TMP/ref"
 
 # SIGINT during generation 4 or later.

@@ -23,7 +23,6 @@ done
 
 DEN="-p $SRC/params/density.json -d $C/big5 --sample-size 60 --pop 16 --generations 12 --seed 3"
 expect_status 0 "$CETUNE" evolve $DEN -o "$TMP/alone"
-generation() { sed -n 's/^[[:space:]]*"generation":[[:space:]]*\(-\{0,1\}[0-9]*\),$/\1/p' "$1/checkpoint.json" 2>/dev/null; }
 interrupted=0
 for at in 4 2 1 0 -1; do
   rm -rf "$TMP/cut"
