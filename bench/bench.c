@@ -27,6 +27,7 @@
 #include "cetune/eval.h"
 #include "cetune/lcs.h"
 #include "cetune/page.h"
+#include "dev_corpora.h"
 
 /* Evaluations per timed window: single ones last about a millisecond, where
  * a thread wake-up or a timer tick would be a large share. */
@@ -235,15 +236,7 @@ int main(int argc, char **argv)
         default: usage(); return opt == 'h' ? 0 : 2;
         }
     }
-    static char defaults[4][4096];
-    if (!ndirs) {
-        const char *names[] = {"portals", "cleaneval-dev", "scrapinghub", "big5"};
-        for (int i = 0; i < 4; i++) {
-            snprintf(defaults[i], sizeof defaults[i], "%s/../shared/corpora/%s", CETUNE_SOURCE_DIR,
-                     names[i]);
-            dirs[ndirs++] = defaults[i];
-        }
-    }
+    bench_dev_corpora(dirs, &ndirs);
     xmlInitParser();
     struct cet_entries entries;
     struct cet_error err;

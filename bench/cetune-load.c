@@ -39,6 +39,7 @@
 #include "cetune/buf.h"
 #include "cetune/corpus.h"
 #include "cetune/page.h"
+#include "dev_corpora.h"
 
 struct page {
     struct cet_buf html;
@@ -386,15 +387,7 @@ int main(int argc, char **argv)
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         threads = cores > 0 ? (unsigned)cores : 1;
     }
-    static char defaults[4][4096];
-    if (!ndirs) {
-        const char *names[] = {"portals", "cleaneval-dev", "scrapinghub", "big5"};
-        for (int i = 0; i < 4; i++) {
-            snprintf(defaults[i], sizeof defaults[i], "%s/../shared/corpora/%s", CETUNE_SOURCE_DIR,
-                     names[i]);
-            dirs[ndirs++] = defaults[i];
-        }
-    }
+    bench_dev_corpora(dirs, &ndirs);
     struct cet_error err;
     struct cet_entries entries;
     if (cet_corpus_scan(&entries, dirs, ndirs, &err))

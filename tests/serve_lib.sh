@@ -1,6 +1,10 @@
 # Helpers for the cetune serve tests (tests/cli/serve_*.sh): source after
-# setting CETUNE and T (a temporary directory).  Servers listen on a free
-# loopback port and are stopped by the tests themselves, or killed on exit.
+# setting CETUNE and SRC.  Makes the temporary directory T and fail().
+# Servers listen on a free loopback port and are stopped by the tests
+# themselves, or killed on exit.
+set -u
+T=$(mktemp -d)
+fail() { echo "FAIL: $*"; exit 1; }
 SERVE_PID=
 SERVE_LOG=
 PORT=
@@ -27,12 +31,3 @@ stop_server() {
 }
 kill_server() { [ -z "$SERVE_PID" ] || kill -KILL "$SERVE_PID" 2>/dev/null; }
 trap 'kill_server; rm -rf "$T"' EXIT
-# http ARGS...: curl against the server, bounded in time; prints the body,
-# then the status on the last line.
-http() {
-    curl -s --max-time 20 -w '\n%{http_code}' "$@"
-}
-# status ARGS...: only the HTTP status.
-status() {
-    curl -s --max-time 20 -o /dev/null -w '%{http_code}' "$@"
-}

@@ -4,12 +4,9 @@
 # charset honoured; GET /health and /configs; 404, 405 and bad input answered
 # without harm; one access-log line per request.
 # usage: serve_basic.sh CETUNE SOURCE_DIR
-set -u
 CETUNE=$1
 SRC=$2
-T=$(mktemp -d)
 source "$SRC/tests/serve_lib.sh"
-fail() { echo "FAIL: $*"; exit 1; }
 
 mkdir -p "$T/cfg"
 printf '{"extractor": "lqf", "params": {"t": 0.1}, "fitness": 0.75, "docs": 12}\n' > "$T/cfg/lqf.json"

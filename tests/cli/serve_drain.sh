@@ -3,12 +3,9 @@
 # Every request either gets its whole, correct answer or finds the port
 # closed (curl status 7); none is cut off mid-response.
 # usage: serve_drain.sh CETUNE SOURCE_DIR
-set -u
 CETUNE=$1
 SRC=$2
-T=$(mktemp -d)
 source "$SRC/tests/serve_lib.sh"
-fail() { echo "FAIL: $*"; exit 1; }
 printf '{"extractor": "accb"}\n' > "$T/accb.json"
 # A page big enough (about 1.5 MB) that requests are surely in flight.
 for _ in 1 2 3; do cat "$SRC"/samples/demo/*/*.html; done > "$T/page.html"

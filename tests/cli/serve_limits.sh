@@ -4,12 +4,9 @@
 # 413, the per-request time limit 503, slow and abandoned clients are
 # disconnected after --timeout while others are served.
 # usage: serve_limits.sh CETUNE SOURCE_DIR
-set -u
 CETUNE=$1
 SRC=$2
-T=$(mktemp -d)
 source "$SRC/tests/serve_lib.sh"
-fail() { echo "FAIL: $*"; exit 1; }
 printf '{"extractor": "lqf"}\n' > "$T/lqf.json"
 page=$(ls "$SRC"/samples/demo/cronaca/*.html | head -1)
 healthy() { [ "$(curl -s --max-time 5 "http://127.0.0.1:$PORT/health")" = ok ] || fail "no /health after $1"; }

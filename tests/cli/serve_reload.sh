@@ -2,12 +2,9 @@
 # cetune serve: SIGHUP reloads the routes atomically; a broken routes file is
 # refused with file:line:col and the routes in use stay; -c reloads its file.
 # usage: serve_reload.sh CETUNE SOURCE_DIR
-set -u
 CETUNE=$1
 SRC=$2
-T=$(mktemp -d)
 source "$SRC/tests/serve_lib.sh"
-fail() { echo "FAIL: $*"; exit 1; }
 printf '{"extractor": "lqf", "params": {"t": 0.1}}\n' > "$T/lqf.json"
 printf '{"extractor": "alltext"}\n' > "$T/all.json"
 page=$(ls "$SRC"/samples/demo/cronaca/*.html | head -1)
