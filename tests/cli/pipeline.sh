@@ -1,7 +1,8 @@
 # The pipeline extractor end to end on the demo corpus: a pipeline run is the
 # same for one and two threads, its best.json is readable (only the parameters
 # that matter), extract -c gives exactly what evaluate --extracts wrote, the
-# HTML rendering works, report plots it, and list describes it.
+# HTML rendering works, an interrupted run resumes exactly, report plots it,
+# and list describes it.
 CETUNE=$1 SRC=$2
 . "$SRC/tests/cli_lib.sh"
 D=$SRC/samples/demo
@@ -42,6 +43,19 @@ expect_grep "$TMP/out" '<html'
 expect_status 0 "$CETUNE" evaluate -x pipeline -P clean=true -P s2=lqf -P s3=tccb -P combine=vote \
   -P post.fill_gap=5 -P post.island=3 -P post.region=subtree -P post.headings=true -d "$D"
 expect_grep "$TMP/out" 'macro average'
+
+# Interrupted by SIGINT and resumed, a pipeline run ends as the run left alone.
+LONG="-p $SRC/params/pipeline.json -d $D --pop 12 --generations 40 --patience 0 --seed 9 --threads 2"
+expect_status 0 "$CETUNE" evolve $LONG -o "$TMP/ref"
+"$CETUNE" evolve $LONG -o "$TMP/int" >"$TMP/out1" 2>"$TMP/err1" &
+pid=$!
+if wait_generation "$TMP/int" 2 $pid; then ok; else fail "the pipeline run ended before it could be interrupted"; fi
+kill -INT $pid
+wait $pid
+expect_status 0 "$CETUNE" evolve --resume "$TMP/int" --threads 1
+for f in best.json individuals.csv top.json; do
+  if cmp -s "$TMP/ref/$f" "$TMP/int/$f"; then ok; else fail "$f differs after SIGINT and --resume"; fi
+done
 
 # report plots the run (active genes only) and list describes the pipeline.
 expect_status 0 "$CETUNE" report "$TMP/t1"
