@@ -1,7 +1,8 @@
 /* Parameter descriptions (params/NAME.json): parse and validate; a
  * description that is accepted must give genomes that expand and read
  * back, and must breed a few generations (random genomes, crossover,
- * mutation, normalisation on the ranges it chose) without fault. */
+ * mutation, normalisation on the ranges it chose, conditions and forbidden
+ * combinations) without fault, evaluating nothing forbidden. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             while (ga->stop == CET_STOP_NONE)
                 if (cet_ga_generation(ga, &err))
                     __builtin_trap(); /* the callback never fails or cancels */
+        /* Nothing forbidden was evaluated, and every archived genome is
+         * normalised (inactive genes at their defaults): normalising again
+         * changes nothing. */
+        for (size_t i = 0; i < ga->narch; i++) {
+            const double *a = ga->genes + i * d.ngenes;
+            memcpy(g, a, d.ngenes * sizeof *g);
+            cet_genome_normalise(&d, ga->opt.resolution, g);
+            if (cet_params_forbidden(&d, a) || memcmp(g, a, d.ngenes * sizeof *g))
+                __builtin_trap();
+        }
         cet_ga_destroy(ga);
     }
     free(g);
