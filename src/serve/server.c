@@ -68,8 +68,10 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void logf_(struct cet_server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void logf_(struct cet_server *s, const char *fmt, ...)
+/* One log line.  Paths and URLs come percent-decoded from clients: control
+ * characters become '?', so that a request can never forge a line. */
+static void say(struct cet_server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct cet_server *s, const char *fmt, ...)
 {
     if (!s->o.log)
         return;
@@ -78,6 +80,9 @@ static void logf_(struct cet_server *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
     s->o.log(s->o.log_ctx, line);
 }
 
@@ -87,7 +92,7 @@ static void mhd_logger(void *cls, const char *fmt, va_list ap)
     char msg[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
     msg[strcspn(msg, "\r\n")] = 0;
-    logf_(s, "libmicrohttpd: %s", msg);
+    say(s, "libmicrohttpd: %s", msg);
 }
 
 static struct table *table_new(struct cet_routes *routes, const char *source)
@@ -131,7 +136,7 @@ void cet_server_set_routes(struct cet_server *s, struct cet_routes *routes, cons
 {
     struct table *t = table_new(routes, source);
     if (!t) {
-        logf_(s, "out of memory: the routes stay as they were");
+        say(s, "out of memory: the routes stay as they were");
         return;
     }
     pthread_mutex_lock(&s->lock);
@@ -436,7 +441,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
     if (q->status && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
         snprintf(status, sizeof status, "%u", q->status);
-    logf_(s, "%s %s \"%s %s\" %s in=%zu out=%zu ms=%.2f%s%s%s", when, ip, q->method, q->path,
+    say(s, "%s %s \"%s %s\" %s in=%zu out=%zu ms=%.2f%s%s%s", when, ip, q->method, q->path,
           status, q->received, q->out_bytes, (now() - q->t0) * 1e3, q->note[0] ? " " : "", q->note,
           (unsigned)toe < 6 ? why[toe] : " aborted");
     cet_buf_free(&q->body);

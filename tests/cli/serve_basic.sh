@@ -72,6 +72,10 @@ done
 [ "$(post "$T/o" -H 'Accept: application/json' -H 'X-Url: nope' "$B/extract")" = 400 ] || fail "json error status"
 python3 -c 'import json,sys; assert "malformed URL" in json.load(open(sys.argv[1]))["error"]' "$T/o" || fail "JSON error"
 [ "$(post "$T/o" "$B/extract?format=pdf")" = 400 ] || fail "bad format"
+# Decoded newlines in a URL or a path cannot forge access-log lines (counted below).
+forged='%0A2026-01-01T00:00:00Z%20127.0.0.1%20%22GET%20/forged%22%20200'
+[ "$(post "$T/o" "$B/extract?url=http%3A%2F%2Fa.com$forged")" = 400 ] || fail "URL with a newline"
+[ "$(c -o /dev/null -w '%{http_code}' "$B/x$forged")" = 404 ] || fail "path with a newline"
 
 # Paths and methods.
 [ "$(c -o /dev/null -w '%{http_code}' "$B/nope")" = 404 ] || fail "unknown path"
