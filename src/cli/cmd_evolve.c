@@ -229,8 +229,24 @@ static void print_table(const struct cet_ga *ga, const struct cet_run *run, cons
         free(rank);
         return;
     }
+    /* A parameter inactive in every row shown (a stage extractor no row
+     * chose) gets no column: a pipeline has over a hundred. */
+    uint8_t *shown = calloc(d->ngenes + 1, 1);
+    if (!shown) {
+        free(w);
+        free(rank);
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {
+        uint8_t active[CET_MAX_GENES];
+        cet_params_active(d, ga->genes + rank[k] * ga->ngenes, active);
+        for (size_t g = 0; g < d->ngenes; g++)
+            shown[g] |= active[g];
+    }
     printf("%4s", "rank");
     for (size_t g = 0; g < d->ngenes; g++) {
+        if (!shown[g])
+            continue;
         w[g] = (int)strlen(d->genes[g].name);
         for (size_t k = 0; k < n; k++) {
             char v[64];
@@ -246,6 +262,8 @@ static void print_table(const struct cet_ga *ga, const struct cet_run *run, cons
         printf("%4zu", k + 1);
         for (size_t g = 0; g < d->ngenes; g++) {
             char v[64];
+            if (!shown[g])
+                continue;
             gene_text(d, ga->genes + i * ga->ngenes, g, v, sizeof v);
             printf("  %*s", w[g], v);
         }
@@ -272,6 +290,7 @@ static void print_table(const struct cet_ga *ga, const struct cet_run *run, cons
     }
     printf("best configuration: %s/best.json\n", dir);
     free(g);
+    free(shown);
     free(w);
     free(rank);
 }
