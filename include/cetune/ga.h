@@ -31,9 +31,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/buf.h"
-#include "cetune/corpus.h"
 #include "cetune/error.h"
-#include "cetune/eval.h"
 #include "cetune/params.h"
 
 enum cet_select { CET_SELECT_TOURNAMENT, CET_SELECT_TRUNCATION };
@@ -138,7 +136,9 @@ int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struc
  * seeds), from a full parameter vector; fails when a described value is
  * outside the description. */
 int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err);
-/* Validates the options and seeds the random stream.  eval computes fitness;
+/* Checks the options (and the seeds against the population). */
+int cet_ga_check(const struct cet_ga *ga, struct cet_error *err);
+/* Checks the options and seeds the random stream.  eval computes fitness;
  * cancel (may be NULL) is polled during evaluation. */
 int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel, void *ctx,
                  struct cet_error *err);
@@ -208,101 +208,11 @@ void cet_ga_check_stop(struct cet_ga *ga);
 /* The mutation spread in force: sigma, widened while stagnating when adaptive. */
 double cet_ga_sigma(const struct cet_ga *ga);
 
-/* ---- training samples (sample.c) ---- */
+/* ---- random streams (genome.c) ---- */
 
 /* A 64-bit seed for stream `stream` of a run seed (splitmix64), so that
  * independent streams (the sample, the GA) never share draws. */
 uint64_t cet_seed_derive(uint64_t seed, uint64_t stream);
 enum { CET_STREAM_SAMPLE = 1, CET_STREAM_GA = 2 };
-
-/* Draws n documents from the entries into want (1 = drawn): per package a
- * quota in proportion to its usable documents (largest remainders), or the
- * same share for every package when by_package; within a package a seeded
- * permutation of all its entries, taking the first usable ones.  usable may
- * be NULL (all usable).  *drawn receives the number drawn (less than n when
- * there are fewer usable documents). */
-int cet_sample_draw(uint8_t *want, const struct cet_entries *e, const uint8_t *usable, size_t n,
-                    uint64_t seed, int by_package, size_t *drawn, struct cet_error *err);
-/* Appends the sample file of a loaded corpus: PACKAGE/NAME per document. */
-int cet_sample_format(struct cet_buf *out, const struct cet_corpus *c);
-
-/* ---- checkpoints and run directories (checkpoint.c, output.c) ---- */
-
-/* What a run needs besides the GA to be resumed, and what run.json reports. */
-struct cet_run {
-    char *params_path;
-    char **dirs;
-    size_t ndirs;
-    char *sample_from;     /* -s FILE, or NULL */
-    long sample_size;      /* --sample-size, or -1 */
-    long docs;             /* documents in the training sample */
-    int by_package;
-    size_t top;            /* distinct individuals in top.json and the table */
-    char *command;         /* the command line that started the run */
-    char **resumed;        /* the command lines that resumed it */
-    size_t nresumed;
-    char started[32];      /* UTC, ISO 8601 */
-    char **validate;       /* --validate corpora (absolute), checked at the end */
-    size_t nvalidate;
-};
-void cet_run_free(struct cet_run *run);
-
-/* Writes DIR/checkpoint.json: the run, the options, the description text,
- * the archive, the population, the history and the random state. */
-int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *dir,
-                      struct cet_error *err);
-/* Reads DIR/checkpoint.json back: a new GA (with *desc, owned by the
- * caller, rebuilt from the stored description; find as in
- * cet_params_parse) in the state of the checkpoint, not yet set up for
- * evaluation (call cet_ga_setup, which keeps the restored random state). */
-int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run *run,
-                   const char *dir, cet_extractor_finder find, struct cet_error *err);
-
-/* Appends one cell per gene of g to b: cell, a printf format with one %s,
- * given the value, or "" for an inactive gene (",%s" for CSV rows);
- * returns 0 or -1. */
-int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const double *g,
-                     const char *cell);
-/* Writes DIR/individuals.csv, generations.csv, best.json and top.json
- * (the last two once something was evaluated). */
-int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const char *dir,
-                         struct cet_error *err);
-/* Writes DIR/run.json: command lines, seed, settings, corpus, sample,
- * library versions, times; status is "running", "interrupted" or
- * "finished"; ended may be NULL. */
-int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const char *dir,
-                       const char *status, const char *ended, int threads,
-                       struct cet_error *err);
-
-/* ---- validation (validate.c) ---- */
-
-/* The best distinct individuals and the defaults of a finished run, scored
- * on validation corpora: validation.csv.  Rows are the best distinct
- * individuals (at most run->top, best first), then the described
- * defaults. */
-struct cet_validation {
-    size_t n;            /* rows; the last one is the defaults */
-    size_t ngenes;
-    double *genomes;     /* n x ngenes */
-    double *train;       /* fitness on the training sample (NAN when unknown) */
-    double *f1, *p, *r;  /* means over the validation documents, as fitness */
-    double *macro_f1;    /* mean over packages of their mean F1, as evaluate's tables */
-    size_t docs, npkgs;  /* the validation corpus */
-    size_t shared;       /* validation documents that are also in the training sample */
-};
-
-/* Scores the rows with ev, an evaluator of the GA's extractor on the
- * validation corpus vc.  defaults_train is the defaults' training fitness
- * (NAN when unknown); train, the training corpus, may be NULL (then
- * v->shared is 0).  The caller frees v with cet_validation_free. */
-int cet_ga_validate(struct cet_validation *v, const struct cet_ga *ga, const struct cet_run *run,
-                    struct cet_evaluator *ev, const struct cet_corpus *vc, double defaults_train,
-                    const struct cet_corpus *train, struct cet_error *err);
-void cet_validation_free(struct cet_validation *v);
-/* Writes DIR/validation.csv: rank (or "defaults"), one column per described
- * parameter (empty where inactive), train_fitness, valid_f1, valid_macro_f1, valid_precision,
- * valid_recall, gap (train_fitness - valid_f1; empty when unknown). */
-int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
-                         struct cet_error *err);
 
 #endif

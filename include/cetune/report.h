@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "cetune/error.h"
-#include "cetune/ga.h"
+#include "cetune/run.h"
 #include "cetune/json.h"
 
 /* Most parameters whose pairs are drawn: more pairs are not worth looking at
@@ -27,7 +27,7 @@ enum { CET_REPORT_MAX_PAIR_GENES = 6 };
 struct cet_report {
     char *dir;
     struct cet_params_desc desc;
-    struct cet_run run;
+    struct cet_run_info run;
     struct cet_ga *ga;          /* as of the checkpoint, not set up */
     struct cet_json info;       /* run.json */
     char *validation;           /* validation.csv, or NULL */

@@ -1,6 +1,9 @@
 /* Shared front-end pieces: messages, numbers, configurations, corpora. */
 #include "cli.h"
 
+#include "cetune/buf.h"
+#include "cetune/run.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,6 +11,33 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+char *cli_command_line(int argc, char **argv)
+{
+    struct cet_buf b = {0};
+    int bad = cet_buf_puts(&b, "cetune");
+    for (int i = 0; i < argc && !bad; i++) {
+        const char *a = argv[i];
+        int plain = *a != 0;
+        for (const char *p = a; *p && plain; p++)
+            plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%",
+                           *p) != NULL;
+        bad = cet_buf_puts(&b, " ");
+        if (plain) {
+            bad = bad || cet_buf_puts(&b, a);
+            continue;
+        }
+        bad = bad || cet_buf_puts(&b, "'");
+        for (const char *p = a; *p && !bad; p++)
+            bad = *p == '\'' ? cet_buf_puts(&b, "'\\''") : cet_buf_add(&b, p, 1);
+        bad = bad || cet_buf_puts(&b, "'");
+    }
+    if (bad) {
+        cet_buf_free(&b);
+        return NULL;
+    }
+    return b.p;
+}
 
 int cli_list_add(struct cli_list *l, const char *s)
 {
@@ -91,46 +121,10 @@ void cli_configs_free(struct cli_configs *c)
     memset(c, 0, sizeof *c);
 }
 
-int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                    size_t ndirs, const char *sample, int threads)
+/* Prints the skipped documents and the summary of a loaded corpus; fails
+ * when nothing is usable. */
+static int report_corpus(struct cet_corpus *c)
 {
-    struct cet_error err;
-    memset(c, 0, sizeof *c);
-    if (cet_corpus_scan(e, dirs, ndirs, &err)) {
-        cli_error("%s", err.msg);
-        return CLI_RUNTIME;
-    }
-    uint8_t *want = NULL;
-    if (sample) {
-        char **names;
-        size_t n;
-        want = malloc(e->n ? e->n : 1);
-        if (!want || cet_sample_read(&names, &n, sample, &err)) {
-            cli_error("%s", want ? err.msg : "out of memory");
-            free(want);
-            return CLI_RUNTIME;
-        }
-        int rc = cet_sample_select(want, e, names, n, sample, &err);
-        cet_sample_free(names, n);
-        if (rc) {
-            cli_error("%s", err.msg);
-            free(want);
-            return CLI_RUNTIME;
-        }
-    }
-    int rc = cli_load_want(c, e, want, threads);
-    free(want);
-    return rc;
-}
-
-int cli_load_want(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
-                  int threads)
-{
-    struct cet_error err;
-    if (cet_corpus_load(c, e, want, threads, &err)) {
-        cli_error("%s", err.msg);
-        return CLI_RUNTIME;
-    }
     for (size_t i = 0; i < c->nskips; i++)
         fprintf(stderr, "cetune: skipped %s: %s\n", c->skips[i].path, c->skips[i].reason);
     fprintf(stderr, "cetune: loaded %zu documents in %zu packages (%.1f MB of HTML), skipped %zu\n",
@@ -141,6 +135,64 @@ int cli_load_want(struct cet_corpus *c, const struct cet_entries *e, const uint8
         return CLI_RUNTIME;
     }
     return 0;
+}
+
+int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
+                    size_t ndirs, const char *sample, int threads)
+{
+    struct cet_error err;
+    if (cet_corpus_load_dirs(c, e, dirs, ndirs, sample, threads, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    return report_corpus(c);
+}
+
+int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
+                      size_t ndirs, size_t n, uint64_t seed, int by_package, int threads)
+{
+    struct cet_error err;
+    size_t drawn, replaced;
+    if (cet_sample_load(c, e, dirs, ndirs, n, seed, by_package, threads, &drawn, &replaced,
+                        &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    if (drawn < n)
+        cli_warn("the corpora have only %zu usable documents; the sample takes them all", drawn);
+    if (replaced)
+        fprintf(stderr, "cetune: drawing %zu replacement%s for the skipped documents\n", replaced,
+                replaced == 1 ? "" : "s");
+    return report_corpus(c);
+}
+
+volatile sig_atomic_t cli_signal;
+
+static void on_signal(int sig)
+{
+    cli_signal = sig;
+}
+
+void cli_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_cancelled(void *ctx)
+{
+    (void)ctx;
+    return cli_signal != 0;
+}
+
+const char *cli_signal_name(void)
+{
+    return cli_signal == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
 int cli_is_tty(void)

@@ -2,6 +2,7 @@
 #ifndef CETUNE_CLI_H
 #define CETUNE_CLI_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,6 +91,9 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "cetune: message" and the command's usage line; returns CLI_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The command line as a shell would need it ("cetune evolve ..."), allocated. */
+char *cli_command_line(int argc, char **argv);
+
 /* A growable list of strings (borrowed pointers into argv). */
 struct cli_list {
     const char **v;
@@ -114,14 +118,9 @@ void cli_configs_free(struct cli_configs *c);
  * Returns 0, or an exit code after printing. */
 int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
                     size_t ndirs, const char *sample, int threads);
-/* The loading half of cli_load_corpus: loads the entries with want[i] set
- * (all when want is NULL) and reports skips the same way. */
-int cli_load_want(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
-                  int threads);
-/* Scans the corpora, draws a seeded sample of n documents (cet_sample_draw;
- * documents without gold are never drawn, and one that fails to load is
- * replaced by the next of its package) and loads it.  Returns 0, or an exit
- * code after printing (cmd_sample.c). */
+/* Scans the corpora and loads a seeded sample of n documents
+ * (cet_sample_load), reporting like cli_load_corpus.  Returns 0, or an exit
+ * code after printing. */
 int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
                       size_t ndirs, size_t n, uint64_t seed, int by_package, int threads);
 /* Exit statuses for files (README "Exit status"): a file or directory that
@@ -130,6 +129,23 @@ int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *c
  * a usage error (2).  Returns 0 when path is a readable file, else
  * CLI_RUNTIME after printing why. */
 int cli_readable(const char *path);
+
+/* SIGINT and SIGTERM set cli_signal (the second one kills: the default
+ * action); long commands poll it to stop cleanly. */
+extern volatile sig_atomic_t cli_signal;
+void cli_catch_signals(void);
+/* Non-zero once a signal was caught (a cancel callback, ctx unused). */
+int cli_cancelled(void *ctx);
+/* "SIGINT" or "SIGTERM", the signal caught. */
+const char *cli_signal_name(void);
+
+/* The best distinct individuals of a finished run against the defaults
+ * (table 2 of Gottron 2008), on stdout (run_print.c). */
+struct cet_run;
+void cli_print_run(struct cet_run *run);
+/* Loads the run's validation corpora, scores the run on them
+ * (cet_run_validate) and prints the gaps.  Returns 0 or an exit code. */
+int cli_validate_run(struct cet_run *run, int threads);
 
 /* 1 when stderr is a terminal (progress output is only for people). */
 int cli_is_tty(void);

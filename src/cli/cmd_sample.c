@@ -10,58 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cetune/ga.h"
+#include "cetune/run.h"
 #include "cli.h"
-
-int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                      size_t ndirs, size_t n, uint64_t seed, int by_package, int threads)
-{
-    struct cet_error err;
-    memset(c, 0, sizeof *c);
-    if (cet_corpus_scan(e, dirs, ndirs, &err)) {
-        cli_error("%s", err.msg);
-        return CLI_RUNTIME;
-    }
-    uint8_t *want = malloc(e->n ? e->n : 1), *usable = malloc(e->n ? e->n : 1);
-    int rc = CLI_RUNTIME;
-    if (!want || !usable) {
-        cli_error("out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < e->n; i++)
-        usable[i] = !e->v[i].gold_missing;
-    for (;;) {
-        size_t drawn;
-        if (cet_sample_draw(want, e, usable, n, seed, by_package, &drawn, &err)) {
-            cli_error("%s", err.msg);
-            goto done;
-        }
-        if (drawn < n)
-            cli_warn("the corpora have only %zu usable documents; the sample takes them all", drawn);
-        if ((rc = cli_load_want(c, e, want, threads)))
-            goto done;
-        if (!c->nskips)
-            break;
-        /* Unusable documents leave the draw; their packages take the next ones. */
-        size_t marked = 0;
-        for (size_t k = 0; k < c->nskips; k++)
-            for (size_t i = 0; i < e->n; i++)
-                if (want[i] && usable[i] && !strcmp(e->v[i].html_path, c->skips[k].path)) {
-                    usable[i] = 0;
-                    marked++;
-                }
-        if (!marked)
-            break;
-        fprintf(stderr, "cetune: drawing %zu replacement%s for the skipped documents\n", marked,
-                marked == 1 ? "" : "s");
-        cet_corpus_free(c);
-    }
-    rc = 0;
-done:
-    free(want);
-    free(usable);
-    return rc;
-}
 
 struct args {
     struct cli_list dirs;

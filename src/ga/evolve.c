@@ -29,6 +29,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/ga.h"
+#include "ga_internal.h"
 
 enum { RETRIES = 20, CHUNK = 16 };
 
@@ -79,14 +80,13 @@ int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err
     return 0;
 }
 
-int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel, void *ctx,
-                 struct cet_error *err)
+int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
 {
     const struct cet_ga_options *o = &ga->opt;
     if (o->pop < 2)
         return cet_fail(err, "the population needs at least 2 individuals");
     if (o->elite >= o->pop)
-        return cet_fail(err, "--elite %zu leaves no room for children in a population of %zu",
+        return cet_fail(err, "an elite of %zu leaves no room for children in a population of %zu",
                         o->elite, o->pop);
     if (ga->nseeds > o->pop)
         return cet_fail(err, "%zu seed individuals do not fit in a population of %zu",
@@ -110,8 +110,17 @@ int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel
     if (o->generations < 0 || o->patience < 0 || o->max_evals < 0 || !(o->time_limit >= 0))
         return cet_fail(err, "limits must not be negative");
     if (!o->generations && !o->patience && !o->max_evals && !o->time_limit)
-        return cet_fail(err, "without --generations, --patience, --max-evals or --time the run "
-                             "would never stop");
+        return cet_fail(err, "without a limit on generations, stagnation, evaluations or time "
+                             "the run would never stop");
+    return 0;
+}
+
+int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel, void *ctx,
+                 struct cet_error *err)
+{
+    const struct cet_ga_options *o = &ga->opt;
+    if (cet_ga_check(ga, err))
+        return -1;
     if (!ga->rng) {
         ga->rng = gsl_rng_alloc(gsl_rng_mt19937);
         if (!ga->rng)
@@ -238,10 +247,7 @@ static size_t arch_add(struct cet_ga *ga, const double *g, long born)
     return i;
 }
 
-/* Internal for checkpoint.c: an archive entry with known results. */
-int cet_ga__archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
-                        double r);
-int cet_ga__archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
+int cet_ga_archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
                         double r)
 {
     size_t i = arch_add(ga, g, born);

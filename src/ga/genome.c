@@ -23,6 +23,15 @@
 
 #include "cetune/ga.h"
 
+/* splitmix64 of the seed and the stream number. */
+uint64_t cet_seed_derive(uint64_t seed, uint64_t stream)
+{
+    uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (stream + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 static double quantise(double v, double step_exp)
 {
     int e = (int)step_exp;

@@ -10,6 +10,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/ga.h"
+#include "run/run_internal.h"
 #include "test.h"
 
 /* A test-only extractor (never registered) with every parameter type. */
@@ -527,16 +528,16 @@ static void checkpoint_resumes_exactly(const char *text)
         CHECK_EQ_INT(cet_ga_generation(b, &err), 0);
     char dir[] = "/tmp/cetune-test-ga-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    struct cet_run run = {0};
+    struct cet_run_info run = {0};
     run.docs = 3;
     run.top = 5;
-    CHECK_EQ_INT(cet_ga_checkpoint(b, &run, dir, &err), 0);
+    CHECK_EQ_INT(cet_run_checkpoint(b, &run, dir, &err), 0);
     cet_ga_destroy(b);
 
     struct cet_params_desc d2;
-    struct cet_run run2;
+    struct cet_run_info run2;
     struct cet_ga *r;
-    int rc = cet_ga_restore(&r, &d2, &run2, dir, find, &err);
+    int rc = cet_run_restore(&r, &d2, &run2, dir, find, &err);
     CHECK_EQ_INT(rc, 0);
     if (rc) {
         fprintf(stderr, "%s\n", err.msg);
@@ -552,9 +553,9 @@ static void checkpoint_resumes_exactly(const char *text)
     struct cet_buf fa = {0}, fr = {0};
     char path[4200];
     snprintf(path, sizeof path, "%s/individuals.csv", dir);
-    CHECK_EQ_INT(cet_ga_write_results(a, &run, dir, &err), 0);
+    CHECK_EQ_INT(cet_run_write_results(a, &run, dir, &err), 0);
     CHECK_EQ_INT(cet_read_file(&fa, path, 1 << 24, &err), 0);
-    CHECK_EQ_INT(cet_ga_write_results(r, &run, dir, &err), 0);
+    CHECK_EQ_INT(cet_run_write_results(r, &run, dir, &err), 0);
     CHECK_EQ_INT(cet_read_file(&fr, path, 1 << 24, &err), 0);
     CHECK(fa.len > 0 && fa.len == fr.len && !memcmp(fa.p, fr.p, fa.len));
     cet_buf_free(&fa);
@@ -563,7 +564,7 @@ static void checkpoint_resumes_exactly(const char *text)
     cet_ga_destroy(a);
     cet_ga_destroy(r);
     cet_params_free(&d2);
-    cet_run_free(&run2);
+    cet_run_info_free(&run2);
     cet_params_free(&d);
 }
 
@@ -754,10 +755,10 @@ static void test_ga__results_leave_inactive_parameters_out(void)
     run_to_end(ga);
     char dir[] = "/tmp/cetune-test-ga-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    struct cet_run run = {0};
+    struct cet_run_info run = {0};
     run.docs = 3;
     run.top = 5;
-    CHECK_EQ_INT(cet_ga_write_results(ga, &run, dir, &err), 0);
+    CHECK_EQ_INT(cet_run_write_results(ga, &run, dir, &err), 0);
     char path[4200];
     struct cet_buf b = {0};
     /* individuals.csv: generation,mode,on,n,x,w,...: empty where inactive. */

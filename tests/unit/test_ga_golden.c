@@ -7,6 +7,7 @@
 
 #include "cetune/eval.h"
 #include "cetune/ga.h"
+#include "run/run_internal.h"
 #include "test.h"
 
 #define GA_DATA CETUNE_TEST_DATA "/ga"
@@ -29,7 +30,7 @@ static int golden_run(const char *dir, int threads)
     struct cet_evaluator *ev = NULL;
     struct cet_ga *ga = NULL;
     struct cet_error err;
-    struct cet_run run = {0};
+    struct cet_run_info run = {0};
     int rc = -1;
     if (cet_corpus_scan(&e, dirs, 1, &err) || cet_corpus_load(&c, &e, NULL, threads, &err) ||
         cet_params_load(&d, GA_DATA "/lqf.json", NULL, &err) ||
@@ -46,7 +47,7 @@ static int golden_run(const char *dir, int threads)
             goto done;
     run.docs = (long)c.ndocs;
     run.top = 5;
-    if (cet_ga_write_results(ga, &run, dir, &err))
+    if (cet_run_write_results(ga, &run, dir, &err))
         goto done;
     CHECK_EQ_INT(c.ndocs, 8);
     CHECK_EQ_INT(ga->gen, 4);

@@ -1,4 +1,4 @@
-/* The files of a run directory (DESIGN.md), each written atomically:
+/* The files of a run directory (docs/formats.md), each written atomically:
  * - individuals.csv: every evaluated individual once, in evaluation order:
  *   generation, one column per described parameter (empty where the
  *   parameter is inactive), fitness, precision, recall;
@@ -7,7 +7,7 @@
  *   the standard deviation of the values scaled to [0, 1] of their range),
  *   seconds (wall clock spent in generations; the only column that differs
  *   between identical runs);
- * - best.json: the best configuration, DESIGN.md's format, without its
+ * - best.json: the best configuration, docs/formats.md's format, without its
  *   inactive parameters;
  * - top.json: an array of the best distinct configurations (table 2 of
  *   003; see cet_ga_top), each with its precision, recall and the
@@ -21,17 +21,12 @@
 #include <cjson/cJSON.h>
 
 #include "cetune/config.h"
-#include "cetune/ga.h"
 #include "cetune/version.h"
-#include "cetune/rundir.h"
-
-cJSON *cet_ga__options_json(const struct cet_ga_options *o);
+#include "run_internal.h"
 
 static int write_buf(const char *dir, const char *name, struct cet_buf *b, struct cet_error *err)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return cet_write_atomic(path, b->p ? b->p : "", b->len, err);
+    return cet_run_write_file(dir, name, b->p, b->len, err);
 }
 
 int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const double *g,
@@ -84,7 +79,7 @@ static int generations_csv(const struct cet_ga *ga, struct cet_buf *b)
 
 /* One configuration of archive entry i; extra adds precision, recall and
  * the generation. */
-static int config_json(const struct cet_ga *ga, const struct cet_run *run, size_t i, int extra,
+static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, size_t i, int extra,
                        double *full, struct cet_buf *b)
 {
     const double *g = ga->genes + i * ga->ngenes;
@@ -101,7 +96,7 @@ static int config_json(const struct cet_ga *ga, const struct cet_run *run, size_
                           ga->prec[i], ga->rec[i], ga->born[i]);
 }
 
-int cet_ga_write_results(struct cet_ga *ga, const struct cet_run *run, const char *dir,
+int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
                          struct cet_error *err)
 {
     struct cet_buf b = {0};
@@ -148,7 +143,7 @@ done:
     return rc;
 }
 
-int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const char *dir,
+int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
                        const char *status, const char *ended, int threads,
                        struct cet_error *err)
 {
@@ -165,7 +160,7 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run *run, const
         cJSON_AddNumberToObject(j, "seed", (double)ga->opt.seed);
     else
         cJSON_AddStringToObject(j, "seed", seed);
-    cJSON_AddItemToObject(j, "settings", cet_ga__options_json(&ga->opt));
+    cJSON_AddItemToObject(j, "settings", cet_run_options_json(&ga->opt));
     cJSON *corpus = cJSON_AddArrayToObject(j, "corpus");
     for (size_t i = 0; corpus && i < run->ndirs; i++)
         cJSON_AddItemToArray(corpus, cJSON_CreateString(run->dirs[i]));

@@ -14,21 +14,17 @@
  *   leaves the rest of the sample as it was.
  * - The stream is cet_seed_derive(seed, CET_STREAM_SAMPLE): `cetune sample
  *   --seed S` and `cetune evolve --sample-size N --seed S` draw the same
- *   documents, and the GA's own stream is independent of it. */
+ *   documents, and the GA's own stream is independent of it.
+ * - A drawn document that fails to load leaves the draw, and the draw is
+ *   made again: its package takes the next one of its permutation, so
+ *   `cetune sample` and `cetune evolve --sample-size` load the same sample
+ *   whatever they skip. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_rng.h>
 
-#include "cetune/ga.h"
-
-uint64_t cet_seed_derive(uint64_t seed, uint64_t stream)
-{
-    uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (stream + 1);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+#include "cetune/run.h"
 
 /* Quotas q[k] for packages of sizes u[k]: proportional or equal shares. */
 static void quotas(size_t *q, const size_t *u, size_t npk, size_t n, int by_package)
@@ -139,4 +135,109 @@ int cet_sample_format(struct cet_buf *out, const struct cet_corpus *c)
         if (cet_buf_printf(out, "%s/%s\n", c->docs[i]->package, c->docs[i]->name))
             return -1;
     return 0;
+}
+
+/* Moves c's skips to the end of *all (n of them so far). */
+static int keep_skips(struct cet_skip **all, size_t *n, struct cet_corpus *c)
+{
+    struct cet_skip *v = realloc(*all, (*n + c->nskips + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    memcpy(v + *n, c->skips, c->nskips * sizeof *v);
+    *all = v;
+    *n += c->nskips;
+    c->nskips = 0;
+    return 0;
+}
+
+int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
+                    size_t ndirs, size_t n, uint64_t seed, int by_package, int threads,
+                    size_t *drawn, size_t *replaced, struct cet_error *err)
+{
+    memset(c, 0, sizeof *c);
+    *drawn = *replaced = 0;
+    if (cet_corpus_scan(e, dirs, ndirs, err))
+        return -1;
+    uint8_t *want = malloc(e->n ? e->n : 1), *usable = malloc(e->n ? e->n : 1);
+    struct cet_skip *skips = NULL;
+    size_t nskips = 0;
+    int rc = -1;
+    if (!want || !usable) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < e->n; i++)
+        usable[i] = !e->v[i].gold_missing;
+    for (;;) {
+        if (cet_sample_draw(want, e, usable, n, seed, by_package, drawn, err) ||
+            cet_corpus_load(c, e, want, threads, err))
+            goto done;
+        /* Unusable documents leave the draw; their packages take the next ones. */
+        size_t marked = 0;
+        for (size_t k = 0; k < c->nskips; k++)
+            for (size_t i = 0; i < e->n; i++)
+                if (want[i] && usable[i] && !strcmp(e->v[i].html_path, c->skips[k].path)) {
+                    usable[i] = 0;
+                    marked++;
+                }
+        if (!marked)
+            break;
+        *replaced += marked;
+        if (keep_skips(&skips, &nskips, c)) {
+            cet_fail(err, "out of memory");
+            goto done;
+        }
+        cet_corpus_free(c);
+    }
+    if (nskips) { /* the earlier draws' skips first */
+        if (keep_skips(&skips, &nskips, c)) {
+            cet_fail(err, "out of memory");
+            goto done;
+        }
+        free(c->skips);
+        c->skips = skips;
+        c->nskips = nskips;
+        skips = NULL;
+        nskips = 0;
+    }
+    rc = 0;
+done:
+    for (size_t k = 0; k < nskips; k++) {
+        free(skips[k].path);
+        free(skips[k].reason);
+    }
+    free(skips);
+    free(want);
+    free(usable);
+    if (rc)
+        cet_corpus_free(c);
+    return rc;
+}
+
+int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
+                         size_t ndirs, const char *sample, int threads, struct cet_error *err)
+{
+    memset(c, 0, sizeof *c);
+    if (cet_corpus_scan(e, dirs, ndirs, err))
+        return -1;
+    uint8_t *want = NULL;
+    if (sample) {
+        char **names;
+        size_t n;
+        if (!(want = malloc(e->n ? e->n : 1)))
+            return cet_fail(err, "out of memory");
+        if (cet_sample_read(&names, &n, sample, err)) {
+            free(want);
+            return -1;
+        }
+        int rc = cet_sample_select(want, e, names, n, sample, err);
+        cet_sample_free(names, n);
+        if (rc) {
+            free(want);
+            return -1;
+        }
+    }
+    int rc = cet_corpus_load(c, e, want, threads, err);
+    free(want);
+    return rc;
 }

@@ -12,16 +12,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "cetune/ga.h"
 #include "cetune/json.h"
-#include "cetune/rundir.h"
-
-int cet_ga__archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
-                        double r);
+#include "../ga/ga_internal.h"
+#include "run_internal.h"
 
 enum { CHECKPOINT_VERSION = 1 };
 
-void cet_run_free(struct cet_run *run)
+void cet_run_info_free(struct cet_run_info *run)
 {
     free(run->params_path);
     for (size_t i = 0; i < run->ndirs; i++)
@@ -131,14 +128,12 @@ static cJSON *options_json(const struct cet_ga_options *o)
     return j;
 }
 
-/* Internal for output.c: the options as JSON (run.json shows them too). */
-cJSON *cet_ga__options_json(const struct cet_ga_options *o);
-cJSON *cet_ga__options_json(const struct cet_ga_options *o)
+cJSON *cet_run_options_json(const struct cet_ga_options *o)
 {
     return options_json(o);
 }
 
-int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *dir,
+int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
                       struct cet_error *err)
 {
     const struct cet_params_desc *d = ga->desc;
@@ -172,18 +167,20 @@ int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *
     cJSON_AddItemToObject(j, "elapsed", exact(ga->elapsed));
     cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop));
 
-    /* The random state as hex bytes. */
+    /* The random state as hex bytes: a checkpoint without it could not resume. */
     size_t n = ga->rng ? gsl_rng_size(ga->rng) : 0;
     char *hex = malloc(2 * n + 1);
-    if (hex) {
-        const unsigned char *st = ga->rng ? gsl_rng_state(ga->rng) : NULL;
-        for (size_t i = 0; i < n; i++)
-            snprintf(hex + 2 * i, 3, "%02x", st[i]);
-        hex[2 * n] = 0;
-        cJSON_AddStringToObject(j, "rng", ga->rng ? gsl_rng_name(ga->rng) : "");
-        cJSON_AddStringToObject(j, "rng_state", hex);
-        free(hex);
+    if (!hex) {
+        cJSON_Delete(j);
+        return cet_fail(err, "out of memory writing the checkpoint");
     }
+    const unsigned char *st = ga->rng ? gsl_rng_state(ga->rng) : NULL;
+    for (size_t i = 0; i < n; i++)
+        snprintf(hex + 2 * i, 3, "%02x", st[i]);
+    hex[2 * n] = 0;
+    cJSON_AddStringToObject(j, "rng", ga->rng ? gsl_rng_name(ga->rng) : "");
+    cJSON_AddStringToObject(j, "rng_state", hex);
+    free(hex);
 
     cJSON *arch = archive_json(ga);
     if (!arch) {
@@ -206,11 +203,9 @@ int cet_ga_checkpoint(struct cet_ga *ga, const struct cet_run *run, const char *
     cJSON_Delete(j);
     if (!text)
         return cet_fail(err, "out of memory writing the checkpoint");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/" CET_RUN_CHECKPOINT, dir);
     size_t len = strlen(text);
     text[len] = '\n'; /* replaces the NUL: the length is explicit */
-    int rc = cet_write_atomic(path, text, len + 1, err);
+    int rc = cet_run_write_file(dir, CET_RUN_CHECKPOINT, text, len + 1, err);
     cJSON_free(text);
     return rc;
 }
@@ -301,18 +296,22 @@ static int read_options(struct reader *r, const cJSON *o, struct cet_ga_options 
     return r->failed ? -1 : 0;
 }
 
-int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run *run,
+int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run_info *run,
                    const char *dir, cet_extractor_finder find, struct cet_error *err)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/" CET_RUN_CHECKPOINT, dir);
     struct cet_json j;
     struct cet_ga *ga = NULL;
+    struct cet_buf where = {0};
     *out = NULL;
     memset(desc, 0, sizeof *desc);
     memset(run, 0, sizeof *run);
-    if (cet_json_load(&j, path, err))
+    char *path = cet_run_path(dir, CET_RUN_CHECKPOINT);
+    if (!path)
+        return cet_fail(err, "%s: out of memory", dir);
+    if (cet_json_load(&j, path, err)) {
+        free(path);
         return -1;
+    }
     struct reader r = {&j, j.root, err, 0};
     const cJSON *root = j.root;
     int rc = -1;
@@ -326,9 +325,9 @@ int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet
     if (r.failed)
         goto done;
     /* The description as it was when the run started, whatever the file says now. */
-    char where[4200];
-    snprintf(where, sizeof where, "%s (as stored in %s)", ppath, path);
-    if (cet_params_parse(desc, text, strlen(text), where, find, err))
+    if (cet_buf_printf(&where, "%s (as stored in %s)", ppath, path))
+        goto oom;
+    if (cet_params_parse(desc, text, strlen(text), where.p, find, err))
         goto done;
     if (cet_ga_create(&ga, desc, err))
         goto done;
@@ -432,7 +431,7 @@ int cet_ga_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet
         goto oom;
     for (const cJSON *a = arch->child; a; a = a->next) {
         if (numbers(&r, a, row, G + 4) ||
-            cet_ga__archive_put(ga, row + 4, (long)row[0], row[1], row[2], row[3])) {
+            cet_ga_archive_put(ga, row + 4, (long)row[0], row[1], row[2], row[3])) {
             free(row);
             if (!r.failed)
                 goto oom;
@@ -470,10 +469,12 @@ oom:
     cet_fail(err, "out of memory");
 done:
     cet_json_free(&j);
+    cet_buf_free(&where);
+    free(path);
     cet_ga_destroy(ga);
     if (rc) {
         cet_params_free(desc);
-        cet_run_free(run);
+        cet_run_info_free(run);
     }
     return rc;
 }

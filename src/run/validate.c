@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/ga.h"
-#include "cetune/rundir.h"
+#include "run_internal.h"
 
 void cet_validation_free(struct cet_validation *v)
 {
@@ -33,7 +32,7 @@ static size_t shared_docs(const struct cet_corpus *vc, const struct cet_corpus *
     return n;
 }
 
-int cet_ga_validate(struct cet_validation *v, const struct cet_ga *ga, const struct cet_run *run,
+int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, const struct cet_run_info *run,
                     struct cet_evaluator *ev, const struct cet_corpus *vc, double defaults_train,
                     const struct cet_corpus *train, struct cet_error *err)
 {
@@ -118,9 +117,7 @@ int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga
         cet_buf_free(&b);
         return cet_fail(err, "%s: out of memory writing validation.csv", dir);
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/" CET_RUN_VALIDATION, dir);
-    rc = cet_write_atomic(path, b.p, b.len, err);
+    rc = cet_run_write_file(dir, CET_RUN_VALIDATION, b.p, b.len, err);
     cet_buf_free(&b);
     return rc;
 }

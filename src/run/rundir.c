@@ -6,6 +6,7 @@
  * that another process may have opened would let two processes hold "the"
  * lock.  Its content, the holder's PID, is only for the message. */
 #include "cetune/rundir.h"
+#include "run_internal.h"
 
 #include "cetune/buf.h"
 
@@ -28,6 +29,27 @@ const char *const cet_run_files[] = {
     CET_RUN_REPORT, CET_RUN_REPORT_GP, CET_RUN_REPORT_GENERATIONS, CET_RUN_REPORT_EXPLORED,
     CET_RUN_REPORT_POPULATION, CET_RUN_PLOT_CONVERGENCE, CET_RUN_PLOT_EXPLORED,
     "explored-*-*.png" /* CET_RUN_PLOT_PAIR */, CET_RUN_PLOT_DISTRIBUTION, NULL};
+
+char *cet_run_path(const char *dir, const char *name)
+{
+    struct cet_buf b = {0};
+    if (cet_buf_printf(&b, "%s/%s", dir, name)) {
+        cet_buf_free(&b);
+        return NULL;
+    }
+    return b.p;
+}
+
+int cet_run_write_file(const char *dir, const char *name, const char *data, size_t len,
+                       struct cet_error *err)
+{
+    char *path = cet_run_path(dir, name);
+    if (!path)
+        return cet_fail(err, "%s/%s: out of memory", dir, name);
+    int rc = cet_write_atomic(path, data ? data : "", len, err);
+    free(path);
+    return rc;
+}
 
 static int path_in(char *buf, size_t size, const char *dir, const char *name, struct cet_error *err)
 {

@@ -28,7 +28,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/report.h"
-#include "cetune/rundir.h"
+#include "run_internal.h"
 
 enum { BINS = 20, MAX_INT_BINS = 40, MAX_JITTER_VALUES = 10 };
 
@@ -47,7 +47,7 @@ void cet_report_free(struct cet_report *r)
 {
     cet_ga_destroy(r->ga);
     cet_params_free(&r->desc);
-    cet_run_free(&r->run);
+    cet_run_info_free(&r->run);
     cet_json_free(&r->info);
     free(r->validation);
     for (size_t i = 0; i < r->nplots; i++)
@@ -57,39 +57,40 @@ void cet_report_free(struct cet_report *r)
     memset(r, 0, sizeof *r);
 }
 
-static void join(char *buf, size_t size, const char *dir, const char *name)
-{
-    snprintf(buf, size, "%s/%s", dir, name);
-}
 
 int cet_report_load(struct cet_report *r, const char *dir, struct cet_error *err)
 {
-    char path[4200];
+    char *path = NULL;
     memset(r, 0, sizeof *r);
     if (!(r->dir = strdup(dir)))
         return cet_fail(err, "out of memory");
-    if (cet_ga_restore(&r->ga, &r->desc, &r->run, dir, NULL, err))
+    if (cet_run_restore(&r->ga, &r->desc, &r->run, dir, NULL, err))
         goto fail;
-    join(path, sizeof path, dir, CET_RUN_INFO);
+    if (!(path = cet_run_path(dir, CET_RUN_INFO)))
+        goto oom;
     if (cet_json_load(&r->info, path, err))
         goto fail;
     if (!cJSON_IsObject(r->info.root)) {
         cet_json_fail(&r->info, r->info.root, 0, err, "run.json must be an object");
         goto fail;
     }
-    join(path, sizeof path, dir, CET_RUN_VALIDATION);
+    free(path);
+    if (!(path = cet_run_path(dir, CET_RUN_VALIDATION)))
+        goto oom;
     if (access(path, F_OK) == 0) {
         struct cet_buf b = {0};
         if (cet_read_file(&b, path, 64u << 20, err))
             goto fail;
         r->validation = b.p ? b.p : strdup("");
-        if (!r->validation) {
-            cet_fail(err, "out of memory");
-            goto fail;
-        }
+        if (!r->validation)
+            goto oom;
     }
+    free(path);
     return 0;
+oom:
+    cet_fail(err, "out of memory");
 fail:
+    free(path);
     cet_report_free(r);
     return -1;
 }
@@ -167,9 +168,7 @@ static int gp_axis(struct cet_buf *b, const struct cet_params_desc *d, const str
 
 static int write_file(const char *dir, const char *name, struct cet_buf *b, struct cet_error *err)
 {
-    char path[4200];
-    join(path, sizeof path, dir, name);
-    return cet_write_atomic(path, b->p ? b->p : "", b->len, err);
+    return cet_run_write_file(dir, name, b->p, b->len, err);
 }
 
 static int generations_dat(const struct cet_ga *ga, struct cet_buf *b)
@@ -598,12 +597,15 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
     if (write_file(r->dir, file_gp, &b, err))
         goto done;
     for (size_t i = 0; i < r->nplots; i++) {
-        char path[4200];
-        join(path, sizeof path, r->dir, r->plots[i]);
+        char *path = cet_run_path(r->dir, r->plots[i]);
+        if (!path)
+            goto oom;
         if (unlink(path) && errno != ENOENT) {
             cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+            free(path);
             goto done;
         }
+        free(path);
     }
     rc = 0;
     goto done;

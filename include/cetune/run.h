@@ -1,0 +1,182 @@
+/* A tuning run and its directory, end to end (docs/formats.md, "Run
+ * directory"): the training sample, the GA, the files written after every
+ * generation, the checkpoint a run resumes from, validation.
+ *
+ * Lifecycle of a new run:
+ *   cet_run_new (description + options) -> cet_ga_add_seed on cet_run_ga
+ *   (optional) -> cet_run_check -> cet_run_claim (the directory) ->
+ *   cet_run_start (the training sample) -> cet_run_step until
+ *   cet_run_stopped -> cet_run_finish
+ *   (or cet_run_interrupt) -> cet_run_validate (optional) -> cet_run_free.
+ * A run on disk: cet_run_open -> cet_run_resume -> cet_run_step ... as above.
+ *
+ * Every file of a run directory is written atomically (cet_write_atomic),
+ * so the directory is consistent whenever the process stops.  Nothing here
+ * prints: the caller reports progress from cet_run_ga and the skipped
+ * documents from cet_run_train. */
+#ifndef CETUNE_RUN_H
+#define CETUNE_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cetune/corpus.h"
+#include "cetune/error.h"
+#include "cetune/eval.h"
+#include "cetune/ga.h"
+#include "cetune/rundir.h" /* the names of the run directory's files, its lock */
+
+/* ---- training samples (sample.c) ---- */
+
+/* Draws n documents from the entries into want (1 = drawn): per package a
+ * quota in proportion to its usable documents (largest remainders), or the
+ * same share for every package when by_package; within a package a seeded
+ * permutation of all its entries, taking the first usable ones.  usable may
+ * be NULL (all usable).  *drawn receives the number drawn (less than n when
+ * there are fewer usable documents). */
+int cet_sample_draw(uint8_t *want, const struct cet_entries *e, const uint8_t *usable, size_t n,
+                    uint64_t seed, int by_package, size_t *drawn, struct cet_error *err);
+/* Appends the sample file of a loaded corpus: PACKAGE/NAME per document. */
+int cet_sample_format(struct cet_buf *out, const struct cet_corpus *c);
+
+/* Scans the corpora and loads a seeded sample of n documents: documents
+ * without gold are never drawn, and one that fails to load is replaced by
+ * the next of its package until the sample loads whole.  *drawn is the
+ * sample's size (below n when the corpora have fewer usable documents),
+ * *replaced the number of replacements; c->skips lists every document that
+ * failed, over all the draws (c may end up empty: the caller decides). */
+int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
+                    size_t ndirs, size_t n, uint64_t seed, int by_package, int threads,
+                    size_t *drawn, size_t *replaced, struct cet_error *err);
+/* Scans the corpora and loads the documents of the sample file (all of
+ * them when sample is NULL).  Unusable documents are in c->skips (c may
+ * end up empty: the caller decides). */
+int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
+                         size_t ndirs, const char *sample, int threads, struct cet_error *err);
+
+/* ---- what a run is (run.json and the checkpoint) ---- */
+
+struct cet_run_info {
+    char *params_path;
+    char **dirs;           /* training corpora (absolute) */
+    size_t ndirs;
+    char *sample_from;     /* the sample file the run was given, or NULL */
+    long sample_size;      /* the size of a drawn sample, or -1 */
+    long docs;             /* documents in the training sample */
+    int by_package;
+    size_t top;            /* distinct individuals in top.json and validation */
+    char *command;         /* the command line that started the run */
+    char **resumed;        /* the command lines that resumed it */
+    size_t nresumed;
+    char started[32];      /* UTC, ISO 8601 */
+    char **validate;       /* validation corpora (absolute), scored at the end */
+    size_t nvalidate;
+};
+void cet_run_info_free(struct cet_run_info *info);
+
+/* ---- the run ---- */
+
+struct cet_run;
+
+/* What cet_run_start needs besides the GA. */
+struct cet_run_settings {
+    const char *const *dirs;       /* training corpora, as given */
+    size_t ndirs;
+    const char *sample_from;       /* the sample file, or NULL */
+    long sample_size;              /* the size of a drawn sample, or -1 */
+    int by_package;
+    const char *const *validate;   /* validation corpora, or NULL */
+    size_t nvalidate;
+    size_t top;                    /* 0 = 5 */
+    const char *command;           /* how the run was started, for run.json */
+    int threads;                   /* 0 = all cores */
+};
+
+/* A run of the description in params_path with the given options (not yet
+ * checked: add seeds, then cet_run_check). */
+int cet_run_new(struct cet_run **out, const char *params_path,
+                const struct cet_ga_options *opt, struct cet_error *err);
+/* Adds the configuration in path (e.g. an earlier run's best.json) to the
+ * first generation.  Its extractor must be the run's.  Parameters the
+ * description does not evolve keep their fixed values: *ignored (allocated,
+ * one flag per extractor parameter; the caller frees it) marks those where
+ * the configuration differs from them. */
+int cet_run_add_seed_config(struct cet_run *run, const char *path, uint8_t **ignored,
+                            struct cet_error *err);
+/* Checks the options and seeds (cet_ga_check). */
+int cet_run_check(const struct cet_run *run, struct cet_error *err);
+/* Returned by cet_run_claim when the directory holds files and force was
+ * not given. */
+enum { CET_RUN_NOT_EMPTY = -2 };
+/* Takes dir for the run: creates it when absent and locks it (run.lock,
+ * rundir.h) for as long as the run lives; without force, a directory
+ * holding files is refused with CET_RUN_NOT_EMPTY.  Call it before loading
+ * the training sample, so that a bad directory fails at once. */
+int cet_run_claim(struct cet_run *run, const char *dir, int force, struct cet_error *err);
+/* Starts the claimed run on the training sample train (taken over, with its
+ * entries; both left empty): with force, removes the files of an earlier
+ * run; writes sample.txt, run.json and the first checkpoint. */
+int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct cet_corpus *train,
+                  struct cet_entries *entries, struct cet_error *err);
+/* Locks the run in dir and reads it back from its checkpoint, to go on
+ * with `threads` threads (0 = all cores); removes no file. */
+int cet_run_open(struct cet_run **out, const char *dir, int threads, struct cet_error *err);
+/* Goes on with an opened, unfinished run: removes dead temporaries, loads
+ * its training sample (which must load whole), records command in
+ * run.json. */
+int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *err);
+/* cancel (may be NULL) is polled during evaluation; non-zero abandons the
+ * generation in progress. */
+void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx);
+/* One generation: breeds, evaluates, writes the results and the
+ * checkpoint.  0, 1 when cancelled (the run is as before the call), -1 on
+ * error (the last checkpoint on disk still resumes). */
+int cet_run_step(struct cet_run *run, struct cet_error *err);
+/* 1 once the GA has stopped (cet_run_ga(run)->stop). */
+int cet_run_stopped(const struct cet_run *run);
+/* Records a cancelled run: checkpoint of the last complete generation and
+ * run.json "interrupted". */
+int cet_run_interrupt(struct cet_run *run, struct cet_error *err);
+/* Records a stopped run: run.json "finished". */
+int cet_run_finish(struct cet_run *run, struct cet_error *err);
+void cet_run_free(struct cet_run *run);
+
+struct cet_ga *cet_run_ga(const struct cet_run *run);
+const struct cet_run_info *cet_run_info(const struct cet_run *run);
+const char *cet_run_dir(const struct cet_run *run);
+/* The training sample (empty for an opened run not resumed). */
+const struct cet_corpus *cet_run_train(const struct cet_run *run);
+
+/* The described defaults' training fitness: from the archive when they were
+ * evaluated, else evaluated once on the training sample (not counted as an
+ * evaluation of the run); NAN when unknown.  g (ngenes values) receives
+ * their normalised genome. */
+double cet_run_defaults_fitness(struct cet_run *run, double *g);
+
+/* ---- validation (validate.c) ---- */
+
+/* The best distinct individuals and the defaults of a finished run, scored
+ * on validation corpora: validation.csv.  Rows are the best distinct
+ * individuals (at most info->top, best first), then the described
+ * defaults. */
+struct cet_validation {
+    size_t n;            /* rows; the last one is the defaults */
+    size_t ngenes;
+    double *genomes;     /* n x ngenes */
+    double *train;       /* fitness on the training sample (NAN when unknown) */
+    double *f1, *p, *r;  /* means over the validation documents, as fitness */
+    double *macro_f1;    /* mean over packages of their mean F1, as evaluate's tables */
+    size_t docs, npkgs;  /* the validation corpus */
+    size_t shared;       /* validation documents that are also in the training sample */
+};
+
+/* 1 when the run has validation corpora but no validation.csv yet. */
+int cet_run_needs_validation(const struct cet_run *run);
+/* Scores the rows on the loaded validation corpus vc (its corpora are
+ * cet_run_info(run)->validate) and writes validation.csv.  The caller frees
+ * v with cet_validation_free. */
+int cet_run_validate(struct cet_run *run, const struct cet_corpus *vc, struct cet_validation *v,
+                     struct cet_error *err);
+void cet_validation_free(struct cet_validation *v);
+
+#endif

@@ -1,0 +1,144 @@
+/* The tables of a run (cetune evolve): the best distinct individuals
+ * against the defaults, and the validation against the training fitness. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/run.h"
+#include "cli.h"
+
+/* Gene k of genome g for people: its value, or "-" when inactive. */
+static void gene_text(const struct cet_params_desc *d, const double *g, size_t k, char *v,
+                      size_t size)
+{
+    uint8_t active[CET_MAX_GENES];
+    cet_params_active(d, g, active);
+    if (active[k])
+        cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, size);
+    else
+        snprintf(v, size, "-");
+}
+
+/* Table 2 of Gottron (2008): the best distinct individuals, then the defaults
+ * (their active parameters). */
+void cli_print_run(struct cet_run *run)
+{
+    const struct cet_ga *ga = cet_run_ga(run);
+    const struct cet_params_desc *d = ga->desc;
+    const struct cet_run_info *info = cet_run_info(run);
+    size_t *rank = NULL, n = 0;
+    int *w = calloc(d->ngenes + 1, sizeof *w);
+    double *g = malloc((ga->ngenes + 1) * sizeof *g);
+    uint8_t *shown = calloc(d->ngenes + 1, 1);
+    if (!w || !g || !shown || cet_ga_top(ga, info->top ? info->top : 5, &rank, &n) || !n)
+        goto done;
+    /* A parameter inactive in every row shown (a stage extractor no row
+     * chose) gets no column: a pipeline has over a hundred. */
+    for (size_t j = 0; j < n; j++) {
+        uint8_t active[CET_MAX_GENES];
+        cet_params_active(d, ga->genes + rank[j] * ga->ngenes, active);
+        for (size_t k = 0; k < d->ngenes; k++)
+            shown[k] |= active[k];
+    }
+    printf("%s on %ld documents: %ld generations, %ld evaluations, stopped by %s\n\n",
+           d->ex->name, info->docs, ga->gen + 1, ga->evals, cet_ga_stop_name(ga->stop));
+    printf("%4s", "rank");
+    for (size_t k = 0; k < d->ngenes; k++) {
+        if (!shown[k])
+            continue;
+        w[k] = (int)strlen(d->genes[k].name);
+        for (size_t j = 0; j < n; j++) {
+            char v[64];
+            gene_text(d, ga->genes + rank[j] * ga->ngenes, k, v, sizeof v);
+            if ((int)strlen(v) > w[k])
+                w[k] = (int)strlen(v);
+        }
+        printf("  %*s", w[k], d->genes[k].name);
+    }
+    printf("  %8s  %9s  %8s  %10s\n", "fitness", "precision", "recall", "generation");
+    for (size_t j = 0; j < n; j++) {
+        size_t i = rank[j];
+        printf("%4zu", j + 1);
+        for (size_t k = 0; k < d->ngenes; k++) {
+            char v[64];
+            if (!shown[k])
+                continue;
+            gene_text(d, ga->genes + i * ga->ngenes, k, v, sizeof v);
+            printf("  %*s", w[k], v);
+        }
+        printf("  %8.4f  %9.4f  %8.4f  %10ld\n", ga->fit[i], ga->prec[i], ga->rec[i], ga->born[i]);
+    }
+    double f = cet_run_defaults_fitness(run, g);
+    uint8_t active[CET_MAX_GENES];
+    cet_params_active(d, g, active);
+    printf("\ndefaults (");
+    for (size_t k = 0, sep = 0; k < d->ngenes; k++) {
+        char v[64];
+        cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
+        if (active[k])
+            printf("%s%s=%s", sep++ ? " " : "", d->genes[k].name, v);
+    }
+    if (isnan(f))
+        printf(")\n");
+    else
+        printf("): fitness %.4f\nbest: %+.4f over the defaults\n", f, ga->fit[rank[0]] - f);
+    printf("best configuration: %s/best.json\n", cet_run_dir(run));
+done:
+    free(g);
+    free(shown);
+    free(w);
+    free(rank);
+}
+
+/* Validates the finished run: every row's training and validation fitness
+ * and their gap, then the best individual's and the defaults' in one line. */
+int cli_validate_run(struct cet_run *run, int threads)
+{
+    const struct cet_run_info *info = cet_run_info(run);
+    const char *dir = cet_run_dir(run);
+    struct cet_corpus vc = {0};
+    struct cet_entries ve = {0};
+    struct cet_validation v = {0};
+    struct cet_error err;
+    fflush(stdout); /* the table first, then validation's messages on stderr */
+    fprintf(stderr, "cetune: validating the best individuals and the defaults on %zu corpus "
+                    "director%s\n", info->nvalidate, info->nvalidate == 1 ? "y" : "ies");
+    int rc = cli_load_corpus(&vc, &ve, (const char *const *)info->validate, info->nvalidate,
+                             NULL, threads);
+    if (!rc && cli_signal) {
+        fprintf(stderr, "cetune: interrupted by %s before the validation; the run is finished, "
+                        "and 'cetune evolve --resume %s' validates it\n", cli_signal_name(), dir);
+        rc = 128 + cli_signal;
+    } else if (!rc && cet_run_validate(run, &vc, &v, &err)) {
+        cli_error("%s", err.msg);
+        rc = CLI_RUNTIME;
+    } else if (!rc) {
+        printf("\nvalidation on %zu documents in %zu packages", v.docs, v.npkgs);
+        if (v.shared)
+            printf(" (%zu of them in the training sample)", v.shared);
+        printf(": %s/validation.csv\n\n%8s  %8s  %10s  %8s  %9s  %8s  %8s\n", dir, "rank",
+               "training", "validation", "macro F1", "precision", "recall", "gap");
+        for (size_t k = 0; k < v.n; k++) {
+            char rank[32];
+            snprintf(rank, sizeof rank, k + 1 < v.n ? "%zu" : "defaults", k + 1);
+            printf("%8s  ", rank);
+            if (isnan(v.train[k]))
+                printf("%8s  %10.4f  %8.4f  %9.4f  %8.4f  %8s\n", "-", v.f1[k], v.macro_f1[k],
+                       v.p[k], v.r[k], "-");
+            else
+                printf("%8.4f  %10.4f  %8.4f  %9.4f  %8.4f  %+8.4f\n", v.train[k], v.f1[k],
+                       v.macro_f1[k], v.p[k], v.r[k], v.train[k] - v.f1[k]);
+        }
+        size_t d = v.n - 1;
+        printf("\ngap (training - validation fitness): best %+.4f", v.train[0] - v.f1[0]);
+        if (!isnan(v.train[d]))
+            printf(", defaults %+.4f", v.train[d] - v.f1[d]);
+        printf("; on the validation corpora the best is %+.4f over the defaults\n",
+               v.f1[0] - v.f1[d]);
+    }
+    cet_validation_free(&v);
+    cet_corpus_free(&vc);
+    cet_entries_free(&ve);
+    return rc;
+}

@@ -1,0 +1,372 @@
+/* A run (run.h): the GA on a training sample, with its directory.
+ *
+ * - cet_run_start writes sample.txt, run.json ("running") and the first
+ *   checkpoint before any evaluation, so even a run stopped during its
+ *   first generation resumes.
+ * - Every complete generation rewrites individuals.csv, generations.csv,
+ *   best.json, top.json and, last, checkpoint.json (each atomically), so the
+ *   directory is always consistent.
+ * - A cancelled generation leaves no trace (cet_ga_generation restores the
+ *   GA), so cet_run_interrupt checkpoints the last complete one.
+ * - A resumed run takes everything from checkpoint.json and sample.txt;
+ *   only the number of threads may change, which changes no result. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cetune/config.h"
+#include "run_internal.h"
+
+static void utc_now(char *buf, size_t size)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int eval_cb(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
+                   struct cet_error *err)
+{
+    struct cet_run *run = ctx;
+    return cet_evaluate(run->ev, params, k, NULL, 0, NULL, f, p, r, err);
+}
+
+static int cancel_cb(void *ctx)
+{
+    struct cet_run *run = ctx;
+    return run->cancel && run->cancel(run->cancel_ctx);
+}
+
+int cet_run_new(struct cet_run **out, const char *params_path,
+                const struct cet_ga_options *opt, struct cet_error *err)
+{
+    struct cet_run *run = calloc(1, sizeof *run);
+    *out = NULL;
+    if (!run)
+        return cet_fail(err, "out of memory");
+    run->lock = -1;
+    if (cet_params_load(&run->desc, params_path, NULL, err) ||
+        cet_ga_create(&run->ga, &run->desc, err) ||
+        !(run->info.params_path = strdup(params_path))) {
+        if (run->ga)
+            cet_fail(err, "out of memory");
+        cet_run_free(run);
+        return -1;
+    }
+    run->ga->opt = *opt;
+    run->info.sample_size = -1;
+    *out = run;
+    return 0;
+}
+
+int cet_run_add_seed_config(struct cet_run *run, const char *path, uint8_t **ignored,
+                            struct cet_error *err)
+{
+    const struct cet_params_desc *d = &run->desc;
+    struct cet_config cfg;
+    *ignored = NULL;
+    if (cet_config_load(&cfg, path, err))
+        return -1;
+    int rc = -1;
+    if (cfg.ex != d->ex)
+        cet_fail(err, "%s: a configuration of '%s', but the run evolves '%s'", path,
+                 cfg.ex->name, d->ex->name);
+    else if (!(*ignored = calloc(d->ex->nparams + 1, 1)))
+        cet_fail(err, "out of memory");
+    else if (cet_ga_add_seed(run->ga, cfg.params, err)) {
+        struct cet_error why = *err;
+        cet_fail(err, "%s: %s", path, why.msg);
+    } else {
+        rc = 0;
+    }
+    for (size_t k = 0; !rc && k < d->ex->nparams; k++) {
+        int evolved = 0;
+        for (size_t g = 0; g < d->ngenes; g++)
+            evolved |= d->genes[g].index == k;
+        (*ignored)[k] = !evolved && cfg.params[k] != d->base[k];
+    }
+    if (rc) {
+        free(*ignored);
+        *ignored = NULL;
+    }
+    cet_config_free(&cfg);
+    return rc;
+}
+
+int cet_run_check(const struct cet_run *run, struct cet_error *err)
+{
+    return cet_ga_check(run->ga, err);
+}
+
+/* Absolute paths of dirs (so that a resume works from any directory); an
+ * unresolvable path is kept as given. */
+static int absolute_dirs(char ***out, size_t *n, const char *const *dirs, size_t ndirs)
+{
+    *n = 0;
+    if (!(*out = calloc(ndirs + 1, sizeof **out)))
+        return -1;
+    for (size_t i = 0; i < ndirs; i++) {
+        char *abs = realpath(dirs[i], NULL);
+        if (!((*out)[(*n)++] = abs ? abs : strdup(dirs[i])))
+            return -1;
+    }
+    return 0;
+}
+
+static int write_sample(const char *dir, const struct cet_corpus *c, struct cet_error *err)
+{
+    struct cet_buf b = {0};
+    int rc = cet_buf_printf(&b, "# training sample of %s: %zu documents\n", dir, c->ndocs) ||
+                     cet_sample_format(&b, c)
+                 ? cet_fail(err, "out of memory")
+                 : cet_run_write_file(dir, CET_RUN_SAMPLE, b.p, b.len, err);
+    cet_buf_free(&b);
+    return rc;
+}
+
+/* The evaluator of the GA's fitness, on the loaded training sample. */
+static int bind(struct cet_run *run, struct cet_error *err)
+{
+    return cet_evaluator_new(&run->ev, &run->train, run->desc.ex, CET_METRIC_WORD, run->threads,
+                             err);
+}
+
+int cet_run_claim(struct cet_run *run, const char *dir, int force, struct cet_error *err)
+{
+    if (run->dir)
+        return cet_fail(err, "the run has a directory already: %s", run->dir);
+    if (!(run->dir = strdup(dir)))
+        return cet_fail(err, "out of memory");
+    int r = cet_rundir_lock(&run->lock, &run->created, dir, !force, err);
+    if (r > 0)
+        cet_fail(err, "%s exists and is not empty", dir);
+    if (r) {
+        free(run->dir);
+        run->dir = NULL;
+    }
+    run->force = force;
+    return r > 0 ? CET_RUN_NOT_EMPTY : r;
+}
+
+int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct cet_corpus *train,
+                  struct cet_entries *entries, struct cet_error *err)
+{
+    struct cet_run_info *info = &run->info;
+    const char *dir = run->dir;
+    run->train = *train;
+    run->entries = *entries;
+    memset(train, 0, sizeof *train);
+    memset(entries, 0, sizeof *entries);
+    run->threads = s->threads;
+    if (!dir)
+        return cet_fail(err, "the run has no directory (cet_run_claim)");
+    if (!run->train.ndocs)
+        return cet_fail(err, "the training sample has no usable document");
+    if (cet_ga_setup(run->ga, eval_cb, cancel_cb, run, err))
+        return -1;
+    if (run->force && cet_rundir_clear(dir, err))
+        return -1;
+    if ((s->sample_from && !(info->sample_from = strdup(s->sample_from))) ||
+        !(info->command = strdup(s->command ? s->command : "")) ||
+        absolute_dirs(&info->dirs, &info->ndirs, s->dirs, s->ndirs) ||
+        absolute_dirs(&info->validate, &info->nvalidate, s->validate, s->nvalidate))
+        return cet_fail(err, "out of memory");
+    info->sample_size = s->sample_size;
+    info->by_package = s->by_package;
+    info->docs = (long)run->train.ndocs;
+    info->top = s->top ? s->top : 5;
+    utc_now(info->started, sizeof info->started);
+    if (write_sample(dir, &run->train, err))
+        return -1;
+    run->wrote = 1;
+    if (cet_run_write_info(run->ga, info, dir, "running", NULL, run->threads, err) ||
+        cet_run_checkpoint(run->ga, info, dir, err))
+        return -1;
+    return bind(run, err);
+}
+
+int cet_run_open(struct cet_run **out, const char *dir, int threads, struct cet_error *err)
+{
+    struct cet_run *run = calloc(1, sizeof *run);
+    *out = NULL;
+    if (!run || !(run->dir = strdup(dir))) {
+        free(run);
+        return cet_fail(err, "out of memory");
+    }
+    run->threads = threads;
+    run->lock = -1;
+    struct stat st; /* a missing directory is reported by the restore */
+    if ((stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+         cet_rundir_lock(&run->lock, &run->created, dir, 0, err)) ||
+        cet_run_restore(&run->ga, &run->desc, &run->info, dir, NULL, err)) {
+        cet_run_free(run);
+        return -1;
+    }
+    *out = run;
+    return 0;
+}
+
+int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *err)
+{
+    int threads = run->threads;
+    struct cet_run_info *info = &run->info;
+    if (cet_run_stopped(run))
+        return cet_fail(err, "%s has finished already (stopped by %s)", run->dir,
+                        cet_ga_stop_name(run->ga->stop));
+    cet_rundir_remove_temporaries(run->dir);
+    char *sample = cet_run_path(run->dir, CET_RUN_SAMPLE);
+    if (!sample)
+        return cet_fail(err, "out of memory");
+    int rc = cet_corpus_load_dirs(&run->train, &run->entries, (const char *const *)info->dirs,
+                                  info->ndirs, sample, threads, err);
+    free(sample);
+    if (rc)
+        return -1;
+    if ((long)run->train.ndocs != info->docs)
+        return cet_fail(err, "%s: the run trained on %ld documents but only %zu of its sample "
+                             "load now", run->dir, info->docs, run->train.ndocs);
+    char *cmd = strdup(command ? command : "");
+    char **v = realloc(info->resumed, (info->nresumed + 1) * sizeof *v);
+    if (v)
+        info->resumed = v;
+    if (!cmd || !v) {
+        free(cmd);
+        return cet_fail(err, "out of memory");
+    }
+    info->resumed[info->nresumed++] = cmd;
+    if (cet_ga_setup(run->ga, eval_cb, cancel_cb, run, err) ||
+        cet_run_write_info(run->ga, info, run->dir, "running", NULL, threads, err))
+        return -1;
+    return bind(run, err);
+}
+
+void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx)
+{
+    run->cancel = cancel;
+    run->cancel_ctx = ctx;
+}
+
+int cet_run_step(struct cet_run *run, struct cet_error *err)
+{
+    if (!run->ev)
+        return cet_fail(err, "the run is neither started nor resumed");
+    int r = cet_ga_generation(run->ga, err);
+    if (r)
+        return r;
+    return cet_run_write_results(run->ga, &run->info, run->dir, err) ||
+                   cet_run_checkpoint(run->ga, &run->info, run->dir, err)
+               ? -1
+               : 0;
+}
+
+int cet_run_stopped(const struct cet_run *run)
+{
+    return run->ga->stop != CET_STOP_NONE;
+}
+
+int cet_run_interrupt(struct cet_run *run, struct cet_error *err)
+{
+    char ended[32];
+    utc_now(ended, sizeof ended);
+    return cet_run_checkpoint(run->ga, &run->info, run->dir, err) ||
+                   cet_run_write_info(run->ga, &run->info, run->dir, "interrupted", ended,
+                                      run->threads, err)
+               ? -1
+               : 0;
+}
+
+int cet_run_finish(struct cet_run *run, struct cet_error *err)
+{
+    char ended[32];
+    utc_now(ended, sizeof ended);
+    return cet_run_write_info(run->ga, &run->info, run->dir, "finished", ended, run->threads,
+                              err);
+}
+
+void cet_run_free(struct cet_run *run)
+{
+    if (!run)
+        return;
+    cet_evaluator_free(run->ev);
+    cet_ga_destroy(run->ga);
+    cet_corpus_free(&run->train);
+    cet_entries_free(&run->entries);
+    cet_params_free(&run->desc);
+    cet_run_info_free(&run->info);
+    /* A run that failed before writing leaves no directory it made. */
+    cet_rundir_unlock(run->lock, run->created && !run->wrote ? run->dir : NULL);
+    free(run->dir);
+    free(run);
+}
+
+struct cet_ga *cet_run_ga(const struct cet_run *run)
+{
+    return run->ga;
+}
+
+const struct cet_run_info *cet_run_info(const struct cet_run *run)
+{
+    return &run->info;
+}
+
+const char *cet_run_dir(const struct cet_run *run)
+{
+    return run->dir;
+}
+
+const struct cet_corpus *cet_run_train(const struct cet_run *run)
+{
+    return &run->train;
+}
+
+double cet_run_defaults_fitness(struct cet_run *run, double *g)
+{
+    const struct cet_ga *ga = run->ga;
+    cet_params_default_genome(&run->desc, g);
+    cet_genome_normalise(&run->desc, ga->opt.resolution, g);
+    size_t i = cet_ga_lookup(ga, g);
+    if (i != (size_t)-1)
+        return ga->fit[i];
+    double f = NAN, *full = malloc((ga->nfull + 1) * sizeof *full);
+    struct cet_error err;
+    if (full && run->ev) {
+        cet_params_expand(&run->desc, g, full);
+        if (cet_evaluate(run->ev, full, 1, NULL, 0, NULL, &f, NULL, NULL, &err))
+            f = NAN;
+    }
+    free(full);
+    return f;
+}
+
+int cet_run_needs_validation(const struct cet_run *run)
+{
+    char *path = cet_run_path(run->dir, CET_RUN_VALIDATION);
+    int needs = run->info.nvalidate && path && access(path, F_OK) != 0;
+    free(path);
+    return needs;
+}
+
+int cet_run_validate(struct cet_run *run, const struct cet_corpus *vc, struct cet_validation *v,
+                     struct cet_error *err)
+{
+    struct cet_evaluator *ev = NULL;
+    double *g = malloc((run->ga->ngenes + 1) * sizeof *g);
+    memset(v, 0, sizeof *v);
+    if (!g)
+        return cet_fail(err, "out of memory");
+    double defaults = cet_run_defaults_fitness(run, g);
+    free(g);
+    int rc = cet_evaluator_new(&ev, vc, run->desc.ex, CET_METRIC_WORD, run->threads, err) ||
+                     cet_validation_compute(v, run->ga, &run->info, ev, vc, defaults,
+                                            run->ev ? &run->train : NULL, err) ||
+                     cet_validation_write(v, run->ga, run->dir, err)
+                 ? -1
+                 : 0;
+    cet_evaluator_free(ev);
+    return rc;
+}

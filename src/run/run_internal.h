@@ -1,0 +1,78 @@
+/* The run module's shared pieces (src/run), not part of the public API:
+ * the run object and the writers and readers of the run directory's files.
+ * Tests include it to check the files byte for byte. */
+#ifndef CETUNE_RUN_INTERNAL_H
+#define CETUNE_RUN_INTERNAL_H
+
+#include <cjson/cJSON.h>
+
+#include "cetune/params.h"
+#include "cetune/run.h"
+
+struct cet_run {
+    char *dir;                   /* NULL until locked or opened */
+    int lock, created;           /* cet_rundir_lock's descriptor (-1: none); dir was made */
+    int wrote;                   /* something was written into dir */
+    int force;                   /* clear an earlier run's files (cet_run_claim) */
+    struct cet_params_desc desc;
+    struct cet_ga *ga;
+    struct cet_run_info info;
+    struct cet_corpus train;     /* the training sample */
+    struct cet_entries entries;
+    struct cet_evaluator *ev;    /* on train; NULL until started or resumed */
+    int threads;
+    cet_ga_cancel_fn cancel;
+    void *cancel_ctx;
+};
+
+/* rundir.c: DIR/NAME, allocated; NULL when out of memory. */
+char *cet_run_path(const char *dir, const char *name);
+/* Writes data into DIR/NAME atomically. */
+int cet_run_write_file(const char *dir, const char *name, const char *data, size_t len,
+                       struct cet_error *err);
+
+/* checkpoint.c: writes DIR/checkpoint.json (the run, the options, the
+ * description text, the archive, the population, the history and the
+ * random state). */
+int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
+                       struct cet_error *err);
+/* Reads DIR/checkpoint.json back: a new GA (with *desc, owned by the
+ * caller, rebuilt from the stored description; find as in
+ * cet_params_parse) in the state of the checkpoint, not yet set up for
+ * evaluation (cet_ga_setup keeps the restored random state). */
+int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run_info *info,
+                    const char *dir, cet_extractor_finder find, struct cet_error *err);
+/* The options as JSON (the checkpoint and run.json show them). */
+cJSON *cet_run_options_json(const struct cet_ga_options *o);
+
+/* output.c: appends one cell per gene of g to b: cell, a printf format with
+ * one %s, given the value, or "" for an inactive gene (",%s" for CSV rows);
+ * 0 or -1. */
+int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const double *g,
+                     const char *cell);
+/* Writes DIR/individuals.csv, generations.csv, best.json and
+ * top.json (the last two once something was evaluated). */
+int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
+                          struct cet_error *err);
+/* Writes DIR/run.json: command lines, seed, settings, corpus, sample,
+ * library versions, times; status is "running", "interrupted" or
+ * "finished"; ended may be NULL. */
+int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
+                       const char *status, const char *ended, int threads,
+                       struct cet_error *err);
+
+/* validate.c: scores the rows with ev, an evaluator of the GA's extractor
+ * on the validation corpus vc.  defaults_train is the defaults' training
+ * fitness (NAN when unknown); train, the training corpus, may be NULL (then
+ * v->shared is 0). */
+int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga,
+                           const struct cet_run_info *info, struct cet_evaluator *ev,
+                           const struct cet_corpus *vc, double defaults_train,
+                           const struct cet_corpus *train, struct cet_error *err);
+/* Writes DIR/validation.csv: rank (or "defaults"), one column per described
+ * parameter (empty where inactive), train_fitness, valid_f1, valid_macro_f1,
+ * valid_precision, valid_recall, gap (train_fitness - valid_f1; empty when unknown). */
+int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
+                         struct cet_error *err);
+
+#endif
