@@ -200,8 +200,11 @@ int cet_run_open(struct cet_run **out, const char *dir, int threads, struct cet_
     }
     run->threads = threads;
     run->lock = -1;
-    struct stat st; /* a missing directory is reported by the restore */
-    if ((stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+    /* A missing directory is reported by the restore; one nobody can write
+     * (read-only media) needs no lock: a finished run is only shown, an
+     * unfinished one fails at its first write. */
+    struct stat st;
+    if ((stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK) == 0 &&
          cet_rundir_lock(&run->lock, &run->created, dir, 0, err)) ||
         cet_run_restore(&run->ga, &run->desc, &run->info, dir, NULL, err)) {
         cet_run_free(run);
