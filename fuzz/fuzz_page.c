@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct cet_doc *doc = NULL;
     /* The last quarter doubles as gold text, so the metric sees related words. */
     size_t glen = size / 4;
-    if (cet_doc_parse_as(&doc, (const char *)data, size, opts.charset,
+    if (cet_doc_parse_as(&doc, (const char *)data, size, opts.charset, 0,
                          (const char *)data + size - glen, glen, &err))
         doc = NULL;
     for (size_t x = 0; x < cet_extractor_count(); x++) {

@@ -98,9 +98,11 @@ struct cet_doc {
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len,
                   const char *gold, size_t gold_len, struct cet_error *err);
 /* The same with the charset the transport declared (the charset parameter
- * of an HTTP Content-Type), or NULL; see cet_decode_page. */
+ * of an HTTP Content-Type), or NULL (see cet_decode_page), and a deadline
+ * (CLOCK_MONOTONIC seconds, 0 for none) checked after decoding and after
+ * each megabyte parsed: past it, the parse stops and returns -2. */
 int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
-                     const char *gold, size_t gold_len, struct cet_error *err);
+                     double deadline, const char *gold, size_t gold_len, struct cet_error *err);
 void cet_doc_free(struct cet_doc *doc);
 
 static inline const char *cet_node_str(const struct cet_doc *d, uint32_t i)

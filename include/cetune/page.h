@@ -32,8 +32,9 @@ enum cet_page_format { CET_PAGE_TEXT = 0, CET_PAGE_HTML = 1 };
 struct cet_page_opts {
     enum cet_page_format format;
     const char *charset; /* declared by the transport (HTTP Content-Type charset), or NULL */
-    double time_limit;   /* seconds; 0 = none.  Checked between the stages (decode and
-                            parse, prepare, run, render), which cannot be interrupted */
+    double time_limit;   /* seconds; 0 = none.  Checked after decoding, after each
+                            megabyte parsed, and between preparing, running and rendering
+                            (an extractor's run is not interrupted) */
 };
 
 /* What the extraction found, for logs and JSON answers. */

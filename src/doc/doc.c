@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
@@ -336,11 +337,20 @@ static int looks_binary(const char *s, size_t len)
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char *gold,
                   size_t gold_len, struct cet_error *err)
 {
-    return cet_doc_parse_as(out, html, len, NULL, gold, gold_len, err);
+    return cet_doc_parse_as(out, html, len, NULL, 0, gold, gold_len, err);
+}
+
+static int past(double deadline)
+{
+    struct timespec ts;
+    if (deadline <= 0)
+        return 0;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9 > deadline;
 }
 
 int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
-                     const char *gold, size_t gold_len, struct cet_error *err)
+                     double deadline, const char *gold, size_t gold_len, struct cet_error *err)
 {
     *out = NULL;
     if (len == 0)
@@ -362,6 +372,11 @@ int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const c
         free(utf8);
         free(d);
         return cet_fail(err, "binary data, not an HTML page");
+    }
+    if (past(deadline)) {
+        free(utf8);
+        free(d);
+        return cet_fail(err, "time limit exceeded"), -2;
     }
 
     struct builder b;
@@ -391,6 +406,11 @@ int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const c
     for (size_t off = 0; off < ulen && !b.failed; off += chunk) {
         size_t n = ulen - off < chunk ? ulen - off : chunk;
         htmlParseChunk(ctxt, utf8 + off, (int)n, 0);
+        if (past(deadline)) {
+            cet_fail(err, "time limit exceeded");
+            rc = -2;
+            goto done;
+        }
     }
     if (!b.failed)
         htmlParseChunk(ctxt, NULL, 0, 1);
@@ -489,7 +509,7 @@ done:
     cet_intern_free(&b.vocab);
     if (rc) {
         cet_doc_free(d);
-        return -1;
+        return rc;
     }
     *out = d;
     return 0;

@@ -52,7 +52,7 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
     static const struct cet_page_opts defaults;
     const struct cet_page_opts *o = opts ? opts : &defaults;
     const struct cet_extractor *ex = cfg->ex;
-    double start = o->time_limit > 0 ? now() : 0;
+    double start = o->time_limit > 0 ? now() : 0, deadline = start ? start + o->time_limit : 0;
     struct cet_doc *doc = NULL;
     void *prep = NULL;
     int rc = CET_PAGE_FAILED;
@@ -64,7 +64,10 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         cet_fail(err, "unknown charset '%.40s'", o->charset);
         return CET_PAGE_CHARSET;
     }
-    if (cet_doc_parse_as(&doc, bytes, len, o->charset, NULL, 0, err))
+    int parsed = cet_doc_parse_as(&doc, bytes, len, o->charset, deadline, NULL, 0, err);
+    if (parsed == -2)
+        return cet_fail(err, "time limit of %g s exceeded", o->time_limit), CET_PAGE_TIMEOUT;
+    if (parsed)
         return CET_PAGE_UNUSABLE;
     if (over(o, start, err)) {
         rc = CET_PAGE_TIMEOUT;

@@ -85,7 +85,15 @@ static void test_page__failures(void)
     const char *html = "<p>some text</p>";
     CHECK_EQ_INT(extract("accb", html, strlen(html), &o, NULL, &err), CET_PAGE_TIMEOUT);
     CHECK(strstr(err.msg, "time limit") != NULL);
-    /* The context is still good after failures. */
+    /* A 9 MB page stops early: after decoding, or at the first megabyte
+     * parsed past the limit.  The context is still good after failures. */
+    struct cet_buf big = {0};
+    for (int i = 0; i < 200000; i++)
+        cet_buf_puts(&big, "<div><p>some words in a paragraph</p></div>\n");
+    o.time_limit = 1e-4;
+    CHECK_EQ_INT(extract("alltext", big.p, big.len, &o, NULL, &err), CET_PAGE_TIMEOUT);
+    CHECK(strstr(err.msg, "time limit of 0.0001 s exceeded") != NULL);
+    cet_buf_free(&big);
     CHECK_EQ_INT(extract("alltext", html, strlen(html), NULL, NULL, &err), 0);
     CHECK(!strcmp(out.p, "some text\n"));
 }
