@@ -8,8 +8,10 @@
  * "notdoubleclick.net"), compared case-insensitively and without the port.
  *
  * The list in use is data/adhosts.txt, compiled into the library, unless the
- * environment variable CETUNE_ADHOSTS names a file, or cet_adhosts_use_file()
- * was called; either replaces the built-in list entirely. */
+ * caller gave a file with cet_adhosts_use_file() (the library never reads the
+ * environment; the command line reads CETUNE_ADHOSTS and --adhosts).  A run
+ * records the identity of the list (cet_adhosts_digest, cet_adhosts_source)
+ * so that it is resumed with the same one. */
 #ifndef CETUNE_ADHOSTS_H
 #define CETUNE_ADHOSTS_H
 
@@ -32,12 +34,18 @@ size_t cet_adhosts_count(const struct cet_adhosts *h);
  * "//host/...") is listed; relative URLs have no host and never match. */
 int cet_adhosts_match_url(const struct cet_adhosts *h, const char *url);
 
-/* The list extractors use: the file set here, else $CETUNE_ADHOSTS, else
- * the built-in list.  Loaded once, on first use, safely from any thread;
- * returns NULL with the reason in err when the file cannot be used. */
+/* Its identity: 16 hex digits of a 64-bit FNV-1a hash of the text it was
+ * parsed from, into out. */
+void cet_adhosts_digest(const struct cet_adhosts *h, char out[17]);
+/* The file it was loaded from, or NULL (parsed from text, or built in). */
+const char *cet_adhosts_source(const struct cet_adhosts *h);
+
+/* The list extractors use: the file given to cet_adhosts_use_file, else the
+ * built-in list (parsed on first use), safe from any thread; NULL with the
+ * reason in err when it cannot be had (out of memory). */
 const struct cet_adhosts *cet_adhosts_current(struct cet_error *err);
-/* Makes the list in path the one in use.  Call it before any extraction
- * starts (it is not safe against concurrent cet_adhosts_current calls). */
+/* Makes the list in path the one in use; fails once the list in use has
+ * been handed out by cet_adhosts_current (extraction has begun). */
 int cet_adhosts_use_file(const char *path, struct cet_error *err);
 
 #endif

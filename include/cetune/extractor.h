@@ -57,6 +57,9 @@ struct cet_extractor {
      * chose).  NULL: every parameter matters.  Configurations are written
      * with the parameters that matter only. */
     int (*active)(const double *p, size_t i);
+    /* 1 when it reads the ad-host list in use (adhosts.h), an input besides
+     * the page that runs record (best.json, run.json, the checkpoint). */
+    int adhosts;
 };
 
 /* Whether parameter i of ex matters for configuration p. */

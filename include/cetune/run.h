@@ -71,6 +71,8 @@ struct cet_run_info {
     char started[32];      /* UTC, ISO 8601 */
     char **validate;       /* validation corpora (absolute), scored at the end */
     size_t nvalidate;
+    char adhosts[17];      /* digest of the ad-host list in use (cet_adhosts_digest); "" unknown */
+    char *adhosts_file;    /* its file, or NULL (built in) */
 };
 void cet_run_info_free(struct cet_run_info *info);
 
@@ -121,9 +123,9 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
 /* Locks the run in dir and reads it back from its checkpoint, to go on
  * with `threads` threads (0 = all cores); removes no file. */
 int cet_run_open(struct cet_run **out, const char *dir, int threads, struct cet_error *err);
-/* Goes on with an opened, unfinished run: removes dead temporaries, loads
- * its training sample (which must load whole), records command in
- * run.json. */
+/* Goes on with an opened, unfinished run: refuses an ad-host list in use
+ * (adhosts.h) other than the run's, removes dead temporaries, loads its
+ * training sample (which must load whole), records command in run.json. */
 int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *err);
 /* cancel (may be NULL) is polled during evaluation; non-zero abandons the
  * generation in progress. */

@@ -1,6 +1,7 @@
 /* Shared front-end pieces: messages, numbers, configurations, corpora. */
 #include "cli.h"
 
+#include "cetune/adhosts.h"
 #include "cetune/buf.h"
 #include "cetune/run.h"
 
@@ -193,6 +194,21 @@ int cli_cancelled(void *ctx)
 const char *cli_signal_name(void)
 {
     return cli_signal == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
+int cli_adhosts(const char *opt)
+{
+    struct cet_error err;
+    const char *env = getenv("CETUNE_ADHOSTS");
+    const char *path = opt ? opt : env && *env ? env : NULL;
+    int rc = path ? cli_readable(path) : 0;
+    if (!rc && path && cet_adhosts_use_file(path, &err)) {
+        cli_error("%s: %s", opt ? "--adhosts" : "CETUNE_ADHOSTS", err.msg);
+        rc = CLI_USAGE;
+    }
+    if (rc && !opt)
+        cli_error("the file comes from the environment variable CETUNE_ADHOSTS");
+    return rc;
 }
 
 int cli_is_tty(void)

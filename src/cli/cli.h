@@ -147,6 +147,11 @@ void cli_print_run(struct cet_run *run);
  * (cet_run_validate) and prints the gaps.  Returns 0 or an exit code. */
 int cli_validate_run(struct cet_run *run, int threads);
 
+/* Makes the file of --adhosts (opt), else of $CETUNE_ADHOSTS, Crunch's
+ * ad-host list (cet_adhosts_use_file); nothing when neither is given.
+ * Returns 0, or an exit code after printing. */
+int cli_adhosts(const char *opt);
+
 /* 1 when stderr is a terminal (progress output is only for people). */
 int cli_is_tty(void);
 

@@ -502,7 +502,7 @@ int cmd_evaluate(int argc, char **argv)
     struct cet_entries entries = {0};
     struct result *res = NULL;
     struct cet_evaluator **evs = NULL;
-    if (rc)
+    if (rc || (rc = cli_adhosts(NULL)))
         goto done;
     if (!cfgs.n) {
         rc = cli_usage("evaluate", "give a configuration with -c CONFIG.json or -x EXTRACTOR");

@@ -324,6 +324,8 @@ int cmd_evolve(int argc, char **argv)
     if (rc)
         goto done;
     a.opt.select = (enum cet_select)a.select;
+    if ((rc = cli_adhosts(NULL)))
+        goto done;
     if (!a.threads)
         a.threads = omp_get_max_threads();
     if (a.resume) {

@@ -236,13 +236,8 @@ int cmd_extract(int argc, char **argv)
     } else {
         j.cfg = &cfgs.v[0];
     }
-    if (adhosts && (rc = cli_readable(adhosts)))
+    if ((rc = cli_adhosts(adhosts)))
         goto done;
-    if (adhosts && cet_adhosts_use_file(adhosts, &err)) {
-        cli_error("--adhosts: %s", err.msg);
-        rc = CLI_USAGE;
-        goto done;
-    }
     if (cet_page_new(&j.pg, &err)) {
         cli_error("%s", err.msg);
         rc = CLI_RUNTIME;

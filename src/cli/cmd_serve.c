@@ -87,10 +87,8 @@ int cmd_serve(int argc, char **argv)
         return rc;
     if (!a.config == !a.routes)
         return cli_usage("serve", "give either -c CONFIG.json or --routes FILE");
-    if (a.adhosts && cet_adhosts_use_file(a.adhosts, &err)) {
-        cli_error("--adhosts: %s", err.msg);
-        return CLI_USAGE;
-    }
+    if ((rc = cli_adhosts(a.adhosts)))
+        return rc;
     if (load(&routes, &a, &err)) {
         cli_error("%s", err.msg);
         return CLI_USAGE;

@@ -3,6 +3,7 @@
 #include "cetune/adhosts.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ struct cet_adhosts {
     uint32_t *slots;  /* open addressing: pool offset + 1, 0 = empty */
     size_t nslots;    /* a power of two, at least twice count */
     size_t count;
+    uint64_t digest;  /* FNV-1a of the text it was parsed from: its identity */
+    char *source;     /* the file it was read from, or NULL (built-in, or text) */
 };
 
 static uint64_t hash(const char *s, size_t n)
@@ -163,6 +166,7 @@ int cet_adhosts_parse(struct cet_adhosts **out, const char *text, size_t len, co
     }
     h->pool = pool.p;
     h->pool_len = pool.len;
+    h->digest = hash(text, len);
     *out = h;
     return 0;
 oom:
@@ -182,6 +186,11 @@ int cet_adhosts_load(struct cet_adhosts **out, const char *path, struct cet_erro
     if (rc == 0)
         rc = cet_adhosts_parse(out, b.p, b.len, path, err);
     cet_buf_free(&b);
+    if (rc == 0 && !((*out)->source = strdup(path))) {
+        cet_adhosts_free(*out);
+        *out = NULL;
+        return cet_fail(err, "out of memory");
+    }
     return rc;
 }
 
@@ -191,7 +200,18 @@ void cet_adhosts_free(struct cet_adhosts *h)
         return;
     free(h->pool);
     free(h->slots);
+    free(h->source);
     free(h);
+}
+
+void cet_adhosts_digest(const struct cet_adhosts *h, char out[17])
+{
+    snprintf(out, 17, "%016llx", (unsigned long long)h->digest);
+}
+
+const char *cet_adhosts_source(const struct cet_adhosts *h)
+{
+    return h->source;
 }
 
 size_t cet_adhosts_count(const struct cet_adhosts *h)
@@ -243,41 +263,29 @@ int cet_adhosts_match_url(const struct cet_adhosts *h, const char *url)
     return 0;
 }
 
-/* ---- the list in use ---- */
+/* ---- the list in use ----
+ * Set by cet_adhosts_use_file before the first extraction, else the
+ * built-in list; it never changes once handed out (a list being read by
+ * another thread is never freed), and the lock makes the first use and a
+ * replacement safe from any thread. */
 
 static struct cet_adhosts *current;
 static struct cet_error current_err;
-static int current_failed;
-static pthread_once_t current_once = PTHREAD_ONCE_INIT;
-
-static void load_current(void)
-{
-    if (current)
-        return; /* set by cet_adhosts_use_file */
-    const char *env = getenv("CETUNE_ADHOSTS");
-    int rc;
-    if (env && *env) {
-        rc = cet_adhosts_load(&current, env, &current_err);
-        if (rc) {
-            struct cet_error e = current_err;
-            cet_fail(&current_err, "CETUNE_ADHOSTS: %s", e.msg);
-        }
-    } else {
-        rc = cet_adhosts_parse(&current, cet_adhosts_builtin, cet_adhosts_builtin_len,
-                               "built-in adhosts.txt", &current_err);
-    }
-    current_failed = rc != 0;
-}
+static int current_failed, handed_out;
+static pthread_mutex_t current_lock = PTHREAD_MUTEX_INITIALIZER;
 
 const struct cet_adhosts *cet_adhosts_current(struct cet_error *err)
 {
-    pthread_once(&current_once, load_current);
-    if (current_failed) {
-        if (err)
-            *err = current_err;
-        return NULL;
-    }
-    return current;
+    pthread_mutex_lock(&current_lock);
+    if (!current && !current_failed)
+        current_failed = cet_adhosts_parse(&current, cet_adhosts_builtin, cet_adhosts_builtin_len,
+                                           "built-in adhosts.txt", &current_err) != 0;
+    handed_out = 1;
+    const struct cet_adhosts *h = current;
+    if (!h && err)
+        *err = current_err;
+    pthread_mutex_unlock(&current_lock);
+    return h;
 }
 
 int cet_adhosts_use_file(const char *path, struct cet_error *err)
@@ -285,9 +293,17 @@ int cet_adhosts_use_file(const char *path, struct cet_error *err)
     struct cet_adhosts *h;
     if (cet_adhosts_load(&h, path, err))
         return -1;
-    cet_adhosts_free(current);
-    current = h;
-    current_failed = 0;
-    pthread_once(&current_once, load_current); /* keeps a later first use from loading another */
+    pthread_mutex_lock(&current_lock);
+    int late = handed_out;
+    if (!late) {
+        cet_adhosts_free(current);
+        current = h;
+        current_failed = 0;
+    }
+    pthread_mutex_unlock(&current_lock);
+    if (late) {
+        cet_adhosts_free(h);
+        return cet_fail(err, "%s: the ad-host list cannot change once extraction has begun", path);
+    }
     return 0;
 }

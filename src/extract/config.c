@@ -151,7 +151,7 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
         if (strcmp(m->string, "extractor") && strcmp(m->string, "params") &&
             strcmp(m->string, "fitness") && strcmp(m->string, "docs") &&
             strcmp(m->string, "precision") && strcmp(m->string, "recall") &&
-            strcmp(m->string, "generation")) {
+            strcmp(m->string, "generation") && strcmp(m->string, "adhosts")) {
             cet_json_fail(&j, m, 1, err, "unknown member \"%s\"", m->string);
             goto done;
         }

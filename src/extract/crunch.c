@@ -527,4 +527,5 @@ const struct cet_extractor cet_extractor_crunch = {
     .prepare = crunch_prepare,
     .release = crunch_release,
     .run = crunch_run,
+    .adhosts = 1,
 };

@@ -542,4 +542,5 @@ struct cet_extractor cet_extractor_pipeline = {
     .release = pipe_release,
     .run = pipe_run,
     .active = pipe_active,
+    .adhosts = 1, /* its Crunch cleaning */
 };

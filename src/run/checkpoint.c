@@ -32,6 +32,7 @@ void cet_run_info_free(struct cet_run_info *run)
     for (size_t i = 0; i < run->nvalidate; i++)
         free(run->validate[i]);
     free(run->validate);
+    free(run->adhosts_file);
     memset(run, 0, sizeof *run);
 }
 
@@ -154,6 +155,11 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
     cJSON_AddStringToObject(j, "command", run->command ? run->command : "");
     cJSON_AddItemToObject(j, "resumed", strings(run->resumed, run->nresumed));
     cJSON_AddStringToObject(j, "started", run->started);
+    if (run->adhosts[0]) {
+        cJSON_AddStringToObject(j, "adhosts", run->adhosts);
+        if (run->adhosts_file)
+            cJSON_AddStringToObject(j, "adhosts_file", run->adhosts_file);
+    }
     cJSON_AddItemToObject(j, "options", options_json(&ga->opt));
 
     cJSON *seeds = cJSON_AddArrayToObject(j, "seeds");
@@ -371,6 +377,21 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
     run->top = (size_t)num(&r, root, "top");
     run->command = strdup(str(&r, root, "command"));
     snprintf(run->started, sizeof run->started, "%s", str(&r, root, "started"));
+    /* Optional: checkpoints from before ad-host lists were recorded have none. */
+    const cJSON *ah = cJSON_GetObjectItemCaseSensitive(root, "adhosts");
+    const cJSON *ahf = cJSON_GetObjectItemCaseSensitive(root, "adhosts_file");
+    if ((ah && (!cJSON_IsString(ah) || strlen(ah->valuestring) != 16 ||
+                strspn(ah->valuestring, "0123456789abcdef") != 16)) ||
+        (ahf && !cJSON_IsString(ahf))) {
+        cet_json_fail(&j, ah && !cJSON_IsString(ahf) && ahf ? ahf : ah, 0, err,
+                      "checkpoint: \"adhosts\" must be 16 hex digits and \"adhosts_file\" a "
+                      "string");
+        goto done;
+    }
+    if (ah)
+        memcpy(run->adhosts, ah->valuestring, 17);
+    if (ahf && !(run->adhosts_file = strdup(ahf->valuestring)))
+        goto oom;
     if (!run->command)
         goto oom;
 

@@ -89,9 +89,18 @@ static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, 
     size_t start = b->len;
     if (cet_config_json(b, ga->desc->ex, full, shown, ga->fit[i], run->docs))
         return -1;
-    if (!extra)
+    if (!extra && !(ga->desc->ex->adhosts && run->adhosts[0]))
         return 0;
     b->len = start + (b->len - start) - 1; /* reopen the object: drop its '}' */
+    if (!extra) { /* the ad-host list the configuration was tuned with */
+        cJSON *f = cJSON_CreateString(run->adhosts_file ? run->adhosts_file : "built-in");
+        char *file = f ? cJSON_PrintUnformatted(f) : NULL;
+        int rc = !file || cet_buf_printf(b, ", \"adhosts\": {\"digest\": \"%s\", \"file\": %s}}",
+                                         run->adhosts, file);
+        cJSON_free(file);
+        cJSON_Delete(f);
+        return rc ? -1 : 0;
+    }
     return cet_buf_printf(b, ", \"precision\": %.6f, \"recall\": %.6f, \"generation\": %ld}",
                           ga->prec[i], ga->rec[i], ga->born[i]);
 }
@@ -177,6 +186,14 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
         cJSON_AddStringToObject(sample, "from", "all documents");
     cJSON_AddBoolToObject(sample, "by_package", run->by_package);
     cJSON_AddNumberToObject(sample, "documents", (double)run->docs);
+    if (run->adhosts[0]) {
+        cJSON *ah = cJSON_AddObjectToObject(j, "adhosts");
+        cJSON_AddStringToObject(ah, "digest", run->adhosts);
+        if (run->adhosts_file)
+            cJSON_AddStringToObject(ah, "file", run->adhosts_file);
+        else
+            cJSON_AddStringToObject(ah, "file", "built-in");
+    }
     cJSON *v = cJSON_AddObjectToObject(j, "versions");
     const struct cet_version *ver;
     size_t nver = cet_versions(&ver);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cetune/adhosts.h"
 #include "cetune/config.h"
 #include "run_internal.h"
 
@@ -118,6 +119,21 @@ static int absolute_dirs(char ***out, size_t *n, const char *const *dirs, size_t
     return 0;
 }
 
+/* The identity of the ad-host list in use into digest (17 bytes) and *file
+ * (allocated, NULL when built in). */
+static int adhosts_in_use(char *digest, char **file, struct cet_error *err)
+{
+    const struct cet_adhosts *h = cet_adhosts_current(err);
+    if (!h)
+        return -1;
+    cet_adhosts_digest(h, digest);
+    const char *src = cet_adhosts_source(h);
+    *file = NULL;
+    if (src && !(*file = realpath(src, NULL)) && !(*file = strdup(src)))
+        return cet_fail(err, "out of memory");
+    return 0;
+}
+
 static int write_sample(const char *dir, const struct cet_corpus *c, struct cet_error *err)
 {
     struct cet_buf b = {0};
@@ -181,6 +197,8 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     info->docs = (long)run->train.ndocs;
     info->top = s->top ? s->top : 5;
     utc_now(info->started, sizeof info->started);
+    if (run->desc.ex->adhosts && adhosts_in_use(info->adhosts, &info->adhosts_file, err))
+        return -1;
     if (write_sample(dir, &run->train, err))
         return -1;
     run->wrote = 1;
@@ -221,6 +239,20 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
     if (cet_run_stopped(run))
         return cet_fail(err, "%s has finished already (stopped by %s)", run->dir,
                         cet_ga_stop_name(run->ga->stop));
+    if (run->desc.ex->adhosts && info->adhosts[0]) {
+        char digest[17], *file;
+        if (adhosts_in_use(digest, &file, err))
+            return -1;
+        int same = !strcmp(digest, info->adhosts);
+        if (!same)
+            cet_fail(err, "%s: the run was started with the ad-host list %s (digest %s), but the "
+                          "list in use is %s (digest %s); a run resumes with the list it started "
+                          "with", run->dir, info->adhosts_file ? info->adhosts_file : "built in",
+                     info->adhosts, file ? file : "built in", digest);
+        free(file);
+        if (!same)
+            return -1;
+    }
     cet_rundir_remove_temporaries(run->dir);
     char *sample = cet_run_path(run->dir, CET_RUN_SAMPLE);
     if (!sample)
