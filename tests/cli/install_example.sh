@@ -1,0 +1,40 @@
+# cmake --install puts the command, libcetune (shared with an soname, and
+# static), its headers, cetune.pc, the man page and params/ under a prefix;
+# examples/extract_page.c compiles against that tree with pkg-config alone,
+# and prints exactly what `cetune extract -c best.json PAGE` prints.
+CETUNE=$1 SRC=$2
+. "$SRC/tests/cli_lib.sh"
+if [ -n "$CETUNE_SANITIZED" ]; then
+  echo "skipping: a sanitizer build's library needs the sanitizer runtime in every program"
+  exit 77
+fi
+BUILD=$(dirname "$CETUNE")
+X=$TMP/x
+expect_status 0 cmake --install "$BUILD" --prefix "$X"
+LIBDIR=$(dirname "$(find "$X" -name libcetune.a | head -1)")
+for f in bin/cetune include/cetune/page.h include/cetune/run.h share/cetune/params/lqf.json \
+         share/man/man1/cetune.1; do
+  if [ -f "$X/$f" ]; then ok; else fail "$f not installed"; fi
+done
+if [ -f "$LIBDIR/pkgconfig/cetune.pc" ]; then ok; else fail "cetune.pc not installed"; fi
+soname=$(objdump -p "$LIBDIR/libcetune.so" 2>/dev/null | sed -n 's/^ *SONAME *//p')
+if [ "$soname" = "libcetune.so.0" ] && [ -f "$LIBDIR/$soname" ]; then ok; else fail "soname '$soname'"; fi
+
+export PKG_CONFIG_PATH=$LIBDIR/pkgconfig
+flags=$(pkg-config --cflags --libs cetune) || fail "pkg-config --cflags --libs cetune"
+expect_status 0 cc -std=c11 -Wall -Wextra -Werror "$SRC/examples/extract_page.c" $flags -o "$TMP/extract_page"
+if [ "$(grep -c '' "$SRC/examples/extract_page.c")" -le 40 ]; then ok; else fail "the example is over 40 lines"; fi
+
+# A tuned configuration (crunch reads the ad-host list too), then pages.
+expect_status 0 "$X/bin/cetune" evolve -p "$SRC/params/crunch.json" -d "$SRC/samples/demo" \
+  --sample-size 12 --generations 2 --seed 3 -o "$TMP/run"
+n=0
+for page in "$SRC"/samples/demo/*/*.html "$SRC"/tests/data/corpus/canon/pages/cp1252*.html; do
+  [ -f "$page" ] || continue
+  LD_LIBRARY_PATH=$LIBDIR "$TMP/extract_page" "$TMP/run/best.json" "$page" > "$TMP/a" || fail "extract_page $page"
+  "$X/bin/cetune" extract -c "$TMP/run/best.json" "$page" > "$TMP/b" 2>/dev/null
+  if cmp -s "$TMP/a" "$TMP/b"; then ok; else fail "extract_page differs from cetune extract on $page"; fi
+  n=$((n + 1))
+done
+if [ $n -ge 10 ]; then ok; else fail "only $n pages compared"; fi
+finish
