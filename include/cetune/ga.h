@@ -32,6 +32,7 @@
 
 #include "cetune/buf.h"
 #include "cetune/error.h"
+#include "cetune/objective.h"
 #include "cetune/params.h"
 
 enum cet_select { CET_SELECT_TOURNAMENT, CET_SELECT_TRUNCATION };
@@ -64,12 +65,18 @@ struct cet_ga_options {
     double adapt_factor;    /* sigma times this per stagnant generation, up to 0.5 (1.5) */
     double resolution;      /* float grid, fraction of the range (1e-4; 0 = exact doubles) */
     uint64_t seed;          /* the run seed (1) */
+    struct cet_goal goal;   /* what is optimised (objective.h; zero: mean F1) */
 };
 
 /* Computes mean F1, precision and recall of k full parameter vectors
  * (k x ex->nparams); returns 0 or -1 with err filled. */
 typedef int (*cet_ga_eval_fn)(void *ctx, const double *params, size_t k, double *f1, double *p,
                               double *r, struct cet_error *err);
+/* Measures k full parameter vectors under ga->opt.goal into m[0..k)
+ * (cet_goal_measure); returns 0 or -1 with err filled.  Used instead of
+ * cet_ga_eval_fn when given to cet_ga_set_measure. */
+typedef int (*cet_ga_measure_fn)(void *ctx, const double *params, size_t k,
+                                 struct cet_measures *m, struct cet_error *err);
 /* Polled between evaluation chunks: non-zero abandons the generation. */
 typedef int (*cet_ga_cancel_fn)(void *ctx);
 
@@ -97,7 +104,9 @@ struct cet_ga {
 
     /* The archive: every evaluated genome once, in evaluation order. */
     double *genes;                /* narch x ngenes */
-    double *fit, *prec, *rec;
+    double *fit, *prec, *rec;     /* fit: the objective (--pareto: mean F1) */
+    double *f1, *words, *viol;    /* mean F1, mean extracted words, constraint violation */
+    double *obj;                  /* narch x CET_MAX_PARETO: the Pareto objectives */
     long *born;                   /* generation of its evaluation */
     size_t narch, cap;
     uint32_t *slots;              /* hash of normalised genome -> archive index + 1 */
@@ -124,6 +133,7 @@ struct cet_ga {
     size_t ncsv_rows, njson_rows;
 
     cet_ga_eval_fn eval;
+    cet_ga_measure_fn measure;
     cet_ga_cancel_fn cancel;
     void *ctx;
 };
@@ -148,18 +158,26 @@ int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel
  * error. */
 int cet_ga_generation(struct cet_ga *ga, struct cet_error *err);
 void cet_ga_destroy(struct cet_ga *ga);
+/* Evaluates with measure instead of setup's eval from now on (setup's ctx). */
+void cet_ga_set_measure(struct cet_ga *ga, cet_ga_measure_fn measure);
 
 /* Human name of a stop reason ("patience", ...). */
 const char *cet_ga_stop_name(enum cet_stop s);
-/* Archive indices sorted best first (fitness, then evaluation order); the
- * caller frees *out. */
+/* Archive indices sorted best first (Deb's rules: feasible before
+ * infeasible, smaller violation first, then fitness, then evaluation
+ * order); the caller frees *out. */
 int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n);
 /* The best distinct individuals, at most max, best first: individuals with
  * exactly the same fitness, precision and recall behave alike on the sample
  * and count once (the first found stands for them).  The caller frees *out. */
 int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n);
-/* Archive index of the best individual, or (size_t)-1 before any evaluation. */
+/* Archive index of the best individual (--pareto: the highest mean F1 on
+ * the front, cet_ga_front), or (size_t)-1 before any evaluation. */
 size_t cet_ga_best(const struct cet_ga *ga);
+/* --pareto: the archive's non-dominated individuals (constrained
+ * domination on the Pareto objectives), one per distinct objective vector,
+ * in evaluation order; the caller frees *out. */
+int cet_ga_front(const struct cet_ga *ga, size_t **out, size_t *n);
 /* Archive index of genome g, or (size_t)-1 when it was never evaluated. */
 size_t cet_ga_lookup(const struct cet_ga *ga, const double *g);
 

@@ -137,6 +137,23 @@ static void init(void *p)
 
 static const char *const selections[] = {"tournament", "truncation", NULL}; /* enum cet_select */
 
+/* --objective, --constraint (repeatable) and --pareto into the goal (objective.h). */
+static int parse_goal(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
+{
+    struct cet_goal *g = field;
+    struct cet_error err;
+    int bad;
+    if (!strcmp(o->name, "objective"))
+        bad = cet_objective_parse(&g->objective, arg, &err);
+    else if (!strcmp(o->name, "pareto"))
+        bad = cet_pareto_parse(g, arg, &err);
+    else if (g->ncons == CET_MAX_CONSTRAINTS)
+        bad = cet_fail(&err, "at most %d constraints", CET_MAX_CONSTRAINTS);
+    else
+        bad = cet_constraint_parse(&g->cons[g->ncons++], arg, &err);
+    return bad ? cli_usage(cmd, "--%s: %s", o->name, err.msg) : 0;
+}
+
 /* The option table (cli.h): one row per option. */
 static const struct cli_opt options[] = {
     {.name = "params", .letter = 'p', .arg = "PARAMS.json", .type = CLI_STR, .off = ARG(params),
@@ -192,6 +209,18 @@ static const struct cli_opt options[] = {
     {.name = "seed-config", .arg = "FILE", .type = CLI_LIST, .off = ARG(seed_configs),
      .flags = CLI_MANY, .help = "a configuration (e.g. a best.json) added to generation 0; "
                                 "repeatable"},
+    {.name = "objective", .arg = "f1|precision|recall|fbeta:B|macro-f1", .type = CLI_FUNC,
+     .off = ARG(opt.goal), .parse = parse_goal, .def = "f1",
+     .help = "what the run maximises: mean F1, precision or recall over the documents, mean "
+             "F-beta, or F1 averaged per package then over packages"},
+    {.name = "constraint", .arg = "MEASURE>=X", .type = CLI_FUNC, .off = ARG(opt.goal),
+     .parse = parse_goal, .flags = CLI_MANY, .def = "none",
+     .help = "precision, recall, f1 or words (mean extracted words) >= or <= a bound; "
+             "feasible settings rank first; repeatable"},
+    {.name = "pareto", .arg = "OBJ,OBJ[,OBJ]", .type = CLI_FUNC, .off = ARG(opt.goal),
+     .parse = parse_goal, .def = "none",
+     .help = "search the trade-off between two or three objectives with NSGA-II: pareto.csv, "
+             "pareto/K.json"},
     {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
      .forms = 3, .help = "threads, which never change the results; 0: all cores"},
     {.name = "top", .arg = "N", .type = CLI_LONG, .off = ARG(top), .min = 1, .max = 1000,
@@ -293,6 +322,8 @@ static int new_run(struct cet_run **run, const struct args *a)
         return cli_usage("evolve", "-s FILE and --sample-size N exclude each other");
     if (a->by_package && a->sample_size < 0)
         return cli_usage("evolve", "--by-package shapes a drawn sample: it needs --sample-size N");
+    if (a->opt.goal.npareto && a->opt.goal.objective.m != CET_MEASURE_F1)
+        return cli_usage("evolve", "--pareto searches its own objectives; leave out --objective");
     int rc = cli_readable(a->params);
     if (rc)
         return rc;

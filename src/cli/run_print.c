@@ -20,6 +20,45 @@ static void gene_text(const struct cet_params_desc *d, const double *g, size_t k
         snprintf(v, size, "-");
 }
 
+/* What the run optimised, when not mean F1, and whether its constraints
+ * could be met. */
+static void print_goal(const struct cet_ga *ga, const char *dir)
+{
+    const struct cet_goal *g = &ga->opt.goal;
+    char name[64];
+    if (g->npareto) {
+        size_t *front = NULL, n = 0;
+        printf("Pareto search (NSGA-II) on ");
+        for (size_t k = 0; k < g->npareto; k++) {
+            cet_objective_name(&g->pareto[k], name, sizeof name);
+            printf("%s%s", k ? ", " : "", name);
+        }
+        if (!cet_ga_front(ga, &front, &n))
+            printf(": %zu non-dominated settings in %s/pareto.csv; fitness is mean F1, and "
+                   "best.json the front's highest\n", n, dir);
+        free(front);
+    } else if (g->objective.m != CET_MEASURE_F1) {
+        cet_objective_name(&g->objective, name, sizeof name);
+        printf("objective: %s (the fitness column)\n", name);
+    }
+    if (!g->ncons)
+        return;
+    size_t feasible = 0, best = cet_ga_best(ga);
+    for (size_t i = 0; i < ga->narch; i++)
+        feasible += ga->viol[i] == 0;
+    printf("constraints:");
+    for (size_t k = 0; k < g->ncons; k++) {
+        cet_constraint_name(&g->cons[k], name, sizeof name);
+        printf(" %s", name);
+    }
+    if (feasible)
+        printf("; %zu of %zu evaluated settings feasible\n", feasible, ga->narch);
+    else
+        printf("; NO FEASIBLE SETTING FOUND among %zu evaluated: best.json is the one closest "
+               "to feasible (violation %.4f)\n", ga->narch,
+               best == (size_t)-1 ? NAN : ga->viol[best]);
+}
+
 /* Table 2 of Gottron (2008): the best distinct individuals, then the defaults
  * (their active parameters). */
 void cli_print_run(struct cet_run *run)
@@ -41,8 +80,10 @@ void cli_print_run(struct cet_run *run)
         for (size_t k = 0; k < d->ngenes; k++)
             shown[k] |= active[k];
     }
-    printf("%s on %ld documents: %ld generations, %ld evaluations, stopped by %s\n\n",
+    printf("%s on %ld documents: %ld generations, %ld evaluations, stopped by %s\n",
            d->ex->name, info->docs, ga->gen + 1, ga->evals, cet_ga_stop_name(ga->stop));
+    print_goal(ga, cet_run_dir(run));
+    putchar('\n');
     printf("%4s", "rank");
     for (size_t k = 0; k < d->ngenes; k++) {
         if (!shown[k])

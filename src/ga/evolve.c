@@ -30,6 +30,7 @@
 
 #include "cetune/ga.h"
 #include "ga_internal.h"
+#include "cetune/nsga2.h"
 
 enum { RETRIES = 20, CHUNK = 16 };
 
@@ -138,6 +139,11 @@ int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel
     return 0;
 }
 
+void cet_ga_set_measure(struct cet_ga *ga, cet_ga_measure_fn measure)
+{
+    ga->measure = measure;
+}
+
 void cet_ga_destroy(struct cet_ga *ga)
 {
     if (!ga)
@@ -151,6 +157,10 @@ void cet_ga_destroy(struct cet_ga *ga)
     free(ga->fit);
     free(ga->prec);
     free(ga->rec);
+    free(ga->f1);
+    free(ga->words);
+    free(ga->viol);
+    free(ga->obj);
     free(ga->born);
     free(ga->slots);
     free(ga->pop);
@@ -233,7 +243,19 @@ static size_t arch_add(struct cet_ga *ga, const double *g, long born)
         long *b = realloc(ga->born, cap * sizeof *b);
         if (b)
             ga->born = b;
-        if (!genes || !fit || !prec || !rec || !b)
+        double *f1 = realloc(ga->f1, cap * sizeof *f1);
+        if (f1)
+            ga->f1 = f1;
+        double *words = realloc(ga->words, cap * sizeof *words);
+        if (words)
+            ga->words = words;
+        double *viol = realloc(ga->viol, cap * sizeof *viol);
+        if (viol)
+            ga->viol = viol;
+        double *obj = realloc(ga->obj, cap * CET_MAX_PARETO * sizeof *obj);
+        if (obj)
+            ga->obj = obj;
+        if (!genes || !fit || !prec || !rec || !b || !f1 || !words || !viol || !obj)
             return (size_t)-1;
         ga->cap = cap;
     }
@@ -241,7 +263,9 @@ static size_t arch_add(struct cet_ga *ga, const double *g, long born)
         return (size_t)-1;
     size_t i = ga->narch++;
     memcpy(ga->genes + i * ga->ngenes, g, ga->ngenes * sizeof *g);
-    ga->fit[i] = ga->prec[i] = ga->rec[i] = 0;
+    ga->fit[i] = ga->prec[i] = ga->rec[i] = ga->f1[i] = ga->words[i] = ga->viol[i] = 0;
+    for (size_t k = 0; k < CET_MAX_PARETO; k++)
+        ga->obj[i * CET_MAX_PARETO + k] = 0;
     ga->born[i] = born;
     slot_insert(ga, i);
     return i;
@@ -253,17 +277,33 @@ int cet_ga_archive_put(struct cet_ga *ga, const double *g, long born, double f, 
     size_t i = arch_add(ga, g, born);
     if (i == (size_t)-1)
         return -1;
-    ga->fit[i] = f;
+    ga->fit[i] = ga->f1[i] = f;
     ga->prec[i] = p;
     ga->rec[i] = r;
     return 0;
 }
 
+void cet_ga_archive_measures(struct cet_ga *ga, size_t i, const struct cet_measures *m)
+{
+    /* A Pareto search has no single objective: its individuals rank by F1. */
+    ga->fit[i] = ga->opt.goal.npareto ? m->f1 : m->fit;
+    ga->f1[i] = m->f1;
+    ga->prec[i] = m->p;
+    ga->rec[i] = m->r;
+    ga->words[i] = m->words;
+    ga->viol[i] = m->viol;
+    memcpy(ga->obj + i * CET_MAX_PARETO, m->obj, sizeof m->obj);
+}
+
 /* ---- ranking ---- */
 
-/* Better: higher fitness, then earlier evaluation (a stable, total order). */
+/* Better (Deb's rules): feasible before infeasible, smaller violation
+ * first, then higher fitness, then earlier evaluation (a stable, total
+ * order). */
 static int better(const struct cet_ga *ga, size_t a, size_t b)
 {
+    if (ga->viol[a] != ga->viol[b])
+        return ga->viol[a] < ga->viol[b];
     if (ga->fit[a] != ga->fit[b])
         return ga->fit[a] > ga->fit[b];
     return a < b;
@@ -331,12 +371,39 @@ int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n)
     return 0;
 }
 
+int cet_ga_front(const struct cet_ga *ga, size_t **out, size_t *n)
+{
+    size_t nobj = ga->opt.goal.npareto, k = 0;
+    *n = 0;
+    if (!(*out = malloc((ga->narch ? ga->narch : 1) * sizeof **out)))
+        return -1;
+    for (size_t a = 0; a < ga->narch; a++) {
+        const double *oa = ga->obj + a * CET_MAX_PARETO;
+        int out_of = 0;
+        for (size_t b = 0; b < ga->narch && !out_of; b++) {
+            const double *ob = ga->obj + b * CET_MAX_PARETO;
+            out_of = cet_dominates(ob, oa, nobj, ga->viol[b], ga->viol[a]) ||
+                     (b < a && ga->viol[b] == ga->viol[a] &&
+                      !memcmp(oa, ob, nobj * sizeof *oa)); /* the same point, found earlier */
+        }
+        if (!out_of)
+            (*out)[k++] = a;
+    }
+    *n = k;
+    return 0;
+}
+
 size_t cet_ga_best(const struct cet_ga *ga)
 {
-    size_t best = (size_t)-1;
-    for (size_t i = 0; i < ga->narch; i++)
+    size_t best = (size_t)-1, *front = NULL, n = ga->narch;
+    if (ga->opt.goal.npareto && cet_ga_front(ga, &front, &n))
+        return (size_t)-1;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = front ? front[k] : k;
         if (best == (size_t)-1 || better(ga, i, best))
             best = i;
+    }
+    free(front);
     return best;
 }
 
@@ -362,6 +429,8 @@ static int known(const struct cet_ga *ga, const double *g, const double *cand, s
 
 static size_t select_parent(struct cet_ga *ga, size_t n)
 {
+    if (ga->opt.goal.npareto) /* crowded binary tournament: pop is in crowded order */
+        return cet_select_tournament(ga->rng, n, 2);
     if (ga->opt.select == CET_SELECT_TRUNCATION)
         return cet_select_truncation(ga->rng, n, ga->opt.truncation);
     return cet_select_tournament(ga->rng, n, ga->opt.tournament);
@@ -415,7 +484,9 @@ static size_t breed(struct cet_ga *ga, double *cand)
     }
     /* ga->pop is ranked best first (see the end of cet_ga_generation). */
     size_t n = ga->npop;
-    for (size_t r = 0; r < n && nc < ga->opt.elite; r++) {
+    /* NSGA-II keeps its elite by merging parents and children (survive). */
+    size_t elite = ga->opt.goal.npareto ? 0 : ga->opt.elite;
+    for (size_t r = 0; r < n && nc < elite; r++) {
         int dup = 0; /* the population may hold a genome twice; elites are distinct */
         for (size_t k = 0; k < r && !dup; k++)
             dup = ga->pop[k] == ga->pop[r];
@@ -503,6 +574,8 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
     size_t *fresh = malloc(P * sizeof *fresh);
     double *full = malloc(CHUNK * (F ? F : 1) * sizeof *full);
     double *f = malloc(CHUNK * 3 * sizeof *f);
+    struct cet_measures *m = malloc(CHUNK * sizeof *m);
+    size_t *merged = malloc(2 * P * sizeof *merged);
     int rc = -1;
     if (ga->nhist == ga->hist_cap) {
         size_t cap = ga->hist_cap ? ga->hist_cap * 2 : 64;
@@ -512,7 +585,7 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
             ga->hist_cap = cap;
         }
     }
-    if (!cand || !idx || !fresh || !full || !f || ga->nhist == ga->hist_cap) {
+    if (!cand || !idx || !fresh || !full || !f || !m || !merged || ga->nhist == ga->hist_cap) {
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -543,14 +616,18 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
         size_t k = budget - c0 < CHUNK ? budget - c0 : CHUNK;
         for (size_t j = 0; j < k; j++)
             cet_params_expand(ga->desc, arch_genome(ga, fresh[c0 + j]), full + j * F);
-        if (ga->eval(ga->ctx, full, k, f, f + CHUNK, f + 2 * CHUNK, err)) {
+        if (ga->measure ? ga->measure(ga->ctx, full, k, m, err)
+                        : ga->eval(ga->ctx, full, k, f, f + CHUNK, f + 2 * CHUNK, err)) {
             restore_state(ga, narch0);
             goto done;
         }
-        for (size_t j = 0; j < k; j++) {
+        for (size_t j = 0; j < k && ga->measure; j++)
+            cet_ga_archive_measures(ga, fresh[c0 + j], &m[j]);
+        for (size_t j = 0; j < k && !ga->measure; j++) {
             ga->fit[fresh[c0 + j]] = f[j];
             ga->prec[fresh[c0 + j]] = f[CHUNK + j];
             ga->rec[fresh[c0 + j]] = f[2 * CHUNK + j];
+            ga->f1[fresh[c0 + j]] = f[j];
         }
     }
     if (ga->cancel && ga->cancel(ga->ctx)) {
@@ -559,13 +636,24 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
         goto done;
     }
     /* Over budget: the unevaluated tail leaves the archive and the generation. */
-    size_t keep_below = budget < nfresh ? fresh[budget] : ga->narch;
-    ga->npop = 0;
-    for (size_t k = 0; k < nc; k++)
-        if (idx[k] < keep_below)
-            ga->pop[ga->npop++] = idx[k];
+    size_t keep_below = budget < nfresh ? fresh[budget] : ga->narch, nm = 0;
+    /* NSGA-II's elitism: the parents compete with their children. */
+    for (size_t k = 0; ga->opt.goal.npareto && k < ga->npop; k++)
+        merged[nm++] = ga->pop[k];
+    for (size_t k = 0; k < nc; k++) {
+        int dup = 0;
+        for (size_t q = 0; q < nm && !dup; q++)
+            dup = merged[q] == idx[k];
+        if (idx[k] < keep_below && !(ga->opt.goal.npareto && dup))
+            merged[nm++] = idx[k];
+    }
     truncate_archive(ga, keep_below);
-    if (sort_indices(ga, ga->pop, ga->npop)) {
+    int bad = ga->opt.goal.npareto
+                  ? cet_nsga2_survive(merged, nm, P, ga->obj, CET_MAX_PARETO, ga->viol)
+                  : sort_indices(ga, merged, nm);
+    ga->npop = nm < P ? nm : P;
+    memcpy(ga->pop, merged, ga->npop * sizeof *ga->pop);
+    if (bad) {
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -584,5 +672,7 @@ done:
     free(fresh);
     free(full);
     free(f);
+    free(m);
+    free(merged);
     return rc;
 }

@@ -9,5 +9,8 @@
  * had been evaluated in generation born; 0 or -1 when out of memory. */
 int cet_ga_archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
                        double r);
+/* Sets archive entry i's results from what one evaluation measured
+ * (objective.h). */
+void cet_ga_archive_measures(struct cet_ga *ga, size_t i, const struct cet_measures *m);
 
 #endif

@@ -8,20 +8,37 @@
  *   add up: the reference moves only when the gain exceeds epsilon);
  * - --max-evals: the evaluation budget is spent;
  * - --time: the run has used its time (wall clock, so not reproducible).
+ *   A Pareto search (--pareto) has no best fitness: it improves when an
+ *   individual of the generation joins the non-dominated front.
  * Adaptive mutation (the paper's "adapt the mutation rate depending on the
  * current developments in the individuals' fitness") multiplies sigma by
  * adapt_factor for every stagnant generation, up to half the range, and
  * falls back to sigma on the next improvement. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "cetune/ga.h"
+
+/* 1 when an individual born in generation gen is on the Pareto front. */
+static int front_joined(const struct cet_ga *ga, long gen)
+{
+    size_t *front, n;
+    if (cet_ga_front(ga, &front, &n))
+        return 1; /* out of memory: never stop for stagnation on a guess */
+    int joined = 0;
+    for (size_t k = 0; k < n && !joined; k++)
+        joined = ga->born[front[k]] == gen;
+    free(front);
+    return joined;
+}
 
 void cet_ga_check_stop(struct cet_ga *ga)
 {
     const struct cet_ga_options *o = &ga->opt;
     size_t best = cet_ga_best(ga);
     double f = best == (size_t)-1 ? 0 : ga->fit[best];
-    if (ga->gen == 0 || f > ga->best_ref + o->epsilon) {
+    int improved = o->goal.npareto ? front_joined(ga, ga->gen) : f > ga->best_ref + o->epsilon;
+    if (ga->gen == 0 || improved) {
         ga->best_ref = f;
         ga->last_improve = ga->gen;
     }

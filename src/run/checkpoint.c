@@ -103,6 +103,24 @@ static cJSON *strings(char *const *v, size_t n)
     return a;
 }
 
+/* The goal's members of the options (objective.h); absent from older runs. */
+static void goal_json(cJSON *j, const struct cet_goal *g)
+{
+    char name[64];
+    cet_objective_name(&g->objective, name, sizeof name);
+    cJSON_AddStringToObject(j, "objective", name);
+    cJSON *c = cJSON_AddArrayToObject(j, "constraints");
+    for (size_t k = 0; c && k < g->ncons; k++) {
+        cet_constraint_name(&g->cons[k], name, sizeof name);
+        cJSON_AddItemToArray(c, cJSON_CreateString(name));
+    }
+    cJSON *p = cJSON_AddArrayToObject(j, "pareto");
+    for (size_t k = 0; p && k < g->npareto; k++) {
+        cet_objective_name(&g->pareto[k], name, sizeof name);
+        cJSON_AddItemToArray(p, cJSON_CreateString(name));
+    }
+}
+
 static cJSON *options_json(const struct cet_ga_options *o)
 {
     char seed[32];
@@ -126,6 +144,7 @@ static cJSON *options_json(const struct cet_ga_options *o)
     cJSON_AddItemToObject(j, "adapt_factor", exact(o->adapt_factor));
     cJSON_AddItemToObject(j, "resolution", exact(o->resolution));
     cJSON_AddStringToObject(j, "seed", seed);
+    goal_json(j, &o->goal);
     return j;
 }
 
@@ -194,6 +213,15 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
         return cet_fail(err, "out of memory writing the checkpoint");
     }
     cJSON_AddItemToObject(j, "archive", arch);
+    if (!cet_goal_is_default(&ga->opt.goal)) {
+        /* What the default goal does not need: [f1, words, violation, objectives...]. */
+        cJSON *ms = cJSON_AddArrayToObject(j, "measures");
+        for (size_t i = 0; ms && i < ga->narch; i++) {
+            double v[3 + CET_MAX_PARETO] = {ga->f1[i], ga->words[i], ga->viol[i]};
+            memcpy(v + 3, ga->obj + i * CET_MAX_PARETO, CET_MAX_PARETO * sizeof *v);
+            cJSON_AddItemToArray(ms, exact_array(v, 3 + CET_MAX_PARETO));
+        }
+    }
     cJSON *pop = cJSON_AddArrayToObject(j, "population");
     for (size_t k = 0; pop && k < ga->npop; k++)
         cJSON_AddItemToArray(pop, cJSON_CreateNumber((double)ga->pop[k]));
@@ -278,6 +306,29 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+static int read_goal(struct reader *r, const cJSON *o, struct cet_goal *g)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(o, "objective");
+    const cJSON *cons = cJSON_GetObjectItemCaseSensitive(o, "constraints");
+    const cJSON *par = cJSON_GetObjectItemCaseSensitive(o, "pareto");
+    *g = (struct cet_goal){0};
+    if (cJSON_IsString(obj) && cet_objective_parse(&g->objective, obj->valuestring, r->err))
+        goto bad;
+    for (const cJSON *x = cJSON_IsArray(cons) ? cons->child : NULL; x; x = x->next, g->ncons++)
+        if (g->ncons == CET_MAX_CONSTRAINTS || !cJSON_IsString(x) ||
+            cet_constraint_parse(&g->cons[g->ncons], x->valuestring, r->err))
+            goto bad;
+    for (const cJSON *x = cJSON_IsArray(par) ? par->child : NULL; x; x = x->next, g->npareto++)
+        if (g->npareto == CET_MAX_PARETO || !cJSON_IsString(x) ||
+            cet_objective_parse(&g->pareto[g->npareto], x->valuestring, r->err))
+            goto bad;
+    return 0;
+bad:
+    r->failed = 1;
+    return cet_json_fail(r->j, o, 0, r->err, "checkpoint: a bad objective, constraint or "
+                                             "Pareto objective");
+}
+
 static int read_options(struct reader *r, const cJSON *o, struct cet_ga_options *opt)
 {
     opt->pop = (size_t)num(r, o, "pop");
@@ -299,7 +350,7 @@ static int read_options(struct reader *r, const cJSON *o, struct cet_ga_options 
     opt->adapt_factor = num(r, o, "adapt_factor");
     opt->resolution = num(r, o, "resolution");
     opt->seed = strtoull(str(r, o, "seed"), NULL, 10);
-    return r->failed ? -1 : 0;
+    return r->failed ? -1 : read_goal(r, o, &opt->goal);
 }
 
 int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run_info *run,
@@ -460,6 +511,21 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
         }
     }
     free(row);
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(root, "measures");
+    if (ms && (!cJSON_IsArray(ms) || (size_t)cJSON_GetArraySize(ms) != ga->narch)) {
+        cet_json_fail(&j, ms, 0, err, "checkpoint: \"measures\" must have a row per archive entry");
+        goto done;
+    }
+    size_t mi = 0;
+    for (const cJSON *a = ms ? ms->child : NULL; a; a = a->next, mi++) {
+        double v[3 + CET_MAX_PARETO];
+        if (numbers(&r, a, v, 3 + CET_MAX_PARETO))
+            goto done;
+        struct cet_measures m = {.fit = ga->fit[mi], .f1 = v[0], .p = ga->prec[mi],
+                                 .r = ga->rec[mi], .words = v[1], .viol = v[2]};
+        memcpy(m.obj, v + 3, sizeof m.obj);
+        cet_ga_archive_measures(ga, mi, &m);
+    }
     ga->pop = calloc(ga->opt.pop + 1, sizeof *ga->pop);
     if (!ga->pop)
         goto oom;

@@ -1,14 +1,17 @@
 /* The files of a run directory (docs/formats.md), each written atomically:
  * - individuals.csv: every evaluated individual once, in evaluation order:
  *   generation, one column per described parameter (empty where the
- *   parameter is inactive), fitness, precision, recall;
+ *   parameter is inactive), fitness (the objective's value), precision,
+ *   recall, and for a run with another goal than mean F1 (objective.h) f1,
+ *   words (mean extracted words) and violation (of the constraints);
  * - generations.csv: generation, evaluations (total so far), best, mean,
  *   worst, std (of the population's fitness), diversity (mean over genes of
  *   the standard deviation of the values scaled to [0, 1] of their range),
  *   seconds (wall clock spent in generations; the only column that differs
  *   between identical runs);
- * - best.json: the best configuration, docs/formats.md's format, without its
- *   inactive parameters;
+ * - best.json: the best configuration (cet_ga_best), docs/formats.md's
+ *   format, without its inactive parameters; its fitness is the objective's
+ *   value (--pareto: mean F1);
  * - top.json: an array of the best distinct configurations (table 2 of
  *   003; see cet_ga_top), each with its precision, recall and the
  *   generation that found it;
@@ -48,7 +51,7 @@ static int individuals_csv(struct cet_ga *ga, struct cet_buf *b)
 {
     const struct cet_params_desc *d = ga->desc;
     struct cet_buf *rows = &ga->csv_rows;
-    int rc = 0;
+    int rc = 0, plain = cet_goal_is_default(&ga->opt.goal);
     if (ga->ncsv_rows > ga->narch) { /* cannot happen: complete rows stay; start over */
         rows->len = 0;
         ga->ncsv_rows = 0;
@@ -56,12 +59,17 @@ static int individuals_csv(struct cet_ga *ga, struct cet_buf *b)
     for (size_t i = ga->ncsv_rows; i < ga->narch && !rc; i++, ga->ncsv_rows++) {
         rc = cet_buf_printf(rows, "%ld", ga->born[i]) ||
              cet_genome_cells(rows, d, ga->genes + i * ga->ngenes, ",%s");
-        rc = rc || cet_buf_printf(rows, ",%.6f,%.6f,%.6f\n", ga->fit[i], ga->prec[i], ga->rec[i]);
+        rc = rc || cet_buf_printf(rows, ",%.6f,%.6f,%.6f", ga->fit[i], ga->prec[i], ga->rec[i]);
+        if (!plain)
+            rc = rc || cet_buf_printf(rows, ",%.6f,%.2f,%.6f", ga->f1[i], ga->words[i],
+                                      ga->viol[i]);
+        rc = rc || cet_buf_puts(rows, "\n");
     }
     rc = rc || cet_buf_puts(b, "generation");
     for (size_t g = 0; g < d->ngenes && !rc; g++)
         rc = cet_buf_printf(b, ",%s", d->genes[g].name);
-    rc = rc || cet_buf_puts(b, ",fitness,precision,recall\n");
+    rc = rc || cet_buf_puts(b, plain ? ",fitness,precision,recall\n"
+                                     : ",fitness,precision,recall,f1,words,violation\n");
     return rc || (rows->len && cet_buf_add(b, rows->p, rows->len));
 }
 
@@ -101,6 +109,10 @@ static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, 
         cJSON_Delete(f);
         return rc ? -1 : 0;
     }
+    if (!cet_goal_is_default(&ga->opt.goal) &&
+        cet_buf_printf(b, ", \"f1\": %.6f, \"words\": %.2f, \"violation\": %.6f", ga->f1[i],
+                       ga->words[i], ga->viol[i]))
+        return -1;
     return cet_buf_printf(b, ", \"precision\": %.6f, \"recall\": %.6f, \"generation\": %ld}",
                           ga->prec[i], ga->rec[i], ga->born[i]);
 }
@@ -126,7 +138,7 @@ int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *run, con
         if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &n))
             goto oom;
         b.len = 0;
-        if (config_json(ga, run, rank[0], 0, full, &b) || cet_buf_puts(&b, "\n"))
+        if (config_json(ga, run, cet_ga_best(ga), 0, full, &b) || cet_buf_puts(&b, "\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_BEST, &b, err))
             goto done;

@@ -43,6 +43,33 @@ static int cancel_cb(void *ctx)
     return run->cancel && run->cancel(run->cancel_ctx);
 }
 
+/* A goal other than mean F1 (objective.h) is measured from the
+ * per-document scores. */
+static int measure_cb(void *ctx, const double *params, size_t k, struct cet_measures *m,
+                      struct cet_error *err)
+{
+    struct cet_run *run = ctx;
+    size_t n = run->train.ndocs;
+    struct cet_score *sc = malloc((k * n + 1) * sizeof *sc);
+    if (!sc)
+        return cet_fail(err, "out of memory during evaluation");
+    int rc = cet_evaluate(run->ev, params, k, NULL, 0, sc, NULL, NULL, NULL, err);
+    for (size_t j = 0; j < k && !rc; j++)
+        cet_goal_measure(&run->ga->opt.goal, &run->train, sc + j * n, &m[j]);
+    free(sc);
+    return rc;
+}
+
+/* cet_ga_setup, measuring the run's goal unless it is plain mean F1. */
+static int setup(struct cet_run *run, struct cet_error *err)
+{
+    if (cet_ga_setup(run->ga, eval_cb, cancel_cb, run, err))
+        return -1;
+    if (!cet_goal_is_default(&run->ga->opt.goal))
+        cet_ga_set_measure(run->ga, measure_cb);
+    return 0;
+}
+
 int cet_run_new(struct cet_run **out, const char *params_path,
                 const struct cet_ga_options *opt, struct cet_error *err)
 {
@@ -183,7 +210,7 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
         return cet_fail(err, "the run has no directory (cet_run_claim)");
     if (!run->train.ndocs)
         return cet_fail(err, "the training sample has no usable document");
-    if (cet_ga_setup(run->ga, eval_cb, cancel_cb, run, err))
+    if (setup(run, err))
         return -1;
     if (run->force && cet_rundir_clear(dir, err))
         return -1;
@@ -274,7 +301,7 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
         return cet_fail(err, "out of memory");
     }
     info->resumed[info->nresumed++] = cmd;
-    if (cet_ga_setup(run->ga, eval_cb, cancel_cb, run, err) ||
+    if (setup(run, err) ||
         cet_run_write_info(run->ga, info, run->dir, "running", NULL, threads, err))
         return -1;
     return bind(run, err);
@@ -370,9 +397,13 @@ double cet_run_defaults_fitness(struct cet_run *run, double *g)
     double f = NAN, *full = malloc((ga->nfull + 1) * sizeof *full);
     struct cet_error err;
     if (full && run->ev) {
+        struct cet_measures m;
         cet_params_expand(&run->desc, g, full);
-        if (cet_evaluate(run->ev, full, 1, NULL, 0, NULL, &f, NULL, NULL, &err))
+        if (ga->measure ? measure_cb(run, full, 1, &m, &err)
+                        : cet_evaluate(run->ev, full, 1, NULL, 0, NULL, &m.fit, NULL, NULL, &err))
             f = NAN;
+        else
+            f = ga->opt.goal.npareto ? m.f1 : m.fit;
     }
     free(full);
     return f;

@@ -1,0 +1,83 @@
+/* What a run optimises (src/ga/objective.c): one objective (--objective),
+ * constraints on the measures (--constraint), or two or three objectives
+ * for a Pareto search (--pareto, src/ga/nsga2.c).
+ *
+ * Every measure is computed from the per-document scores of eval.h:
+ * - f1, precision, recall: means over the documents (f1 is the default
+ *   fitness of DESIGN.md);
+ * - fbeta:B: the mean over the documents of F_beta = (1+B^2)PR/(B^2 P+R),
+ *   with DESIGN.md's empty cases (both empty 1, one empty 0), so fbeta:1
+ *   is f1 exactly;
+ * - macro-f1: the mean F1 of each package, then the mean over packages
+ *   (the macro average `cetune evaluate` prints);
+ * - words: the mean number of extracted words (constraints only). */
+#ifndef CETUNE_OBJECTIVE_H
+#define CETUNE_OBJECTIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cetune/corpus.h"
+#include "cetune/error.h"
+#include "cetune/eval.h"
+
+enum cet_measure {
+    CET_MEASURE_F1 = 0, /* the default: zero-initialised goals optimise f1 */
+    CET_MEASURE_PRECISION,
+    CET_MEASURE_RECALL,
+    CET_MEASURE_FBETA,
+    CET_MEASURE_MACRO_F1,
+    CET_MEASURE_WORDS,
+};
+
+struct cet_objective {
+    enum cet_measure m;
+    double beta; /* fbeta only */
+};
+
+struct cet_constraint {
+    enum cet_measure m; /* f1, precision, recall or words */
+    int upper;          /* 1: measure <= bound; 0: measure >= bound */
+    double bound;
+};
+
+enum { CET_MAX_CONSTRAINTS = 8, CET_MAX_PARETO = 3 };
+
+/* A run's goal; all zero is the default (maximise mean F1). */
+struct cet_goal {
+    struct cet_objective objective;
+    struct cet_constraint cons[CET_MAX_CONSTRAINTS];
+    size_t ncons;
+    struct cet_objective pareto[CET_MAX_PARETO]; /* npareto 0, or 2 to 3 objectives */
+    size_t npareto;
+};
+
+/* What one evaluation measured (all means over the documents but macro-f1):
+ * fit is the objective's value, viol the total constraint violation (0:
+ * feasible), obj the Pareto objectives' values (npareto of them). */
+struct cet_measures {
+    double fit, f1, p, r, words, viol;
+    double obj[CET_MAX_PARETO];
+};
+
+/* Parses "f1", "precision", "recall", "fbeta:B" (B > 0) or "macro-f1". */
+int cet_objective_parse(struct cet_objective *o, const char *s, struct cet_error *err);
+/* The objective's name as parsed ("fbeta:0.5"). */
+void cet_objective_name(const struct cet_objective *o, char *buf, size_t size);
+/* Parses "MEASURE>=BOUND" or "MEASURE<=BOUND", MEASURE one of precision,
+ * recall, f1, words. */
+int cet_constraint_parse(struct cet_constraint *c, const char *s, struct cet_error *err);
+void cet_constraint_name(const struct cet_constraint *c, char *buf, size_t size);
+/* Parses a comma-separated list of two or three distinct objectives. */
+int cet_pareto_parse(struct cet_goal *g, const char *s, struct cet_error *err);
+/* 1 when g is the default goal (mean F1, no constraints, no Pareto search). */
+int cet_goal_is_default(const struct cet_goal *g);
+
+/* Measures the per-document scores s[0..c->ndocs) of one configuration on
+ * corpus c (corpus order) under goal g into *m.  A constraint's violation
+ * is how far the measure lies beyond its bound, divided by the bound when
+ * that exceeds 1 (words), so that constraints on different scales add up. */
+void cet_goal_measure(const struct cet_goal *g, const struct cet_corpus *c,
+                      const struct cet_score *s, struct cet_measures *m);
+
+#endif

@@ -1,0 +1,168 @@
+/* Objectives and constraints (objective.h): parsing them, and measuring
+ * one configuration's per-document scores under a run's goal.
+ *
+ * Constraints follow Deb's rules (Deb 2000, the rules NSGA-II's constrained
+ * domination uses): the GA ranks a feasible individual above any infeasible
+ * one and an infeasible one by its total violation, smallest first; no
+ * penalty weight has to be tuned. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/objective.h"
+
+static const char *const names[] = {"f1", "precision", "recall", "fbeta", "macro-f1", "words"};
+
+int cet_objective_parse(struct cet_objective *o, const char *s, struct cet_error *err)
+{
+    *o = (struct cet_objective){0};
+    if (!strncmp(s, "fbeta:", 6)) {
+        char *end;
+        double b = strtod(s + 6, &end);
+        if (end == s + 6 || *end || !(b > 0 && b <= 100))
+            return cet_fail(err, "fbeta:B needs a beta in (0, 100], got '%s'", s);
+        o->m = CET_MEASURE_FBETA;
+        o->beta = b;
+        return 0;
+    }
+    for (int m = CET_MEASURE_F1; m <= CET_MEASURE_MACRO_F1; m++)
+        if (m != CET_MEASURE_FBETA && !strcmp(s, names[m])) {
+            o->m = (enum cet_measure)m;
+            return 0;
+        }
+    return cet_fail(err, "unknown objective '%s' (allowed: f1, precision, recall, fbeta:B, "
+                         "macro-f1)", s);
+}
+
+void cet_objective_name(const struct cet_objective *o, char *buf, size_t size)
+{
+    if (o->m == CET_MEASURE_FBETA)
+        snprintf(buf, size, "fbeta:%g", o->beta);
+    else
+        snprintf(buf, size, "%s", names[o->m]);
+}
+
+int cet_constraint_parse(struct cet_constraint *c, const char *s, struct cet_error *err)
+{
+    const char *op = strpbrk(s, "<>");
+    if (!op || op[1] != '=')
+        return cet_fail(err, "a constraint is MEASURE>=BOUND or MEASURE<=BOUND, got '%s'", s);
+    size_t n = (size_t)(op - s);
+    int found = 0;
+    static const enum cet_measure allowed[] = {CET_MEASURE_PRECISION, CET_MEASURE_RECALL,
+                                               CET_MEASURE_F1, CET_MEASURE_WORDS};
+    for (size_t k = 0; k < sizeof allowed / sizeof *allowed && !found; k++)
+        if (strlen(names[allowed[k]]) == n && !strncmp(s, names[allowed[k]], n)) {
+            c->m = allowed[k];
+            found = 1;
+        }
+    if (!found)
+        return cet_fail(err, "constraint '%s': the measure must be precision, recall, f1 or "
+                             "words", s);
+    char *end;
+    c->upper = *op == '<';
+    c->bound = strtod(op + 2, &end);
+    if (end == op + 2 || *end || !isfinite(c->bound) || c->bound < 0)
+        return cet_fail(err, "constraint '%s': the bound must be a number of at least 0", s);
+    if (c->m != CET_MEASURE_WORDS && c->bound > 1)
+        return cet_fail(err, "constraint '%s': %s lies in [0, 1]", s, names[c->m]);
+    return 0;
+}
+
+void cet_constraint_name(const struct cet_constraint *c, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s%g", names[c->m], c->upper ? "<=" : ">=", c->bound);
+}
+
+int cet_pareto_parse(struct cet_goal *g, const char *s, struct cet_error *err)
+{
+    char *copy = strdup(s), *save = NULL;
+    if (!copy)
+        return cet_fail(err, "out of memory");
+    g->npareto = 0;
+    int rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+        struct cet_objective o;
+        if (g->npareto == CET_MAX_PARETO)
+            rc = cet_fail(err, "--pareto takes two or three objectives, got more in '%s'", s);
+        else if (!(rc = cet_objective_parse(&o, t, err))) {
+            for (size_t k = 0; k < g->npareto && !rc; k++)
+                if (g->pareto[k].m == o.m && g->pareto[k].beta == o.beta)
+                    rc = cet_fail(err, "--pareto names '%s' twice", t);
+            g->pareto[g->npareto++] = o;
+        }
+    }
+    if (!rc && g->npareto < 2)
+        rc = cet_fail(err, "--pareto takes two or three objectives separated by commas, got "
+                           "'%s'", s);
+    free(copy);
+    return rc;
+}
+
+int cet_goal_is_default(const struct cet_goal *g)
+{
+    return g->objective.m == CET_MEASURE_F1 && !g->ncons && !g->npareto;
+}
+
+/* F_beta of one document, with DESIGN.md's empty cases. */
+static double fbeta(const struct cet_score *s, double beta)
+{
+    if (!s->n_extract && !s->n_gold)
+        return 1;
+    if (!s->n_extract || !s->n_gold || s->p + s->r == 0)
+        return 0;
+    double b2 = beta * beta;
+    return (1 + b2) * s->p * s->r / (b2 * s->p + s->r);
+}
+
+static double objective_value(const struct cet_objective *o, const struct cet_corpus *c,
+                              const struct cet_score *s, const struct cet_measures *m)
+{
+    switch (o->m) {
+    case CET_MEASURE_PRECISION: return m->p;
+    case CET_MEASURE_RECALL: return m->r;
+    case CET_MEASURE_WORDS: return m->words;
+    case CET_MEASURE_FBETA: {
+        double sum = 0;
+        for (size_t i = 0; i < c->ndocs; i++)
+            sum += fbeta(&s[i], o->beta);
+        return c->ndocs ? sum / (double)c->ndocs : 0;
+    }
+    case CET_MEASURE_MACRO_F1: {
+        struct cet_score macro;
+        cet_score_macro(c, s, NULL, &macro);
+        return macro.f1;
+    }
+    case CET_MEASURE_F1: break;
+    }
+    return m->f1;
+}
+
+void cet_goal_measure(const struct cet_goal *g, const struct cet_corpus *c,
+                      const struct cet_score *s, struct cet_measures *m)
+{
+    *m = (struct cet_measures){0};
+    double f = 0, p = 0, r = 0, w = 0, n = c->ndocs ? (double)c->ndocs : 1.0;
+    for (size_t i = 0; i < c->ndocs; i++) {
+        f += s[i].f1;
+        p += s[i].p;
+        r += s[i].r;
+        w += s[i].n_extract;
+    }
+    m->f1 = f / n;
+    m->p = p / n;
+    m->r = r / n;
+    m->words = w / n;
+    m->fit = objective_value(&g->objective, c, s, m);
+    for (size_t k = 0; k < g->npareto; k++)
+        m->obj[k] = objective_value(&g->pareto[k], c, s, m);
+    for (size_t k = 0; k < g->ncons; k++) {
+        const struct cet_constraint *cn = &g->cons[k];
+        struct cet_objective o = {.m = cn->m};
+        double v = objective_value(&o, c, s, m);
+        double over = cn->upper ? v - cn->bound : cn->bound - v;
+        if (over > 0)
+            m->viol += over / fmax(1.0, cn->bound);
+    }
+}

@@ -1,0 +1,66 @@
+# cetune evolve --objective and --constraint: best.json's fitness is the
+# objective's value as evaluate measures it (macro-f1 on an unbalanced
+# sample), a precision constraint holds on the best configuration scored
+# independently, an impossible one is reported, the goal is in run.json and
+# the checkpoint, and bad goals are usage errors.
+CETUNE=$1 SRC=$2
+. "$SRC/tests/cli_lib.sh"
+DEMO=$SRC/samples/demo
+RUN="-p $SRC/params/density.json -d $DEMO --pop 10 --generations 4 --seed 3 --threads 2"
+
+# An unbalanced sample (6, 3 and 1 documents), so the macro average differs from the mean.
+{ ls "$DEMO/cronaca" | sed -n 's/\.html$//p' | head -6 | sed 's|^|cronaca/|'
+  ls "$DEMO/dailyherald" | sed -n 's/\.html$//p' | head -3 | sed 's|^|dailyherald/|'
+  ls "$DEMO/stadtblatt" | sed -n 's/\.html$//p' | head -1 | sed 's|^|stadtblatt/|'; } >"$TMP/s.txt"
+
+# macro-f1: best.json's fitness is evaluate's macro F1 on the sample.
+expect_status 0 "$CETUNE" evolve $RUN -s "$TMP/s.txt" --objective macro-f1 -o "$TMP/m"
+expect_grep "$TMP/out" '^objective: macro-f1'
+fit=$(sed -n 's/.*"fitness": *\([0-9.e-]*\).*/\1/p' "$TMP/m/best.json")
+"$CETUNE" evaluate -c "$TMP/m/best.json" -d "$DEMO" -s "$TMP/s.txt" --format csv >"$TMP/e.csv" 2>/dev/null
+macro=$(awk -F, '$1 == "macro" { print $5 }' "$TMP/e.csv")
+mean=$("$CETUNE" evaluate -c "$TMP/m/best.json" -d "$DEMO" -s "$TMP/s.txt" --per-doc --format csv 2>/dev/null |
+       awk -F, 'NR > 1 { s += $8; n++ } END { printf "%.6f", s / n }')
+if awk -v a="$fit" -v b="$macro" 'BEGIN { exit !(a - b < 1e-6 && b - a < 1e-6) }'; then ok
+else fail "best.json fitness $fit, evaluate's macro F1 $macro"; fi
+if awk -v a="$macro" -v b="$mean" 'BEGIN { exit !(a - b > 1e-4 || b - a > 1e-4) }'; then ok
+else fail "the sample does not tell macro ($macro) from mean ($mean) F1"; fi
+expect_grep "$TMP/m/individuals.csv" '^generation,c1,c2,empty,fitness,precision,recall,f1,words,violation$'
+for f in run.json checkpoint.json; do
+  if tr -d '\n\t ' < "$TMP/m/$f" | grep -q '"objective":"macro-f1","constraints":\[\],"pareto":\[\]'; then ok
+  else fail "$f does not record the objective"; fi
+done
+
+# precision>=0.95: the best configuration's precision, scored by evaluate, holds.
+expect_status 0 "$CETUNE" evolve $RUN --sample-size 30 --constraint 'precision>=0.95' -o "$TMP/c"
+expect_grep "$TMP/out" '^constraints: precision>=0.95; [0-9]* of [0-9]* evaluated settings feasible'
+p=$("$CETUNE" evaluate -c "$TMP/c/best.json" -d "$DEMO" -s "$TMP/c/sample.txt" --per-doc --format csv 2>/dev/null |
+    awk -F, 'NR > 1 { s += $6; n++ } END { printf "%.6f", s / n }')
+if awk -v p="$p" 'BEGIN { exit !(p >= 0.95) }'; then ok; else fail "best precision $p < 0.95"; fi
+# Some evaluated settings break the constraint; top.json's are all feasible.
+if awk -F, 'NR > 1 && $NF > 0 { n++ } END { exit !(n > 0) }' "$TMP/c/individuals.csv"; then ok
+else fail "no infeasible setting in individuals.csv: the constraint was not tested"; fi
+if ! grep -q '"violation": 0*[1-9]\|"violation": 0\.0*[1-9]' "$TMP/c/top.json"; then ok
+else fail "top.json has an infeasible setting while feasible ones exist"; fi
+
+# Impossible: said so, and best.json is the closest to feasible.
+expect_status 0 "$CETUNE" evolve $RUN --sample-size 30 --constraint 'precision>=0.999' --constraint 'words<=5' -o "$TMP/x"
+expect_grep "$TMP/out" 'NO FEASIBLE SETTING FOUND among [0-9]* evaluated'
+if [ -s "$TMP/x/best.json" ]; then ok; else fail "no best.json without a feasible setting"; fi
+
+# Same seed, other thread count: the same results.
+expect_status 0 "$CETUNE" evolve $RUN --sample-size 30 --constraint 'precision>=0.95' --threads 1 -o "$TMP/c1"
+for f in best.json individuals.csv top.json; do
+  if cmp -s "$TMP/c/$f" "$TMP/c1/$f"; then ok; else fail "$f differs between 2 and 1 threads"; fi
+done
+
+# Bad goals are usage errors naming the problem.
+expect_status 2 "$CETUNE" evolve $RUN --objective F1 -o "$TMP/b"
+expect_grep "$TMP/err" 'unknown objective .F1. (allowed: f1, precision, recall, fbeta:B, macro-f1)'
+expect_status 2 "$CETUNE" evolve $RUN --constraint 'precision>0.9' -o "$TMP/b"
+expect_grep "$TMP/err" 'MEASURE>=BOUND or MEASURE<=BOUND'
+expect_status 2 "$CETUNE" evolve $RUN --constraint 'recall>=2' -o "$TMP/b"
+expect_status 2 "$CETUNE" evolve $RUN --objective fbeta:0 -o "$TMP/b"
+expect_status 2 "$CETUNE" evolve $RUN --pareto precision -o "$TMP/b"
+expect_status 2 "$CETUNE" evolve $RUN --pareto precision,recall --objective recall -o "$TMP/b"
+finish
