@@ -17,21 +17,27 @@
 #define CET_RUN_SAMPLE "sample.txt"
 #define CET_RUN_CHECKPOINT "checkpoint.json"
 #define CET_RUN_VALIDATION "validation.csv"
+#define CET_RUN_PARETO "pareto.csv"
+#define CET_RUN_PARETO_DIR "pareto" /* K.json per point of the front */
 /* cetune report */
 #define CET_RUN_REPORT "report.md"
 #define CET_RUN_REPORT_GP "report.gp"
 #define CET_RUN_REPORT_GENERATIONS "report-generations.dat"
 #define CET_RUN_REPORT_EXPLORED "report-explored.dat"
 #define CET_RUN_REPORT_POPULATION "report-population.dat"
+#define CET_RUN_REPORT_PARETO "report-pareto.dat"
 #define CET_RUN_PLOT_CONVERGENCE "convergence.png"
 #define CET_RUN_PLOT_EXPLORED "explored.png"
 #define CET_RUN_PLOT_PAIR "explored-%s-%s.png" /* two parameters' names */
 #define CET_RUN_PLOT_DISTRIBUTION "distribution.png"
+#define CET_RUN_PLOT_PARETO "pareto.png"
 /* Held (flock) by the process that runs in the directory; never removed. */
 #define CET_RUN_LOCK "run.lock"
 
 /* Shell patterns (fnmatch) of every file above but the lock; NULL-terminated. */
 extern const char *const cet_run_files[];
+/* Subdirectories a run writes (their files match "*.json"); NULL-terminated. */
+extern const char *const cet_run_dirs[];
 
 /* Creates dir and its missing parents if needed, and takes its lock
  * (DIR/run.lock, with the PID of the holder inside) for as long as *fd is

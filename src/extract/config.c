@@ -151,7 +151,9 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
         if (strcmp(m->string, "extractor") && strcmp(m->string, "params") &&
             strcmp(m->string, "fitness") && strcmp(m->string, "docs") &&
             strcmp(m->string, "precision") && strcmp(m->string, "recall") &&
-            strcmp(m->string, "generation") && strcmp(m->string, "adhosts")) {
+            strcmp(m->string, "generation") && strcmp(m->string, "adhosts") &&
+            strcmp(m->string, "f1") && strcmp(m->string, "words") &&
+            strcmp(m->string, "violation")) {
             cet_json_fail(&j, m, 1, err, "unknown member \"%s\"", m->string);
             goto done;
         }

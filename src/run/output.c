@@ -117,6 +117,13 @@ static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, 
                           ga->prec[i], ga->rec[i], ga->born[i]);
 }
 
+/* Internal for pareto.c (run_internal.h). */
+int cet_run_config_json(const struct cet_ga *ga, const struct cet_run_info *run, size_t i,
+                        int extra, double *full, struct cet_buf *b)
+{
+    return config_json(ga, run, i, extra, full, b);
+}
+
 int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
                          struct cet_error *err)
 {
@@ -151,6 +158,8 @@ int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *run, con
         if (cet_buf_puts(&b, "]\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_TOP, &b, err))
+            goto done;
+        if (ga->opt.goal.npareto && cet_run_write_pareto(ga, run, dir, err))
             goto done;
     }
     rc = 0;

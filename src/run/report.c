@@ -34,7 +34,8 @@ enum { BINS = 20, MAX_INT_BINS = 40, MAX_JITTER_VALUES = 10 };
 
 static const char *const file_gp = CET_RUN_REPORT_GP, *const file_gen = CET_RUN_REPORT_GENERATIONS,
                          *const file_explored = CET_RUN_REPORT_EXPLORED,
-                         *const file_pop = CET_RUN_REPORT_POPULATION;
+                         *const file_pop = CET_RUN_REPORT_POPULATION,
+                         *const file_pareto = CET_RUN_REPORT_PARETO;
 
 /* Colours: best blue, mean orange, worst red, the best individual red, a
  * reversed viridis palette (bad = light yellow, good = dark purple, so good
@@ -318,6 +319,35 @@ static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
     return rc;
 }
 
+/* --pareto: blocks 0 every evaluated individual, 1 the front (by the first
+ * objective), 2 the defaults when evaluated; the first two objectives. */
+static int pareto_dat(const struct cet_ga *ga, size_t di, struct cet_buf *b)
+{
+    size_t *front = NULL, n = 0;
+    int rc = cet_ga_front(ga, &front, &n) || cet_buf_puts(b, "# objective1 objective2\n");
+    const double *o = ga->obj;
+    for (size_t i = 0; i < ga->narch && !rc; i++)
+        rc = cet_buf_printf(b, "%.6f %.6f\n", o[i * CET_MAX_PARETO], o[i * CET_MAX_PARETO + 1]);
+    rc = rc || cet_buf_puts(b, "\n\n");
+    for (size_t a = 1; a < n && !rc; a++) /* insertion sort by the first objective */
+        for (size_t k = a; k > 0 && o[front[k - 1] * CET_MAX_PARETO] > o[front[k] * CET_MAX_PARETO]; k--) {
+            size_t t = front[k];
+            front[k] = front[k - 1];
+            front[k - 1] = t;
+        }
+    for (size_t k = 0; k < n && !rc; k++)
+        rc = cet_buf_printf(b, "%.6f %.6f\n", o[front[k] * CET_MAX_PARETO],
+                            o[front[k] * CET_MAX_PARETO + 1]);
+    rc = rc || cet_buf_puts(b, "\n\n");
+    if (di != (size_t)-1)
+        rc = rc || cet_buf_printf(b, "%.6f %.6f\n", o[di * CET_MAX_PARETO],
+                                  o[di * CET_MAX_PARETO + 1]);
+    else
+        rc = rc || cet_buf_puts(b, "NaN NaN\n");
+    free(front);
+    return rc;
+}
+
 /* ---- the gnuplot script ---- */
 
 static int add_plot(struct cet_report *r, const char *name)
@@ -552,6 +582,31 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
     return rc || cet_buf_puts(b, "unset multiplot\n");
 }
 
+/* --pareto: the front over every evaluated setting, the defaults marked. */
+static int gp_pareto(struct cet_report *r, struct cet_buf *b)
+{
+    const struct cet_goal *g = &r->ga->opt.goal;
+    char x[64], y[64], title[512];
+    if (!g->npareto)
+        return 0;
+    cet_objective_name(&g->pareto[0], x, sizeof x);
+    cet_objective_name(&g->pareto[1], y, sizeof y);
+    snprintf(title, sizeof title, "%s: Pareto front of %s and %s%s (training sample of %ld "
+             "documents)", r->desc.ex->name, x, y, g->npareto > 2 ? ", seen from above" : "",
+             r->run.docs);
+    return add_plot(r, CET_RUN_PLOT_PARETO) || gp_png(b, CET_RUN_PLOT_PARETO, 900, 760) ||
+           cet_buf_puts(b, "set title ") || gp_str(b, title) ||
+           cet_buf_printf(b, "\nset xlabel '%s'\nset ylabel '%s'\nset grid lc rgb '#dddddd'\n"
+                             "set key bottom left box opaque\n"
+                             "plot '%s' index 0 using 1:2 with points pt 7 ps 0.5 lc rgb "
+                             "'#bbbbbb' title 'evaluated', \\\n"
+                             "     '' index 1 using 1:2 with linespoints lw 2 pt 7 ps 1 lc rgb "
+                             "'#1f4e99' title 'non-dominated (pareto.csv)', \\\n"
+                             "     '' index 2 using 1:2 with points pt 2 ps 2.5 lw 3 lc rgb "
+                             "'#000000' title 'defaults'\n",
+                          x, y, file_pareto);
+}
+
 int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
 {
     const struct cet_ga *ga = r->ga;
@@ -584,6 +639,13 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
     if (write_file(r->dir, file_pop, &b, err))
         goto done;
     b.len = 0;
+    if (ga->opt.goal.npareto) {
+        if (pareto_dat(ga, di, &b))
+            goto oom;
+        if (write_file(r->dir, file_pareto, &b, err))
+            goto done;
+        b.len = 0;
+    }
     if (cet_buf_puts(&b, "# Drawn by 'cetune report'; to draw again: cd RUN_DIRECTORY && gnuplot "
                          "report.gp\n"
                          "# pngcairo when this gnuplot has it, else the libgd png terminal.\n"
@@ -592,7 +654,8 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
                          "font 'sans,11' noenhanced\", w, h) : sprintf(\"set terminal png size "
                          "%d,%d noenhanced\", w, h)\n\n") ||
         gp_convergence(r, &b, def_fit) || gp_explored(r, &b) ||
-        gp_distribution(r, &b, defaults) || cet_buf_puts(&b, "unset output\n"))
+        gp_distribution(r, &b, defaults) || gp_pareto(r, &b) ||
+        cet_buf_puts(&b, "unset output\n"))
         goto oom;
     if (write_file(r->dir, file_gp, &b, err))
         goto done;
@@ -671,6 +734,40 @@ static int md_settings(const struct cet_report *r, struct cet_buf *b)
     return rc;
 }
 
+/* What the fitness is, when not mean F1, and the constraints. */
+static int md_goal(const struct cet_ga *ga, struct cet_buf *b)
+{
+    const struct cet_goal *g = &ga->opt.goal;
+    char name[64];
+    int rc = 0;
+    if (g->npareto) {
+        rc = cet_buf_puts(b, "  A Pareto search (NSGA-II) of");
+        for (size_t k = 0; k < g->npareto && !rc; k++) {
+            cet_objective_name(&g->pareto[k], name, sizeof name);
+            rc = cet_buf_printf(b, "%s `%s`", k ? "," : "", name);
+        }
+        rc = rc || cet_buf_puts(b, ": fitness is mean F1, and `best.json` the non-dominated "
+                                   "setting with the highest.");
+    } else if (g->objective.m != CET_MEASURE_F1) {
+        cet_objective_name(&g->objective, name, sizeof name);
+        rc = cet_buf_printf(b, "  Fitness is the objective `%s`.", name);
+    }
+    for (size_t k = 0; k < g->ncons && !rc; k++) {
+        cet_constraint_name(&g->cons[k], name, sizeof name);
+        rc = cet_buf_printf(b, "%s `%s`", k ? "," : "  Constraints (feasible settings rank first):",
+                            name);
+    }
+    if (!rc && g->ncons) {
+        size_t feasible = 0;
+        for (size_t i = 0; i < ga->narch; i++)
+            feasible += ga->viol[i] == 0;
+        rc = feasible ? cet_buf_printf(b, "; %zu of %zu evaluated settings are feasible.",
+                                       feasible, ga->narch)
+                      : cet_buf_printf(b, "; no evaluated setting is feasible.");
+    }
+    return rc;
+}
+
 /* Table 2 of 003: the best distinct individuals (top.json), then the
  * defaults. */
 static int md_best(const struct cet_report *r, struct cet_buf *b)
@@ -687,7 +784,8 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     }
     rc = rc || cet_buf_printf(b, "The best distinct individuals on the training sample of %ld "
                                  "documents (`top.json`; table 2 of Gottron 2008), then the "
-                                 "defaults.\n\n| rank |", r->run.docs);
+                                 "defaults.", r->run.docs) ||
+         md_goal(ga, b) || cet_buf_puts(b, "\n\n| rank |");
     for (size_t k = 0; k < d->ngenes && !rc; k++)
         rc = cet_buf_printf(b, " %s |", d->genes[k].name);
     rc = rc || cet_buf_puts(b, " fitness | precision | recall | generation |\n| ---: |");
@@ -813,6 +911,7 @@ static int md_plots(const struct cet_report *r, const char *no_plots, struct cet
                                        "this directory.\n", no_plots, r->dir);
     const struct cet_ga_stats *first = &ga->hist[0], *last = &ga->hist[ga->nhist - 1];
     size_t best = cet_ga_best(ga);
+    size_t nplots = r->nplots - (ga->opt.goal.npareto != 0); /* pareto.png comes last */
     rc = rc || cet_buf_printf(b, "### Convergence\n\nBest, mean and worst fitness of each "
                                  "generation.  The best rose from %.4f in generation 0 to %.4f "
                                  "(found in generation %ld); the last generation's mean is "
@@ -833,13 +932,19 @@ static int md_plots(const struct cet_report *r, const char *no_plots, struct cet
                                         "(numeric ones first, those active in most individuals "
                                         "first)."
                                       : "");
-    for (size_t i = 1; i + 1 < r->nplots && !rc; i++)
+    for (size_t i = 1; i + 1 < nplots && !rc; i++)
         rc = cet_buf_printf(b, "![%s](%s)\n\n", r->plots[i], r->plots[i]);
-    return rc || cet_buf_printf(b, "### Final population\n\nHow the %zu individuals of the last "
-                                   "generation spread over each parameter's range; the dashed "
-                                   "line marks the default, the red line the best "
-                                   "individual.\n\n![distribution](%s)\n",
-                                ga->npop, r->plots[r->nplots - 1]);
+    rc = rc || cet_buf_printf(b, "### Final population\n\nHow the %zu individuals of the last "
+                                 "generation spread over each parameter's range; the dashed "
+                                 "line marks the default, the red line the best "
+                                 "individual.\n\n![distribution](%s)\n",
+                              ga->npop, r->plots[nplots - 1]);
+    if (ga->opt.goal.npareto)
+        rc = rc || cet_buf_printf(b, "\n### Pareto front\n\nEvery evaluated setting (grey), "
+                                     "the non-dominated ones (blue, `pareto.csv`) and the "
+                                     "defaults (black cross).\n\n![pareto](%s)\n",
+                                  r->plots[r->nplots - 1]);
+    return rc;
 }
 
 int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct cet_error *err)

@@ -54,6 +54,14 @@ int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const d
  * top.json (the last two once something was evaluated). */
 int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
                           struct cet_error *err);
+/* pareto.c: --pareto's DIR/pareto.csv and DIR/pareto/K.json; called by
+ * cet_run_write_results. */
+int cet_run_write_pareto(struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
+                         struct cet_error *err);
+/* output.c: archive entry i as a configuration (DESIGN.md's format); extra
+ * adds its measures and generation (top.json's rows). */
+int cet_run_config_json(const struct cet_ga *ga, const struct cet_run_info *info, size_t i,
+                        int extra, double *full, struct cet_buf *b);
 /* Writes DIR/run.json: command lines, seed, settings, corpus, sample,
  * library versions, times; status is "running", "interrupted" or
  * "finished"; ended may be NULL. */

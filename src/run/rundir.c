@@ -27,8 +27,10 @@ const char *const cet_run_files[] = {
     CET_RUN_INFO, CET_RUN_GENERATIONS, CET_RUN_INDIVIDUALS, CET_RUN_TOP, CET_RUN_BEST,
     CET_RUN_SAMPLE, CET_RUN_CHECKPOINT, CET_RUN_VALIDATION,
     CET_RUN_REPORT, CET_RUN_REPORT_GP, CET_RUN_REPORT_GENERATIONS, CET_RUN_REPORT_EXPLORED,
-    CET_RUN_REPORT_POPULATION, CET_RUN_PLOT_CONVERGENCE, CET_RUN_PLOT_EXPLORED,
-    "explored-*-*.png" /* CET_RUN_PLOT_PAIR */, CET_RUN_PLOT_DISTRIBUTION, NULL};
+    CET_RUN_REPORT_POPULATION, CET_RUN_REPORT_PARETO, CET_RUN_PLOT_CONVERGENCE, CET_RUN_PLOT_EXPLORED,
+    "explored-*-*.png" /* CET_RUN_PLOT_PAIR */, CET_RUN_PLOT_DISTRIBUTION, CET_RUN_PARETO,
+    CET_RUN_PLOT_PARETO, NULL};
+const char *const cet_run_dirs[] = {CET_RUN_PARETO_DIR, NULL};
 
 char *cet_run_path(const char *dir, const char *name)
 {
@@ -180,7 +182,10 @@ static int remove_matching(const char *dir, int run_files, struct cet_error *err
     int rc = 0;
     while (!rc && (de = readdir(d))) {
         char path[4200];
-        if (!(run_files && is_run_file(de->d_name)) && !dead_temporary(de->d_name))
+        /* run_files 2: a run's subdirectory, where every .json is the run's */
+        int ours = run_files == 2 ? !fnmatch("*.json", de->d_name, 0) || !fnmatch("*.json.tmp.*", de->d_name, 0)
+                                  : run_files && is_run_file(de->d_name);
+        if (!ours && !dead_temporary(de->d_name))
             continue;
         if (path_in(path, sizeof path, dir, de->d_name, err))
             rc = -1;
@@ -193,6 +198,15 @@ static int remove_matching(const char *dir, int run_files, struct cet_error *err
 
 int cet_rundir_clear(const char *dir, struct cet_error *err)
 {
+    for (size_t i = 0; cet_run_dirs[i]; i++) {
+        char sub[4200];
+        if (path_in(sub, sizeof sub, dir, cet_run_dirs[i], err))
+            return -1;
+        if (access(sub, F_OK))
+            continue;
+        if (remove_matching(sub, 2, err) || (rmdir(sub) && errno != ENOENT && errno != ENOTEMPTY))
+            return cet_fail(err, "%s: cannot remove: %s", sub, strerror(errno));
+    }
     return remove_matching(dir, 1, err);
 }
 

@@ -1,0 +1,123 @@
+/* The result of a Pareto search (--pareto), rewritten with the other
+ * results after every generation:
+ * - pareto.csv: the non-dominated settings of the whole archive
+ *   (cet_ga_front), best first by the first objective: point (1, 2, ...),
+ *   one column per described parameter, f1, precision, recall, words,
+ *   violation, then each Pareto objective that is none of the first three
+ *   (fbeta:B, macro-f1) under its name;
+ * - pareto/K.json: point K's configuration (DESIGN.md's format, fitness =
+ *   mean F1, plus its measures), for evaluate -c and extract -c.  Files of
+ *   points that left the front are removed.
+ * The archive's front rather than the last population's: every evaluated
+ * setting counts, and the front never loses a point that crowding pushed
+ * out of the population. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../ga/ga_internal.h"
+#include "run_internal.h"
+
+/* Front members by the first objective, highest first, then evaluation order. */
+static void sort_front(const struct cet_ga *ga, size_t *v, size_t n)
+{
+    for (size_t a = 1; a < n; a++) { /* insertion sort: fronts are small */
+        size_t x = v[a], k = a;
+        while (k > 0 && ga->obj[v[k - 1] * CET_MAX_PARETO] < ga->obj[x * CET_MAX_PARETO])
+            v[k] = v[k - 1], k--;
+        v[k] = x;
+    }
+}
+
+/* 1 when Pareto objective k is not already a column (f1, precision, recall). */
+static int own_column(const struct cet_objective *o)
+{
+    return o->m != CET_MEASURE_F1 && o->m != CET_MEASURE_PRECISION &&
+           o->m != CET_MEASURE_RECALL;
+}
+
+/* Removes DIR/pareto/K.json for K > n (points that left the front). */
+static int remove_stale(const char *pdir, size_t n, struct cet_error *err)
+{
+    DIR *d = opendir(pdir);
+    if (!d)
+        return cet_fail(err, "%s: %s", pdir, strerror(errno));
+    struct dirent *de;
+    int rc = 0;
+    while (!rc && (de = readdir(d))) {
+        char *end, path[4600];
+        unsigned long k = strtoul(de->d_name, &end, 10);
+        if (end == de->d_name || strcmp(end, ".json") || k <= n)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", pdir, de->d_name);
+        if (unlink(path) && errno != ENOENT)
+            rc = cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+    }
+    closedir(d);
+    return rc;
+}
+
+int cet_run_write_pareto(struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
+                        struct cet_error *err)
+{
+    const struct cet_goal *g = &ga->opt.goal;
+    struct cet_buf b = {0};
+    size_t *front = NULL, n = 0;
+    double *full = malloc((ga->nfull + 1) * sizeof *full + ga->nfull);
+    char path[4600], pdir[4200];
+    int rc = -1;
+    if (!full || cet_ga_front(ga, &front, &n))
+        goto oom;
+    sort_front(ga, front, n);
+    int bad = cet_buf_puts(&b, "point");
+    for (size_t k = 0; k < ga->ngenes && !bad; k++)
+        bad = cet_buf_printf(&b, ",%s", ga->desc->genes[k].name);
+    bad = bad || cet_buf_puts(&b, ",f1,precision,recall,words,violation");
+    for (size_t k = 0; k < g->npareto && !bad; k++) {
+        char name[64];
+        cet_objective_name(&g->pareto[k], name, sizeof name);
+        bad = own_column(&g->pareto[k]) && cet_buf_printf(&b, ",%s", name);
+    }
+    bad = bad || cet_buf_puts(&b, "\n");
+    for (size_t p = 0; p < n && !bad; p++) {
+        size_t i = front[p];
+        bad = cet_buf_printf(&b, "%zu", p + 1) ||
+              cet_genome_cells(&b, ga->desc, ga->genes + i * ga->ngenes, ",%s") ||
+              cet_buf_printf(&b, ",%.6f,%.6f,%.6f,%.2f,%.6f", ga->f1[i], ga->prec[i], ga->rec[i],
+                             ga->words[i], ga->viol[i]);
+        for (size_t k = 0; k < g->npareto && !bad; k++)
+            bad = own_column(&g->pareto[k]) &&
+                  cet_buf_printf(&b, ",%.6f", ga->obj[i * CET_MAX_PARETO + k]);
+        bad = bad || cet_buf_puts(&b, "\n");
+    }
+    if (bad)
+        goto oom;
+    snprintf(path, sizeof path, "%s/" CET_RUN_PARETO, dir);
+    if (cet_write_atomic(path, b.p, b.len, err))
+        goto done;
+    snprintf(pdir, sizeof pdir, "%s/" CET_RUN_PARETO_DIR, dir);
+    if (cet_mkdirs(pdir)) {
+        cet_fail(err, "%s: cannot create: %s", pdir, strerror(errno));
+        goto done;
+    }
+    for (size_t p = 0; p < n; p++) {
+        b.len = 0;
+        if (cet_run_config_json(ga, run, front[p], 1, full, &b) || cet_buf_puts(&b, "\n"))
+            goto oom;
+        snprintf(path, sizeof path, "%s/%zu.json", pdir, p + 1);
+        if (cet_write_atomic(path, b.p, b.len, err))
+            goto done;
+    }
+    rc = remove_stale(pdir, n, err);
+    goto done;
+oom:
+    cet_fail(err, "%s: out of memory writing the Pareto front", dir);
+done:
+    cet_buf_free(&b);
+    free(front);
+    free(full);
+    return rc;
+}

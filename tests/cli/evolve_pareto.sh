@@ -1,0 +1,70 @@
+# cetune evolve --pareto precision,recall (NSGA-II): pareto.csv is mutually
+# non-dominated and holds a point at least as good as the defaults in both
+# objectives, pareto/K.json are its rows as evaluate scores them, best.json
+# is the front's highest F1, threads change nothing, an interrupted run
+# resumes to the same files, report draws pareto.png, --force clears the
+# front's files.
+CETUNE=$1 SRC=$2
+. "$SRC/tests/cli_lib.sh"
+DEMO=$SRC/samples/demo
+RUN="-p $SRC/params/density.json -d $DEMO --sample-size 30 --pop 12 --generations 6 --seed 5 --pareto precision,recall"
+
+expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/p"
+expect_grep "$TMP/out" '^Pareto search (NSGA-II) on precision, recall: [0-9]* non-dominated settings'
+P=$TMP/p/pareto.csv
+expect_grep "$P" '^point,c1,c2,empty,f1,precision,recall,words,violation$'
+n=$(($(wc -l < "$P") - 1))
+if [ "$n" -ge 3 ]; then ok; else fail "only $n points on the front"; fi
+# No point dominates another.
+if awk -F, 'NR > 1 { p[NR] = $6; r[NR] = $7 }
+            END { for (a in p) for (b in p) if (a != b && p[a] >= p[b] && r[a] >= r[b] &&
+                                               (p[a] > p[b] || r[a] > r[b])) exit 1 }' "$P"; then ok
+else fail "pareto.csv has a dominated point"; fi
+# A point at least as good as the defaults (c1=0.333 c2=4 empty=per_run) in both.
+def=$(grep '^0,0.333,4,per_run,' "$TMP/p/individuals.csv" | cut -d, -f6,7)
+if [ -n "$def" ] && awk -F, -v d="$def" 'BEGIN { split(d, x, ",") }
+     NR > 1 && $6 >= x[1] && $7 >= x[2] { found = 1 } END { exit !found }' "$P"; then ok
+else fail "no point of the front is at least the defaults' ($def)"; fi
+# One configuration per point; evaluate gives its precision and recall.
+if [ "$(ls "$TMP/p/pareto" | wc -l)" -eq "$n" ]; then ok; else fail "pareto/ does not hold $n configurations"; fi
+"$CETUNE" evaluate -c "$TMP/p/pareto/2.json" -d "$DEMO" -s "$TMP/p/sample.txt" --per-doc --format csv 2>/dev/null |
+  awk -F, 'NR > 1 { p += $6; r += $7; n++ } END { printf "%.6f,%.6f\n", p / n, r / n }' >"$TMP/pr"
+if [ "$(cat "$TMP/pr")" = "$(sed -n 3p "$P" | cut -d, -f6,7)" ]; then ok
+else fail "evaluate of pareto/2.json gives $(cat "$TMP/pr"), pareto.csv $(sed -n 3p "$P" | cut -d, -f6,7)"; fi
+# best.json: the highest F1 on the front.
+bestf=$(sed -n 's/.*"fitness": *\([0-9.]*\).*/\1/p' "$TMP/p/best.json")
+maxf=$(awk -F, 'NR > 1 && $5 > m { m = $5 } END { print m }' "$P")
+if awk -v a="$bestf" -v b="$maxf" 'BEGIN { exit !(a - b < 5e-7 && b - a < 5e-7) }'; then ok
+else fail "best.json fitness $bestf, the front's highest F1 $maxf"; fi
+
+# One thread: the same files.
+expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/p1"
+for f in pareto.csv best.json individuals.csv pareto/1.json; do
+  if cmp -s "$TMP/p/$f" "$TMP/p1/$f"; then ok; else fail "$f differs between 2 and 1 threads"; fi
+done
+
+# Interrupted and resumed: the same files as the run left alone.
+LONG="$RUN --generations 40 --patience 0 --resolution 0 --threads 2"
+expect_status 0 "$CETUNE" evolve $LONG -o "$TMP/ref"
+"$CETUNE" evolve $LONG -o "$TMP/int" >/dev/null 2>"$TMP/err1" &
+pid=$!
+if wait_generation "$TMP/int" 3 $pid; then ok; else fail "the run ended before it could be interrupted"; fi
+kill -INT $pid
+wait $pid
+expect_status 0 "$CETUNE" evolve --resume "$TMP/int"
+for f in pareto.csv best.json individuals.csv top.json; do
+  if cmp -s "$TMP/ref/$f" "$TMP/int/$f"; then ok; else fail "$f differs after --resume"; fi
+done
+
+# report: the front's plot, with the defaults marked.
+if command -v gnuplot >/dev/null; then
+  expect_status 0 "$CETUNE" report "$TMP/p"
+  if [ -s "$TMP/p/pareto.png" ]; then ok; else fail "report drew no pareto.png"; fi
+  expect_grep "$TMP/p/report.md" '!\[pareto\](pareto.png)'
+  expect_grep "$TMP/p/report.gp" "title 'defaults'"
+fi
+# --force removes the front's files with the rest.
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 10 --generations 1 --pop 4 -o "$TMP/p" --force
+if [ ! -e "$TMP/p/pareto" ] && [ ! -e "$TMP/p/pareto.csv" ] && [ ! -e "$TMP/p/pareto.png" ]; then ok
+else fail "--force left the Pareto files"; fi
+finish
