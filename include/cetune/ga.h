@@ -231,6 +231,6 @@ double cet_ga_sigma(const struct cet_ga *ga);
 /* A 64-bit seed for stream `stream` of a run seed (splitmix64), so that
  * independent streams (the sample, the GA) never share draws. */
 uint64_t cet_seed_derive(uint64_t seed, uint64_t stream);
-enum { CET_STREAM_SAMPLE = 1, CET_STREAM_GA = 2 };
+enum { CET_STREAM_SAMPLE = 1, CET_STREAM_GA = 2, CET_STREAM_FOLDS = 4 };
 
 #endif

@@ -3,7 +3,8 @@
  *
  * Everything comes from the run's own files: checkpoint.json (the archive
  * of evaluated individuals, the final population, the history), run.json
- * (the settings) and validation.csv when the run was validated.  The
+ * (the settings), validation.csv when the run was validated and folds.csv
+ * when it was cross-validated.  The
  * plots, all drawn by gnuplot from report.gp, are
  * - convergence.png: best, mean and worst fitness per generation;
  * - explored-A-B.png: every evaluated individual at its values of A and B,
@@ -31,6 +32,7 @@ struct cet_report {
     struct cet_ga *ga;          /* as of the checkpoint, not set up */
     struct cet_json info;       /* run.json */
     char *validation;           /* validation.csv, or NULL */
+    char *folds;                /* folds.csv (evolve --folds), or NULL */
     char **plots;               /* PNG file names report.gp draws, in report order */
     size_t nplots;
     size_t pair_genes;          /* parameters whose pairs are drawn */

@@ -73,6 +73,9 @@ struct cet_run_info {
     size_t nvalidate;
     char adhosts[17];      /* digest of the ad-host list in use (cet_adhosts_digest); "" unknown */
     char *adhosts_file;    /* its file, or NULL (built in) */
+    long folds;            /* --folds K, or 0 */
+    char **fold_args;      /* the evolve options every fold run gets (with --folds) */
+    size_t nfold_args;
 };
 void cet_run_info_free(struct cet_run_info *info);
 
@@ -92,6 +95,9 @@ struct cet_run_settings {
     size_t top;                    /* 0 = 5 */
     const char *command;           /* how the run was started, for run.json */
     int threads;                   /* 0 = all cores */
+    long folds;                    /* --folds K (the caller runs them), or 0 */
+    char *const *fold_args;        /* the evolve options of every fold run (copied) */
+    size_t nfold_args;
 };
 
 /* A run of the description in params_path with the given options (not yet

@@ -19,6 +19,7 @@
 #include "cetune/config.h"
 #include "cetune/run.h"
 #include "cli.h"
+#include "evolve_folds.h"
 
 static double now(void)
 {
@@ -82,6 +83,7 @@ static int run_loop(struct cet_run *run, int threads)
     long evals0 = ga->evals;
     double t0 = now();
     cet_run_set_cancel(run, cli_cancelled, NULL);
+    tty = tty && !cli_evolve_fold; /* the folds' runs are quiet */
     while (!cet_run_stopped(run) && !cli_signal && !(r = cet_run_step(run, &err)))
         if (tty)
             progress(ga, evals0, t0);
@@ -97,7 +99,8 @@ static int run_loop(struct cet_run *run, int threads)
     if (cli_signal && !cet_run_stopped(run)) {
         if (cet_run_interrupt(run, &err))
             cli_error("%s", err.msg);
-        fprintf(stderr, "cetune: interrupted by %s after %ld complete generation%s; "
+        if (!cli_evolve_fold) /* the run of the folds says how to resume */
+            fprintf(stderr, "cetune: interrupted by %s after %ld complete generation%s; "
                         "the checkpoint is in %s/checkpoint.json\n"
                         "cetune: resume with: cetune evolve --resume %s\n",
                 cli_signal_name(), ga->gen + 1, ga->gen == 0 ? "" : "s", dir, dir);
@@ -107,7 +110,8 @@ static int run_loop(struct cet_run *run, int threads)
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }
-    cli_print_run(run);
+    if (!cli_evolve_fold)
+        cli_print_run(run);
     int rc = cet_run_info(run)->nvalidate ? cli_validate_run(run, threads) : 0;
     if (!rc && fflush(stdout) != 0) {
         cli_error("cannot write to standard output: %s", strerror(errno));
@@ -120,7 +124,7 @@ static int run_loop(struct cet_run *run, int threads)
 struct args {
     const char *params, *sample, *out, *resume;
     struct cli_list dirs, seed_configs, validate;
-    long sample_size, threads, top;
+    long sample_size, threads, top, folds;
     int by_package, force, select;
     struct cet_ga_options opt;
 };
@@ -221,6 +225,9 @@ static const struct cli_opt options[] = {
      .parse = parse_goal, .def = "none",
      .help = "search the trade-off between two or three objectives with NSGA-II: pareto.csv, "
              "pareto/K.json"},
+    {.name = "folds", .arg = "K", .type = CLI_LONG, .off = ARG(folds), .min = 2, .max = 100,
+     .def = "none", .help = "first run the GA on K-1 of K folds of the training documents, K "
+                            "times, and print how much it gains on the held-out fold"},
     {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
      .forms = 3, .help = "threads, which never change the results; 0: all cores"},
     {.name = "top", .arg = "N", .type = CLI_LONG, .off = ARG(top), .min = 1, .max = 1000,
@@ -269,6 +276,88 @@ static int add_seed_configs(struct cet_run *run, const struct cli_list *files)
     return 0;
 }
 
+/* --folds: the fold runs before the final one; on interruption the run is
+ * marked interrupted and the way to resume it said. */
+static int folds_first(struct cet_run *run, int threads)
+{
+    const struct cet_ga *ga = cet_run_ga(run);
+    int rc = evolve_folds(cet_run_dir(run), cet_run_info(run), ga->desc, cet_run_train(run),
+                          ga->opt.seed, threads);
+    if (rc && cli_signal) {
+        struct cet_error err;
+        if (cet_run_interrupt(run, &err))
+            cli_error("%s", err.msg);
+        fprintf(stderr, "cetune: interrupted by %s during the folds; each fold keeps its "
+                        "checkpoint\ncetune: resume with: cetune evolve --resume %s\n",
+                cli_signal_name(), cet_run_dir(run));
+    }
+    return rc;
+}
+
+/* The options every fold run gets: the run's own, without its sample,
+ * directory, validation, threads and folds; paths absolute. */
+static int fold_args(char **owned, size_t *nowned, const struct args *a)
+{
+    char v[64];
+    const struct cet_ga_options *o = &a->opt;
+    const struct cet_goal *g = &o->goal;
+#define KEEP(s) do { if (!(owned[(*nowned)++] = strdup(s))) return -1; } while (0)
+#define ABS(s) do { char *p_ = realpath(s, NULL); \
+                    if (!(owned[(*nowned)++] = p_ ? p_ : strdup(s))) return -1; } while (0)
+#define OPT(name, ...) do { KEEP(name); snprintf(v, sizeof v, __VA_ARGS__); KEEP(v); } while (0)
+    KEEP("-p");
+    ABS(a->params);
+    for (size_t i = 0; i < a->dirs.n; i++) {
+        KEEP("-d");
+        ABS(a->dirs.v[i]);
+    }
+    for (size_t i = 0; i < a->seed_configs.n; i++) {
+        KEEP("--seed-config");
+        ABS(a->seed_configs.v[i]);
+    }
+    OPT("--seed", "%llu", (unsigned long long)o->seed);
+    OPT("--pop", "%zu", o->pop);
+    OPT("--generations", "%ld", o->generations);
+    OPT("--patience", "%ld", o->patience);
+    OPT("--epsilon", "%.17g", o->epsilon);
+    OPT("--max-evals", "%ld", o->max_evals);
+    OPT("--time", "%.17g", o->time_limit);
+    OPT("--elite", "%zu", o->elite);
+    OPT("--select", "%s", selections[o->select]);
+    OPT("--tournament", "%zu", o->tournament);
+    OPT("--truncation", "%.17g", o->truncation);
+    OPT("--crossover-rate", "%.17g", o->crossover_rate);
+    OPT("--mutation-rate", "%.17g", o->mutation_rate);
+    OPT("--mutation-sigma", "%.17g", o->sigma);
+    if (o->adaptive)
+        KEEP("--adaptive");
+    OPT("--adapt-factor", "%.17g", o->adapt_factor);
+    OPT("--resolution", "%.17g", o->resolution);
+    OPT("--top", "%ld", a->top);
+    cet_objective_name(&g->objective, v, sizeof v);
+    KEEP("--objective");
+    KEEP(v);
+    for (size_t k = 0; k < g->ncons; k++) {
+        cet_constraint_name(&g->cons[k], v, sizeof v);
+        KEEP("--constraint");
+        KEEP(v);
+    }
+    if (g->npareto) {
+        char list[CET_MAX_PARETO * 64] = "";
+        for (size_t k = 0; k < g->npareto; k++) {
+            cet_objective_name(&g->pareto[k], v, sizeof v);
+            strcat(list, k ? "," : "");
+            strcat(list, v);
+        }
+        KEEP("--pareto");
+        KEEP(list);
+    }
+#undef KEEP
+#undef ABS
+#undef OPT
+    return 0;
+}
+
 static int resume(struct args *a, int argc, char **argv)
 {
     struct cet_run *run = NULL;
@@ -280,6 +369,10 @@ static int resume(struct args *a, int argc, char **argv)
     }
     cli_catch_signals();
     const struct cet_ga *ga = cet_run_ga(run);
+    if (cet_run_stopped(run) && cli_evolve_fold) {
+        rc = 0;
+        goto done;
+    }
     if (cet_run_stopped(run)) {
         cet_rundir_remove_temporaries(a->resume);
         fprintf(stderr, "cetune: %s has finished already (stopped by %s); nothing to resume\n",
@@ -301,6 +394,8 @@ static int resume(struct args *a, int argc, char **argv)
     }
     fprintf(stderr, "cetune: resuming %s after generation %ld (%ld evaluations so far)\n",
             a->resume, ga->gen, ga->evals);
+    if (cet_run_info(run)->folds && ga->gen < 0 && (rc = folds_first(run, (int)a->threads)))
+        goto done;
     rc = run_loop(run, (int)a->threads);
 done:
     cet_run_free(run);
@@ -350,7 +445,8 @@ int cmd_evolve(int argc, char **argv)
     struct cet_corpus corpus = {0};
     struct cet_entries entries = {0};
     struct cet_error err;
-    char *dir = NULL, *cmd = NULL;
+    char *dir = NULL, *cmd = NULL, **folds = NULL;
+    size_t nfold = 0;
     int r = 0, rc = cli_parse(&cli_evolve, &a, argc, argv);
     if (rc)
         goto done;
@@ -393,17 +489,26 @@ int cmd_evolve(int argc, char **argv)
     if (!(cmd = cli_command_line(argc, argv)))
         goto oom;
     size_t ndocs = corpus.ndocs;
+    /* At most 48 option words, plus two per corpus, seed configuration, constraint. */
+    nfold = 0;
+    folds = a.folds ? calloc(48 + 2 * (a.dirs.n + a.seed_configs.n + CET_MAX_CONSTRAINTS),
+                             sizeof *folds)
+                    : NULL;
+    if (a.folds && (!folds || fold_args(folds, &nfold, &a)))
+        goto oom;
     struct cet_run_settings s = {
         .dirs = a.dirs.v, .ndirs = a.dirs.n, .sample_from = a.sample,
         .sample_size = a.sample_size, .by_package = a.by_package, .validate = a.validate.v,
         .nvalidate = a.validate.n, .top = (size_t)a.top, .command = cmd,
-        .threads = (int)a.threads};
+        .threads = (int)a.threads, .folds = a.folds, .fold_args = folds, .nfold_args = nfold};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "
                     "seed %llu, run directory %s\n",
             d->ex->name, d->ngenes, d->ngenes == 1 ? "" : "s", ndocs, a.opt.pop,
             (unsigned long long)a.opt.seed, dir);
+    if (a.folds && (rc = folds_first(run, (int)a.threads)))
+        goto done;
     rc = run_loop(run, (int)a.threads);
     goto done;
 dir_error:
@@ -423,5 +528,8 @@ done:
     cli_list_free(&a.validate);
     free(dir);
     free(cmd);
+    for (size_t i = 0; i < nfold; i++)
+        free(folds[i]);
+    free(folds);
     return rc;
 }

@@ -33,6 +33,9 @@ void cet_run_info_free(struct cet_run_info *run)
         free(run->validate[i]);
     free(run->validate);
     free(run->adhosts_file);
+    for (size_t i = 0; i < run->nfold_args; i++)
+        free(run->fold_args[i]);
+    free(run->fold_args);
     memset(run, 0, sizeof *run);
 }
 
@@ -171,6 +174,10 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
     cJSON_AddBoolToObject(j, "by_package", run->by_package);
     cJSON_AddNumberToObject(j, "docs", (double)run->docs);
     cJSON_AddNumberToObject(j, "top", (double)run->top);
+    if (run->folds) {
+        cJSON_AddNumberToObject(j, "folds", (double)run->folds);
+        cJSON_AddItemToObject(j, "fold_args", strings(run->fold_args, run->nfold_args));
+    }
     cJSON_AddStringToObject(j, "command", run->command ? run->command : "");
     cJSON_AddItemToObject(j, "resumed", strings(run->resumed, run->nresumed));
     cJSON_AddStringToObject(j, "started", run->started);
@@ -426,6 +433,22 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
     run->by_package = bp && cJSON_IsTrue(bp);
     run->docs = (long)num(&r, root, "docs");
     run->top = (size_t)num(&r, root, "top");
+    /* Optional: only runs with --folds have them. */
+    const cJSON *fk = cJSON_GetObjectItemCaseSensitive(root, "folds");
+    const cJSON *fa = cJSON_GetObjectItemCaseSensitive(root, "fold_args");
+    if (fk && (!cJSON_IsNumber(fk) || fk->valuedouble < 2 || !cJSON_IsArray(fa))) {
+        cet_json_fail(&j, fk, 0, err, "checkpoint: \"folds\" needs a count of at least 2 and "
+                                      "\"fold_args\"");
+        goto done;
+    }
+    if (fk) {
+        run->folds = (long)fk->valuedouble;
+        if (!(run->fold_args = calloc((size_t)cJSON_GetArraySize(fa) + 1, sizeof *run->fold_args)))
+            goto oom;
+        for (const cJSON *x = fa->child; x; x = x->next)
+            if (cJSON_IsString(x) && !(run->fold_args[run->nfold_args++] = strdup(x->valuestring)))
+                goto oom;
+    }
     run->command = strdup(str(&r, root, "command"));
     snprintf(run->started, sizeof run->started, "%s", str(&r, root, "started"));
     /* Optional: checkpoints from before ad-host lists were recorded have none. */

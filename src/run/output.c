@@ -206,6 +206,8 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
     else
         cJSON_AddStringToObject(sample, "from", "all documents");
     cJSON_AddBoolToObject(sample, "by_package", run->by_package);
+    if (run->folds)
+        cJSON_AddNumberToObject(j, "folds", (double)run->folds);
     cJSON_AddNumberToObject(sample, "documents", (double)run->docs);
     if (run->adhosts[0]) {
         cJSON *ah = cJSON_AddObjectToObject(j, "adhosts");

@@ -51,6 +51,7 @@ void cet_report_free(struct cet_report *r)
     cet_run_info_free(&r->run);
     cet_json_free(&r->info);
     free(r->validation);
+    free(r->folds);
     for (size_t i = 0; i < r->nplots; i++)
         free(r->plots[i]);
     free(r->plots);
@@ -84,6 +85,16 @@ int cet_report_load(struct cet_report *r, const char *dir, struct cet_error *err
             goto fail;
         r->validation = b.p ? b.p : strdup("");
         if (!r->validation)
+            goto oom;
+    }
+    free(path);
+    if (!(path = cet_run_path(dir, CET_RUN_FOLDS)))
+        goto oom;
+    if (access(path, F_OK) == 0) {
+        struct cet_buf b = {0};
+        if (cet_read_file(&b, path, 64u << 20, err))
+            goto fail;
+        if (!(r->folds = b.p ? b.p : strdup("")))
             goto oom;
     }
     free(path);
@@ -947,6 +958,52 @@ static int md_plots(const struct cet_report *r, const char *no_plots, struct cet
     return rc;
 }
 
+/* folds.csv as a table, with the estimate: the mean gain and its spread. */
+static int md_folds(const struct cet_report *r, struct cet_buf *b)
+{
+    enum { MAX_FIELDS = 16 };
+    if (!r->folds)
+        return 0;
+    int rc = cet_buf_puts(b, "## Cross-validation\n\nThe GA run on K-1 of K folds of the "
+                             "training documents, its best and the defaults scored on the "
+                             "held-out fold (`folds.csv`; each fold's run is in `folds/K`).  "
+                             "best.json comes from the final run on all training documents; the "
+                             "folds estimate what tuning gains on unseen pages.\n\n");
+    char *text = strdup(r->folds), *f[MAX_FIELDS];
+    double sum = 0, sq = 0, gains[128];
+    size_t n = 0;
+    int header = 1, col_gain = -1;
+    rc = rc || !text;
+    for (char *save = NULL, *l = rc ? NULL : strtok_r(text, "\n", &save); l && !rc;
+         l = strtok_r(NULL, "\n", &save)) {
+        int nf = split_csv(l, f, MAX_FIELDS);
+        rc = cet_buf_puts(b, "|");
+        for (int c = 0; c < nf && !rc; c++)
+            rc = cet_buf_puts(b, " ") || md_cell(b, f[c]) || cet_buf_puts(b, " |");
+        rc = rc || cet_buf_puts(b, "\n");
+        if (header) {
+            header = 0;
+            rc = rc || cet_buf_puts(b, "|");
+            for (int c = 0; c < nf && !rc; c++) {
+                rc = cet_buf_puts(b, " ---: |");
+                col_gain = strcmp(f[c], "gain") ? col_gain : c;
+            }
+            rc = rc || cet_buf_puts(b, "\n");
+        } else if (n < 128 && !isnan(csv_number(f, nf, col_gain))) {
+            gains[n] = csv_number(f, nf, col_gain);
+            sum += gains[n++];
+        }
+    }
+    free(text);
+    if (rc || n < 2)
+        return rc || cet_buf_puts(b, "\n");
+    for (size_t k = 0; k < n; k++)
+        sq += (gains[k] - sum / (double)n) * (gains[k] - sum / (double)n);
+    return cet_buf_printf(b, "\nEstimate: tuning gains %+.4f F1 over the defaults on held-out "
+                             "documents (mean over %zu folds; standard deviation %.4f).\n\n",
+                          sum / (double)n, n, sqrt(sq / (double)(n - 1)));
+}
+
 int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct cet_error *err)
 {
     struct cet_buf b = {0};
@@ -964,7 +1021,7 @@ int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct
                             ga->stop != CET_STOP_NONE ? ", stopped by " : "",
                             ga->stop != CET_STOP_NONE ? cet_ga_stop_name(ga->stop) : "") ||
              md_settings(r, &b) || cet_buf_puts(&b, "\n") || md_best(r, &b) ||
-             md_validation(r, &b) || md_plots(r, no_plots, &b);
+             md_validation(r, &b) || md_folds(r, &b) || md_plots(r, no_plots, &b);
     if (rc) {
         cet_buf_free(&b);
         return cet_fail(err, "%s: out of memory writing report.md", r->dir);

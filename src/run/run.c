@@ -223,6 +223,13 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     info->by_package = s->by_package;
     info->docs = (long)run->train.ndocs;
     info->top = s->top ? s->top : 5;
+    info->folds = s->folds;
+    if (s->nfold_args &&
+        !(info->fold_args = calloc(s->nfold_args + 1, sizeof *info->fold_args)))
+        return cet_fail(err, "out of memory");
+    for (size_t i = 0; i < s->nfold_args; i++)
+        if (!(info->fold_args[info->nfold_args++] = strdup(s->fold_args[i])))
+            return cet_fail(err, "out of memory");
     utc_now(info->started, sizeof info->started);
     if (run->desc.ex->adhosts && adhosts_in_use(info->adhosts, &info->adhosts_file, err))
         return -1;

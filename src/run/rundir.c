@@ -29,7 +29,7 @@ const char *const cet_run_files[] = {
     CET_RUN_REPORT, CET_RUN_REPORT_GP, CET_RUN_REPORT_GENERATIONS, CET_RUN_REPORT_EXPLORED,
     CET_RUN_REPORT_POPULATION, CET_RUN_REPORT_PARETO, CET_RUN_PLOT_CONVERGENCE, CET_RUN_PLOT_EXPLORED,
     "explored-*-*.png" /* CET_RUN_PLOT_PAIR */, CET_RUN_PLOT_DISTRIBUTION, CET_RUN_PARETO,
-    CET_RUN_PLOT_PARETO, NULL};
+    CET_RUN_PLOT_PARETO, CET_RUN_FOLDS, NULL};
 const char *const cet_run_dirs[] = {CET_RUN_PARETO_DIR, NULL};
 
 char *cet_run_path(const char *dir, const char *name)
@@ -196,8 +196,43 @@ static int remove_matching(const char *dir, int run_files, struct cet_error *err
     return rc;
 }
 
+/* DIR/folds/K: each a run directory with its two document lists. */
+static int clear_folds(const char *dir, struct cet_error *err)
+{
+    char folds[4200], sub[4500], file[4600];
+    if (path_in(folds, sizeof folds, dir, CET_RUN_FOLDS_DIR, err))
+        return -1;
+    DIR *d = opendir(folds);
+    if (!d)
+        return 0;
+    struct dirent *de;
+    int rc = 0;
+    while (!rc && (de = readdir(d))) {
+        char *end;
+        strtoul(de->d_name, &end, 10);
+        if (end == de->d_name || *end)
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", folds, de->d_name);
+        rc = cet_rundir_clear(sub, err);
+        static const char *const own[] = {CET_FOLD_TRAIN, CET_FOLD_HELDOUT, CET_RUN_LOCK};
+        for (size_t i = 0; i < 3 && !rc; i++) {
+            snprintf(file, sizeof file, "%s/%s", sub, own[i]);
+            if (unlink(file) && errno != ENOENT)
+                rc = cet_fail(err, "%s: cannot remove: %s", file, strerror(errno));
+        }
+        if (!rc && rmdir(sub) && errno != ENOENT && errno != ENOTEMPTY)
+            rc = cet_fail(err, "%s: cannot remove: %s", sub, strerror(errno));
+    }
+    closedir(d);
+    if (!rc && rmdir(folds) && errno != ENOENT && errno != ENOTEMPTY)
+        rc = cet_fail(err, "%s: cannot remove: %s", folds, strerror(errno));
+    return rc;
+}
+
 int cet_rundir_clear(const char *dir, struct cet_error *err)
 {
+    if (clear_folds(dir, err))
+        return -1;
     for (size_t i = 0; cet_run_dirs[i]; i++) {
         char sub[4200];
         if (path_in(sub, sizeof sub, dir, cet_run_dirs[i], err))
