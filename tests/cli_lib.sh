@@ -29,6 +29,25 @@ wait_generation() {
   done
   return 1
 }
+# same_files REF DIR WHY FILE...: each FILE is the same in REF and DIR.
+same_files() {
+  local ref=$1 dir=$2 why=$3; shift 3
+  for f in "$@"; do
+    if cmp -s "$ref/$f" "$dir/$f"; then ok; else fail "$f differs $why"; fi
+  done
+}
+# interrupt_at WATCH N CMD...: runs CMD in the background (stderr in
+# $TMP/err1) and sends it SIGINT once WATCH's checkpoint reaches generation
+# N; $st is its exit status.
+interrupt_at() {
+  local watch=$1 n=$2; shift 2
+  "$@" >/dev/null 2>"$TMP/err1" &
+  local pid=$!
+  if wait_generation "$watch" "$n" $pid; then ok; else fail "the run ended before $watch reached generation $n"; fi
+  kill -INT $pid
+  wait $pid
+  st=$?
+}
 finish() {
   echo "$((checks - fails)) passed, $fails failed"
   [ "$fails" -eq 0 ]

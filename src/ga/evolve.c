@@ -31,6 +31,7 @@
 #include "cetune/ga.h"
 #include "ga_internal.h"
 #include "cetune/nsga2.h"
+#include "cetune/sort.h"
 
 enum { RETRIES = 20, CHUNK = 16 };
 
@@ -228,34 +229,21 @@ static size_t arch_add(struct cet_ga *ga, const double *g, long born)
 {
     if (ga->narch == ga->cap) {
         size_t cap = ga->cap ? ga->cap * 2 : 256;
-        double *genes = realloc(ga->genes, cap * ga->ngenes * sizeof *genes);
-        if (genes)
-            ga->genes = genes;
-        double *fit = realloc(ga->fit, cap * sizeof *fit);
-        if (fit)
-            ga->fit = fit;
-        double *prec = realloc(ga->prec, cap * sizeof *prec);
-        if (prec)
-            ga->prec = prec;
-        double *rec = realloc(ga->rec, cap * sizeof *rec);
-        if (rec)
-            ga->rec = rec;
-        long *b = realloc(ga->born, cap * sizeof *b);
-        if (b)
-            ga->born = b;
-        double *f1 = realloc(ga->f1, cap * sizeof *f1);
-        if (f1)
-            ga->f1 = f1;
-        double *words = realloc(ga->words, cap * sizeof *words);
-        if (words)
-            ga->words = words;
-        double *viol = realloc(ga->viol, cap * sizeof *viol);
-        if (viol)
-            ga->viol = viol;
-        double *obj = realloc(ga->obj, cap * CET_MAX_PARETO * sizeof *obj);
-        if (obj)
-            ga->obj = obj;
-        if (!genes || !fit || !prec || !rec || !b || !f1 || !words || !viol || !obj)
+        void *q;
+        int ok = 1;
+/* Reallocates array p to n elements; ok = 0 (p kept) when out of memory. */
+#define GROW(p, n) ok &= (q = realloc((p), (n) * sizeof *(p))) ? ((p) = q, 1) : 0
+        GROW(ga->genes, cap * ga->ngenes);
+        GROW(ga->fit, cap);
+        GROW(ga->prec, cap);
+        GROW(ga->rec, cap);
+        GROW(ga->born, cap);
+        GROW(ga->f1, cap);
+        GROW(ga->words, cap);
+        GROW(ga->viol, cap);
+        GROW(ga->obj, cap * CET_MAX_PARETO);
+#undef GROW
+        if (!ok)
             return (size_t)-1;
         ga->cap = cap;
     }
@@ -309,31 +297,14 @@ static int better(const struct cet_ga *ga, size_t a, size_t b)
     return a < b;
 }
 
-static void merge_sort(const struct cet_ga *ga, size_t *v, size_t *tmp, size_t n)
+static int before(const void *ctx, size_t a, size_t b)
 {
-    if (n < 2)
-        return;
-    size_t h = n / 2;
-    merge_sort(ga, v, tmp, h);
-    merge_sort(ga, v + h, tmp, n - h);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = better(ga, v[j], v[i]) ? v[j++] : v[i++];
-    while (i < h)
-        tmp[k++] = v[i++];
-    while (j < n)
-        tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
+    return better(ctx, a, b);
 }
 
 static int sort_indices(const struct cet_ga *ga, size_t *v, size_t n)
 {
-    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    if (!tmp)
-        return -1;
-    merge_sort(ga, v, tmp, n);
-    free(tmp);
-    return 0;
+    return cet_sort_indices(v, n, before, ga);
 }
 
 int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n)

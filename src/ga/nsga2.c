@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cetune/nsga2.h"
+#include "cetune/sort.h"
 
 int cet_dominates(const double *a, const double *b, size_t nobj, double viol_a, double viol_b)
 {
@@ -97,36 +98,26 @@ static int lower(const struct by_obj *s, size_t a, size_t b)
     return x != y ? x < y : a < b;
 }
 
-static void sort_members(const struct by_obj *s, size_t *v, size_t *tmp, size_t n)
+static int lower_before(const void *ctx, size_t a, size_t b)
 {
-    if (n < 2)
-        return;
-    size_t h = n / 2, i = 0, j = h, k = 0;
-    sort_members(s, v, tmp, h);
-    sort_members(s, v + h, tmp, n - h);
-    while (i < h && j < n)
-        tmp[k++] = lower(s, v[j], v[i]) ? v[j++] : v[i++];
-    while (i < h)
-        tmp[k++] = v[i++];
-    while (j < n)
-        tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
+    return lower(ctx, a, b);
 }
 
 int cet_nsga2_crowding(double *dist, const double *obj, size_t nobj, const size_t *idx,
                        const size_t *members, size_t m)
 {
-    size_t *v = malloc((m ? m : 1) * sizeof *v), *tmp = malloc((m ? m : 1) * sizeof *tmp);
-    if (!v || !tmp) {
-        free(v), free(tmp);
+    size_t *v = malloc((m ? m : 1) * sizeof *v);
+    if (!v)
         return -1;
-    }
     for (size_t i = 0; i < m; i++)
         dist[members[i]] = 0;
     for (size_t k = 0; k < nobj && m; k++) {
         struct by_obj s = {obj, nobj, k, idx};
         memcpy(v, members, m * sizeof *v);
-        sort_members(&s, v, tmp, m);
+        if (cet_sort_indices(v, m, lower_before, &s)) {
+            free(v);
+            return -1;
+        }
         double lo = obj[idx[v[0]] * nobj + k], hi = obj[idx[v[m - 1]] * nobj + k];
         dist[v[0]] = dist[v[m - 1]] = INFINITY;
         if (hi == lo)
@@ -135,7 +126,7 @@ int cet_nsga2_crowding(double *dist, const double *obj, size_t nobj, const size_
             dist[v[i]] += (obj[idx[v[i + 1]] * nobj + k] - obj[idx[v[i - 1]] * nobj + k]) /
                           (hi - lo);
     }
-    free(v), free(tmp);
+    free(v);
     return 0;
 }
 
@@ -154,20 +145,9 @@ static int crowded_before(const struct crowded *c, size_t a, size_t b)
     return a < b;
 }
 
-static void sort_crowded(const struct crowded *c, size_t *v, size_t *tmp, size_t n)
+static int crowded_order(const void *ctx, size_t a, size_t b)
 {
-    if (n < 2)
-        return;
-    size_t h = n / 2, i = 0, j = h, k = 0;
-    sort_crowded(c, v, tmp, h);
-    sort_crowded(c, v + h, tmp, n - h);
-    while (i < h && j < n)
-        tmp[k++] = crowded_before(c, v[j], v[i]) ? v[j++] : v[i++];
-    while (i < h)
-        tmp[k++] = v[i++];
-    while (j < n)
-        tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
+    return crowded_before(ctx, a, b);
 }
 
 int cet_nsga2_survive(size_t *idx, size_t n, size_t keep, const double *obj, size_t nobj,
@@ -195,7 +175,8 @@ int cet_nsga2_survive(size_t *idx, size_t n, size_t keep, const double *obj, siz
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     struct crowded c = {front, dist};
-    sort_crowded(&c, order, tmp, n);
+    if (cet_sort_indices(order, n, crowded_order, &c))
+        goto done;
     /* Whole fronts first, the last one cut by crowding: exactly the first
      * `keep` of the crowded-comparison order. */
     for (size_t i = 0; i < n; i++)

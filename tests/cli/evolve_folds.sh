@@ -36,25 +36,16 @@ if tr -d '\n\t ' < "$TMP/f/run.json" | grep -q '"folds":4'; then ok; else fail "
 
 # One thread: the same files.
 expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/f1"
-for f in folds.csv best.json folds/2/best.json folds/3/individuals.csv; do
-  if cmp -s "$TMP/f/$f" "$TMP/f1/$f"; then ok; else fail "$f differs between 2 and 1 threads"; fi
-done
+same_files "$TMP/f" "$TMP/f1" "between 2 and 1 threads" folds.csv best.json folds/2/best.json folds/3/individuals.csv
 
 # Interrupted during a fold, resumed: the same files as the run left alone.
 LONG="$RUN --generations 60 --patience 0 --resolution 0 --threads 2"
 expect_status 0 "$CETUNE" evolve $LONG -o "$TMP/ref"
-"$CETUNE" evolve $LONG -o "$TMP/int" >/dev/null 2>"$TMP/err1" &
-pid=$!
-if wait_generation "$TMP/int/folds/2" 3 $pid; then ok; else fail "the run ended before fold 2 could be interrupted"; fi
-kill -INT $pid
-wait $pid
-st=$?
+interrupt_at "$TMP/int/folds/2" 3 "$CETUNE" evolve $LONG -o "$TMP/int"
 if [ $st -eq 130 ]; then ok; else fail "interrupted run exited $st, expected 130"; fi
 expect_grep "$TMP/err1" "resume with: cetune evolve --resume $TMP/int\$"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/int"
-for f in folds.csv best.json individuals.csv folds/2/individuals.csv; do
-  if cmp -s "$TMP/ref/$f" "$TMP/int/$f"; then ok; else fail "$f differs after --resume"; fi
-done
+same_files "$TMP/ref" "$TMP/int" "after --resume" folds.csv best.json individuals.csv folds/2/individuals.csv
 
 # report includes the folds table.
 expect_status 0 "$CETUNE" report "$TMP/f"

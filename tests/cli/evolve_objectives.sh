@@ -50,9 +50,12 @@ if [ -s "$TMP/x/best.json" ]; then ok; else fail "no best.json without a feasibl
 
 # Same seed, other thread count: the same results.
 expect_status 0 "$CETUNE" evolve $RUN --sample-size 30 --constraint 'precision>=0.95' --threads 1 -o "$TMP/c1"
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/c/$f" "$TMP/c1/$f"; then ok; else fail "$f differs between 2 and 1 threads"; fi
-done
+same_files "$TMP/c" "$TMP/c1" "between 2 and 1 threads" best.json individuals.csv top.json
+# report names the objective and the constraints.
+expect_status 0 "$CETUNE" report "$TMP/m"
+expect_grep "$TMP/m/report.md" 'Fitness is the objective `macro-f1`'
+expect_status 0 "$CETUNE" report "$TMP/c"
+expect_grep "$TMP/c/report.md" 'Constraints (feasible settings rank first): `precision>=0.95`; [0-9]* of [0-9]* evaluated settings are feasible'
 
 # Bad goals are usage errors naming the problem.
 expect_status 2 "$CETUNE" evolve $RUN --objective F1 -o "$TMP/b"

@@ -39,22 +39,15 @@ else fail "best.json fitness $bestf, the front's highest F1 $maxf"; fi
 
 # One thread: the same files.
 expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/p1"
-for f in pareto.csv best.json individuals.csv pareto/1.json; do
-  if cmp -s "$TMP/p/$f" "$TMP/p1/$f"; then ok; else fail "$f differs between 2 and 1 threads"; fi
-done
+same_files "$TMP/p" "$TMP/p1" "between 2 and 1 threads" pareto.csv best.json individuals.csv pareto/1.json
 
 # Interrupted and resumed: the same files as the run left alone.
 LONG="$RUN --generations 40 --patience 0 --resolution 0 --threads 2"
 expect_status 0 "$CETUNE" evolve $LONG -o "$TMP/ref"
-"$CETUNE" evolve $LONG -o "$TMP/int" >/dev/null 2>"$TMP/err1" &
-pid=$!
-if wait_generation "$TMP/int" 3 $pid; then ok; else fail "the run ended before it could be interrupted"; fi
-kill -INT $pid
-wait $pid
+interrupt_at "$TMP/int" 3 "$CETUNE" evolve $LONG -o "$TMP/int"
+if [ $st -eq 130 ]; then ok; else fail "interrupted run exited $st, expected 130"; fi
 expect_status 0 "$CETUNE" evolve --resume "$TMP/int"
-for f in pareto.csv best.json individuals.csv top.json; do
-  if cmp -s "$TMP/ref/$f" "$TMP/int/$f"; then ok; else fail "$f differs after --resume"; fi
-done
+same_files "$TMP/ref" "$TMP/int" "after --resume" pareto.csv best.json individuals.csv top.json
 
 # report: the front's plot, with the defaults marked.
 if command -v gnuplot >/dev/null; then
