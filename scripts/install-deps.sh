@@ -5,7 +5,8 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config git
       libxml2-dev libgsl-dev libcjson-dev libutf8proc-dev zlib1g-dev libomp-dev
       clang libclang-rt-14-dev gnuplot-nox time
-      libmicrohttpd-dev curl)
+      libmicrohttpd-dev curl
+      libopenmpi-dev openmpi-bin) # MPI only for -DCETUNE_MPI=ON (docs/distributed.md)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

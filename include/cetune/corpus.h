@@ -60,6 +60,12 @@ struct cet_corpus {
 int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
                     int threads, struct cet_error *err);
 void cet_corpus_free(struct cet_corpus *c);
+/* The second half of cet_corpus_load: builds *c from the per-entry results
+ * docs[i] (a loaded document) or reasons[i] (why entry i was skipped), both
+ * NULL for entries not wanted.  Takes every docs[i] and reasons[i] (the
+ * arrays stay the caller's); oom != 0 fails as out of memory. */
+int cet_corpus_assemble(struct cet_corpus *c, const struct cet_entries *e, struct cet_doc **docs,
+                        char **reasons, int oom, struct cet_error *err);
 
 /* Loads one entry (the unit of cet_corpus_load). */
 int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, struct cet_error *err);

@@ -25,6 +25,13 @@ void cet_score_set(struct cet_score *s, uint32_t n_extract, uint32_t n_gold, uin
 void cet_score_macro(const struct cet_corpus *c, const struct cet_score *docs,
                      struct cet_score *pkgs, struct cet_score *macro);
 
+/* The means over documents of k rows of ndocs scores (sc[j*ndocs + i]),
+ * summed in document order, into mean_f1, mean_p, mean_r[0..k) (each may be
+ * NULL): what cet_evaluate returns, and how a distributed evaluation combines
+ * its gathered scores into the same bits. */
+void cet_score_means(const struct cet_score *sc, size_t k, size_t ndocs, double *mean_f1,
+                     double *mean_p, double *mean_r);
+
 /* An extractor bound to a corpus, with its per-document preparation done once. */
 struct cet_evaluator;
 

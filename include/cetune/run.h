@@ -26,6 +26,26 @@
 #include "cetune/ga.h"
 #include "cetune/rundir.h" /* the names of the run directory's files, its lock */
 
+/* ---- where the training sample is loaded and evaluated ---- */
+
+/* By default this process loads the training sample (cet_corpus_load) and
+ * evaluates it (cet_evaluator).  A backend replaces both; the MPI build's
+ * (cluster.h) spreads the documents over the ranks.  Its load has the
+ * contract of cet_corpus_load, except that the documents it returns may be
+ * names only (package, name, path, bytes: no model); prepare binds the
+ * run's extractor and metric to what was loaded last; evaluate has the
+ * contract of cet_evaluate, docs indexing the loaded corpus. */
+struct cet_backend {
+    void *ctx;
+    int (*load)(void *ctx, struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
+                int threads, struct cet_error *err);
+    int (*prepare)(void *ctx, const struct cet_extractor *ex, enum cet_metric metric,
+                   struct cet_error *err);
+    int (*evaluate)(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t ndocs,
+                    struct cet_score *scores, double *mean_f1, double *mean_p, double *mean_r,
+                    struct cet_error *err);
+};
+
 /* ---- training samples (sample.c) ---- */
 
 /* Draws n documents from the entries into want (1 = drawn): per package a
@@ -47,12 +67,15 @@ int cet_sample_format(struct cet_buf *out, const struct cet_corpus *c);
  * failed, over all the draws (c may end up empty: the caller decides). */
 int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
                     size_t ndirs, size_t n, uint64_t seed, int by_package, int threads,
-                    size_t *drawn, size_t *replaced, struct cet_error *err);
+                    const struct cet_backend *be, size_t *drawn, size_t *replaced,
+                    struct cet_error *err);
 /* Scans the corpora and loads the documents of the sample file (all of
  * them when sample is NULL).  Unusable documents are in c->skips (c may
- * end up empty: the caller decides). */
+ * end up empty: the caller decides).  Both load with be (NULL: this
+ * process). */
 int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                         size_t ndirs, const char *sample, int threads, struct cet_error *err);
+                         size_t ndirs, const char *sample, int threads,
+                         const struct cet_backend *be, struct cet_error *err);
 
 /* ---- what a run is (run.json and the checkpoint) ---- */
 
@@ -133,6 +156,10 @@ int cet_run_open(struct cet_run **out, const char *dir, int threads, struct cet_
  * (adhosts.h) other than the run's, removes dead temporaries, loads its
  * training sample (which must load whole), records command in run.json. */
 int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *err);
+/* Loads and evaluates the training sample with be (copied; NULL: this
+ * process): call it before cet_run_start or cet_run_resume, and load the
+ * training sample given to cet_run_start with the same backend. */
+void cet_run_set_backend(struct cet_run *run, const struct cet_backend *be);
 /* cancel (may be NULL) is polled during evaluation; non-zero abandons the
  * generation in progress. */
 void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx);

@@ -139,10 +139,10 @@ static int report_corpus(struct cet_corpus *c)
 }
 
 int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                    size_t ndirs, const char *sample, int threads)
+                    size_t ndirs, const char *sample, int threads, const struct cet_backend *be)
 {
     struct cet_error err;
-    if (cet_corpus_load_dirs(c, e, dirs, ndirs, sample, threads, &err)) {
+    if (cet_corpus_load_dirs(c, e, dirs, ndirs, sample, threads, be, &err)) {
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }
@@ -150,11 +150,12 @@ int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *con
 }
 
 int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                      size_t ndirs, size_t n, uint64_t seed, int by_package, int threads)
+                      size_t ndirs, size_t n, uint64_t seed, int by_package, int threads,
+                      const struct cet_backend *be)
 {
     struct cet_error err;
     size_t drawn, replaced;
-    if (cet_sample_load(c, e, dirs, ndirs, n, seed, by_package, threads, &drawn, &replaced,
+    if (cet_sample_load(c, e, dirs, ndirs, n, seed, by_package, threads, be, &drawn, &replaced,
                         &err)) {
         cli_error("%s", err.msg);
         return CLI_RUNTIME;

@@ -9,6 +9,7 @@
 
 #include "cetune/config.h"
 #include "cetune/corpus.h"
+#include "cetune/run.h"
 
 /* Exit codes (README "Commands"): CLI_DONE is not one, it tells a command
  * that cli_parse printed --help and nothing is left to do. */
@@ -113,16 +114,22 @@ struct cli_configs {
 int cli_configs_opt(const char *cmd, const struct cli_opt *o, void *field, const char *arg);
 void cli_configs_free(struct cli_configs *c);
 
+/* Where evolve loads and evaluates its training sample (main.c): NULL,
+ * this process, except in the MPI build, where the ranks share it
+ * (cluster.h, docs/distributed.md). */
+const struct cet_backend *cli_backend(void);
+
 /* Scans and loads corpora (only the sample's documents when sample is not
  * NULL), printing one line per skipped document and a summary to stderr.
  * Returns 0, or an exit code after printing. */
 int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                    size_t ndirs, const char *sample, int threads);
+                    size_t ndirs, const char *sample, int threads, const struct cet_backend *be);
 /* Scans the corpora and loads a seeded sample of n documents
  * (cet_sample_load), reporting like cli_load_corpus.  Returns 0, or an exit
  * code after printing. */
 int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                      size_t ndirs, size_t n, uint64_t seed, int by_package, int threads);
+                      size_t ndirs, size_t n, uint64_t seed, int by_package, int threads,
+                      const struct cet_backend *be);
 /* Exit statuses for files (README "Exit status"): a file or directory that
  * is missing or unreadable is a runtime error (1), whichever option names
  * it; a configuration or parameter description whose content is refused is

@@ -512,7 +512,7 @@ int cmd_evaluate(int argc, char **argv)
         rc = cli_usage("evaluate", "give at least one corpus with -d CORPUS");
         goto done;
     }
-    if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, (int)threads)))
+    if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, (int)threads, NULL)))
         goto done;
 
     res = calloc(cfgs.n, sizeof *res);

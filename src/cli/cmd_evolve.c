@@ -383,6 +383,7 @@ static int resume(struct args *a, int argc, char **argv)
         goto done;
     }
     char *cmd = cli_command_line(argc, argv);
+    cet_run_set_backend(run, cli_backend());
     int bad = !cmd || cet_run_resume(run, cmd, &err);
     free(cmd);
     for (size_t i = 0; i < cet_run_train(run)->nskips; i++)
@@ -480,9 +481,11 @@ int cmd_evolve(int argc, char **argv)
     cli_catch_signals();
     if (a.sample_size >= 0)
         rc = cli_sample_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, (size_t)a.sample_size,
-                               a.opt.seed, a.by_package, (int)a.threads);
+                               a.opt.seed, a.by_package, (int)a.threads, cli_backend());
     else
-        rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, (int)a.threads);
+        rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, (int)a.threads,
+                             cli_backend());
+    cet_run_set_backend(run, cli_backend());
     if (rc)
         goto done;
     rc = CLI_RUNTIME;

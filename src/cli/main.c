@@ -8,6 +8,11 @@
 #include <libxml/parser.h>
 
 #include "cetune/version.h"
+#ifdef CETUNE_MPI
+#include <signal.h>
+
+#include "cetune/cluster.h"
+#endif
 #include "cli.h"
 
 extern const struct cli_command cli_evolve, cli_evaluate, cli_extract, cli_serve, cli_sample,
@@ -39,7 +44,7 @@ static int version(void)
     return CLI_OK;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -76,3 +81,51 @@ int main(int argc, char **argv)
     usage(stderr);
     return CLI_USAGE;
 }
+
+#ifdef CETUNE_MPI
+static struct cet_cluster *cli_cluster;
+static struct cet_backend cluster_backend;
+
+const struct cet_backend *cli_backend(void)
+{
+    return &cluster_backend;
+}
+
+/* Under MPI rank 0 runs the command; the other ranks serve its evaluations
+ * (cluster.h) and leave when it ends. */
+int main(int argc, char **argv)
+{
+    struct cet_error err;
+    if (cet_cluster_init(&cli_cluster, &argc, &argv, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    int rc = CLI_OK;
+    cet_cluster_backend(cli_cluster, &cluster_backend);
+    if (cet_cluster_rank(cli_cluster) > 0) {
+        /* Rank 0 decides when to stop: it checkpoints first, then ends every rank. */
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+        xmlInitParser();
+        if (cet_cluster_serve(cli_cluster, &err)) {
+            cli_error("%s", err.msg);
+            rc = CLI_RUNTIME;
+        }
+        xmlCleanupParser();
+    } else {
+        rc = run(argc, argv);
+    }
+    cet_cluster_end(cli_cluster);
+    return rc;
+}
+#else
+const struct cet_backend *cli_backend(void)
+{
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    return run(argc, argv);
+}
+#endif

@@ -456,6 +456,17 @@ int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uin
             }
         }
     }
+    int rc = cet_corpus_assemble(c, e, docs, reasons, oom, err);
+    free(docs);
+    free(reasons);
+    return rc;
+}
+
+int cet_corpus_assemble(struct cet_corpus *c, const struct cet_entries *e, struct cet_doc **docs,
+                        char **reasons, int oom, struct cet_error *err)
+{
+    memset(c, 0, sizeof *c);
+    size_t n = e->n;
     int rc = 0;
     size_t kept = 0, skipped = 0;
     for (size_t i = 0; i < n; i++) {
@@ -490,8 +501,6 @@ int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uin
         cet_doc_free(docs[i]);
         free(reasons[i]);
     }
-    free(docs);
-    free(reasons);
     if (rc)
         cet_corpus_free(c);
     return rc;

@@ -176,6 +176,26 @@ static int score_chars(struct scratch *s, const struct cet_doc *d, const struct 
     return 0;
 }
 
+void cet_score_means(const struct cet_score *sc, size_t k, size_t ndocs, double *mean_f1,
+                     double *mean_p, double *mean_r)
+{
+    for (size_t j = 0; j < k; j++) {
+        double f = 0, p = 0, r = 0;
+        for (size_t i = 0; i < ndocs; i++) {
+            f += sc[j * ndocs + i].f1;
+            p += sc[j * ndocs + i].p;
+            r += sc[j * ndocs + i].r;
+        }
+        double n = ndocs ? (double)ndocs : 1.0;
+        if (mean_f1)
+            mean_f1[j] = f / n;
+        if (mean_p)
+            mean_p[j] = p / n;
+        if (mean_r)
+            mean_r[j] = r / n;
+    }
+}
+
 int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const uint32_t *docs,
                  size_t ndocs, struct cet_score *scores, double *mean_f1, double *mean_p,
                  double *mean_r, struct cet_error *err)
@@ -235,21 +255,7 @@ int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const
             free(sc);
         return cet_fail(err, "out of memory during evaluation");
     }
-    for (size_t j = 0; j < k; j++) {
-        double f = 0, p = 0, r = 0;
-        for (size_t i = 0; i < ndocs; i++) {
-            f += sc[j * ndocs + i].f1;
-            p += sc[j * ndocs + i].p;
-            r += sc[j * ndocs + i].r;
-        }
-        double n = ndocs ? (double)ndocs : 1.0;
-        if (mean_f1)
-            mean_f1[j] = f / n;
-        if (mean_p)
-            mean_p[j] = p / n;
-        if (mean_r)
-            mean_r[j] = r / n;
-    }
+    cet_score_means(sc, k, ndocs, mean_f1, mean_p, mean_r);
     if (!scores)
         free(sc);
     return 0;

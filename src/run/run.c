@@ -30,11 +30,20 @@ static void utc_now(char *buf, size_t size)
     strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Fitness on the training sample, here or with the backend. */
+static int train_eval(struct cet_run *run, const double *params, size_t k,
+                      struct cet_score *scores, double *f, double *p, double *r,
+                      struct cet_error *err)
+{
+    if (run->be.evaluate)
+        return run->be.evaluate(run->be.ctx, params, k, NULL, 0, scores, f, p, r, err);
+    return cet_evaluate(run->ev, params, k, NULL, 0, scores, f, p, r, err);
+}
+
 static int eval_cb(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
                    struct cet_error *err)
 {
-    struct cet_run *run = ctx;
-    return cet_evaluate(run->ev, params, k, NULL, 0, NULL, f, p, r, err);
+    return train_eval(ctx, params, k, NULL, f, p, r, err);
 }
 
 static int cancel_cb(void *ctx)
@@ -53,7 +62,7 @@ static int measure_cb(void *ctx, const double *params, size_t k, struct cet_meas
     struct cet_score *sc = malloc((k * n + 1) * sizeof *sc);
     if (!sc)
         return cet_fail(err, "out of memory during evaluation");
-    int rc = cet_evaluate(run->ev, params, k, NULL, 0, sc, NULL, NULL, NULL, err);
+    int rc = train_eval(run, params, k, sc, NULL, NULL, NULL, err);
     for (size_t j = 0; j < k && !rc; j++)
         cet_goal_measure(&run->ga->opt.goal, &run->train, sc + j * n, &m[j]);
     free(sc);
@@ -175,8 +184,20 @@ static int write_sample(const char *dir, const struct cet_corpus *c, struct cet_
 /* The evaluator of the GA's fitness, on the loaded training sample. */
 static int bind(struct cet_run *run, struct cet_error *err)
 {
-    return cet_evaluator_new(&run->ev, &run->train, run->desc.ex, CET_METRIC_WORD, run->threads,
-                             err);
+    int rc = run->be.prepare
+                 ? run->be.prepare(run->be.ctx, run->desc.ex, CET_METRIC_WORD, err)
+                 : cet_evaluator_new(&run->ev, &run->train, run->desc.ex, CET_METRIC_WORD,
+                                     run->threads, err);
+    run->bound = rc == 0;
+    return rc;
+}
+
+void cet_run_set_backend(struct cet_run *run, const struct cet_backend *be)
+{
+    if (be)
+        run->be = *be;
+    else
+        memset(&run->be, 0, sizeof run->be);
 }
 
 int cet_run_claim(struct cet_run *run, const char *dir, int force, struct cet_error *err)
@@ -292,7 +313,8 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
     if (!sample)
         return cet_fail(err, "out of memory");
     int rc = cet_corpus_load_dirs(&run->train, &run->entries, (const char *const *)info->dirs,
-                                  info->ndirs, sample, threads, err);
+                                  info->ndirs, sample, threads,
+                                  run->be.load ? &run->be : NULL, err);
     free(sample);
     if (rc)
         return -1;
@@ -322,7 +344,7 @@ void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx)
 
 int cet_run_step(struct cet_run *run, struct cet_error *err)
 {
-    if (!run->ev)
+    if (!run->bound)
         return cet_fail(err, "the run is neither started nor resumed");
     int r = cet_ga_generation(run->ga, err);
     if (r)
@@ -403,11 +425,11 @@ double cet_run_defaults_fitness(struct cet_run *run, double *g)
         return ga->fit[i];
     double f = NAN, *full = malloc((ga->nfull + 1) * sizeof *full);
     struct cet_error err;
-    if (full && run->ev) {
+    if (full && run->bound) {
         struct cet_measures m;
         cet_params_expand(&run->desc, g, full);
         if (ga->measure ? measure_cb(run, full, 1, &m, &err)
-                        : cet_evaluate(run->ev, full, 1, NULL, 0, NULL, &m.fit, NULL, NULL, &err))
+                        : train_eval(run, full, 1, NULL, &m.fit, NULL, NULL, &err))
             f = NAN;
         else
             f = ga->opt.goal.npareto ? m.f1 : m.fit;
@@ -436,7 +458,7 @@ int cet_run_validate(struct cet_run *run, const struct cet_corpus *vc, struct ce
     free(g);
     int rc = cet_evaluator_new(&ev, vc, run->desc.ex, CET_METRIC_WORD, run->threads, err) ||
                      cet_validation_compute(v, run->ga, &run->info, ev, vc, defaults,
-                                            run->ev ? &run->train : NULL, err) ||
+                                            run->bound ? &run->train : NULL, err) ||
                      cet_validation_write(v, run->ga, run->dir, err)
                  ? -1
                  : 0;

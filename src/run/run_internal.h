@@ -20,6 +20,8 @@ struct cet_run {
     struct cet_corpus train;     /* the training sample */
     struct cet_entries entries;
     struct cet_evaluator *ev;    /* on train; NULL until started or resumed */
+    struct cet_backend be;       /* be.load NULL: train is here, evaluated by ev */
+    int bound;                   /* the extractor is bound to train (ev or be) */
     int threads;
     cet_ga_cancel_fn cancel;
     void *cancel_ctx;

@@ -150,9 +150,18 @@ static int keep_skips(struct cet_skip **all, size_t *n, struct cet_corpus *c)
     return 0;
 }
 
+/* cet_corpus_load, or the backend's. */
+static int load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
+                int threads, const struct cet_backend *be, struct cet_error *err)
+{
+    return be ? be->load(be->ctx, c, e, want, threads, err)
+              : cet_corpus_load(c, e, want, threads, err);
+}
+
 int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
                     size_t ndirs, size_t n, uint64_t seed, int by_package, int threads,
-                    size_t *drawn, size_t *replaced, struct cet_error *err)
+                    const struct cet_backend *be, size_t *drawn, size_t *replaced,
+                    struct cet_error *err)
 {
     memset(c, 0, sizeof *c);
     *drawn = *replaced = 0;
@@ -170,7 +179,7 @@ int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *con
         usable[i] = !e->v[i].gold_missing;
     for (;;) {
         if (cet_sample_draw(want, e, usable, n, seed, by_package, drawn, err) ||
-            cet_corpus_load(c, e, want, threads, err))
+            load(c, e, want, threads, be, err))
             goto done;
         /* Unusable documents leave the draw; their packages take the next ones. */
         size_t marked = 0;
@@ -215,7 +224,8 @@ done:
 }
 
 int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                         size_t ndirs, const char *sample, int threads, struct cet_error *err)
+                         size_t ndirs, const char *sample, int threads,
+                         const struct cet_backend *be, struct cet_error *err)
 {
     memset(c, 0, sizeof *c);
     if (cet_corpus_scan(e, dirs, ndirs, err))
@@ -237,7 +247,7 @@ int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char
             return -1;
         }
     }
-    int rc = cet_corpus_load(c, e, want, threads, err);
+    int rc = load(c, e, want, threads, be, err);
     free(want);
     return rc;
 }
