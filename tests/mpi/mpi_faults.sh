@@ -1,0 +1,63 @@
+# MPI build, faults: SIGTERM to mpirun stops every rank after rank 0 has
+# written its checkpoint; a rank killed mid-run ends mpirun with a non-zero
+# exit and a message naming the rank; both runs resume on another number of
+# ranks and end byte-identically with the single-process run left alone.
+CETUNE=$1 PLAIN=$2 SRC=$3
+. "$SRC/tests/cli_lib.sh"
+. "$SRC/tests/mpi/mpi_lib.sh"
+G=$SRC/tests/data/ga
+RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 30 --patience 0 --resolution 0 --seed 11 --threads 1"
+
+generation() { sed -n 's/^[[:space:]]*"generation":[[:space:]]*\(-\{0,1\}[0-9]*\),$/\1/p' "$1/checkpoint.json" 2>/dev/null; }
+wait_generation() { # DIR N PID
+  for _ in $(seq 600); do
+    g=$(generation "$1")
+    if [ -n "$g" ] && [ "$g" -ge "$2" ]; then return 0; fi
+    kill -0 "$3" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 1
+}
+# The PID of rank R among mpirun's children.
+rank_pid() {
+  for p in $(pgrep -P "$1"); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then echo "$p"; return; fi
+  done
+}
+same_as_ref() { # DIR WHAT
+  for f in best.json individuals.csv top.json; do
+    if cmp -s "$TMP/ref/$f" "$1/$f"; then ok; else fail "$2: $f differs from the uninterrupted run"; fi
+  done
+}
+
+expect_status 0 "$PLAIN" evolve $RUN -o "$TMP/ref"
+
+# SIGTERM to mpirun on 3 ranks, resumed on 2.
+mpirun $MPIRUN_OPTS -np 3 "$CETUNE" evolve $RUN -o "$TMP/term" >"$TMP/out1" 2>"$TMP/err1" &
+pid=$!
+if wait_generation "$TMP/term" 3 $pid; then ok; else fail "the run ended before it could be interrupted"; fi
+kill -TERM $pid
+wait $pid
+status=$?
+if [ $status -ne 0 ]; then ok; else fail "SIGTERM: mpirun exit 0"; fi
+expect_grep "$TMP/err1" "interrupted by SIGTERM after"
+expect_grep "$TMP/term/run.json" '"status":	"interrupted"'
+sleep 0.2
+if [ -z "$(pgrep -f -- "-o $TMP/term")" ]; then ok; else fail "ranks left running after SIGTERM"; fi
+expect_status 0 mpirun $MPIRUN_OPTS -np 2 "$CETUNE" evolve --resume "$TMP/term"
+expect_grep "$TMP/err" "resuming $TMP/term after generation"
+same_as_ref "$TMP/term" "SIGTERM, resumed on 2 ranks"
+
+# Rank 1 of 3 killed, resumed on 2.
+mpirun $MPIRUN_OPTS -np 3 "$CETUNE" evolve $RUN -o "$TMP/kill" >"$TMP/out2" 2>"$TMP/err2" &
+pid=$!
+if wait_generation "$TMP/kill" 3 $pid; then ok; else fail "the run ended before a rank could be killed"; fi
+victim=$(rank_pid $pid 1)
+if [ -n "$victim" ]; then ok; kill -KILL "$victim"; else fail "rank 1 not found"; fi
+wait $pid
+status=$?
+if [ $status -ne 0 ]; then ok; else fail "a killed rank: mpirun exit 0"; fi
+expect_grep "$TMP/err2" "process rank 1 .* exited on signal 9"
+expect_status 0 mpirun $MPIRUN_OPTS -np 2 "$CETUNE" evolve --resume "$TMP/kill"
+same_as_ref "$TMP/kill" "rank 1 killed, resumed on 2 ranks"
+finish
