@@ -6,7 +6,7 @@ CETUNE=$1 PLAIN=$2 SRC=$3
 . "$SRC/tests/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
 G=$SRC/tests/data/ga
-RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 30 --patience 0 --resolution 0 --seed 11 --threads 1"
+RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 80 --patience 0 --resolution 0 --seed 11 --threads 1"
 
 generation() { sed -n 's/^[[:space:]]*"generation":[[:space:]]*\(-\{0,1\}[0-9]*\),$/\1/p' "$1/checkpoint.json" 2>/dev/null; }
 wait_generation() { # DIR N PID
