@@ -11,7 +11,7 @@
 #ifdef CETUNE_MPI
 #include <signal.h>
 
-#include "cetune/cluster.h"
+#include "cluster.h"
 #endif
 #include "cli.h"
 

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 
 #include "cetune/buf.h"
-#include "cetune/cluster.h"
+#include "cluster.h"
 
 enum { CMD_STOP, CMD_LOAD, CMD_PREPARE, CMD_EVAL };
 

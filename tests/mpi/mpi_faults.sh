@@ -8,16 +8,6 @@ CETUNE=$1 PLAIN=$2 SRC=$3
 G=$SRC/tests/data/ga
 RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 80 --patience 0 --resolution 0 --seed 11 --threads 1"
 
-generation() { sed -n 's/^[[:space:]]*"generation":[[:space:]]*\(-\{0,1\}[0-9]*\),$/\1/p' "$1/checkpoint.json" 2>/dev/null; }
-wait_generation() { # DIR N PID
-  for _ in $(seq 600); do
-    g=$(generation "$1")
-    if [ -n "$g" ] && [ "$g" -ge "$2" ]; then return 0; fi
-    kill -0 "$3" 2>/dev/null || return 1
-    sleep 0.05
-  done
-  return 1
-}
 # The PID of rank R among mpirun's children.
 rank_pid() {
   for p in $(pgrep -P "$1"); do
