@@ -11,7 +11,6 @@ printf '{"extractor": "accb"}\n' > "$T/accb.json"
 for _ in 1 2 3; do cat "$SRC"/samples/demo/*/*.html; done > "$T/page.html"
 "$CETUNE" extract -c "$T/accb.json" "$T/page.html" > "$T/want.txt"
 
-start_server "$T/log" -c "$T/accb.json" --threads 2
 # client N: requests one after another until the port is closed.
 client() {
     for i in $(seq 200); do
@@ -25,19 +24,31 @@ client() {
         echo ok >> "$T/result.$1"
     done
 }
-pids=()
-for c in 1 2 3 4 5 6; do client $c & pids+=($!); done
-sleep 1.5
-stop_server
-for p in "${pids[@]}"; do wait "$p"; done
-[ "$SERVE_STATUS" = 0 ] || fail "exit status $SERVE_STATUS after SIGTERM under load"
-cat "$T"/result.* > "$T/all"
-grep -q cut "$T/all" && fail "requests cut off: $(grep cut "$T/all" | sort | uniq -c)"
-[ "$(grep -c refused "$T/all")" = 6 ] || fail "not every client ended on a closed port: $(sort "$T/all" | uniq -c)"
-oks=$(grep -c ok "$T/all")
-[ "$oks" -ge 6 ] || fail "only $oks complete answers"
-# Some requests were in flight when SIGTERM came and were answered after it.
-drained=$(sed -n '/cetune: stopping/,$p' "$T/log" | grep -c '"POST /extract" 200 ')
-[ "$drained" -ge 1 ] || fail "no request was in flight at SIGTERM: $(tail -5 "$T/log")"
-grep -q "cetune: stopped" "$T/log" || fail "no clean stop"
-echo "serve_drain: ok ($oks answers, $drained of them after SIGTERM)"
+# One attempt: six clients, SIGTERM after 1.5 s.  Sets drained to the number of
+# answers sent after SIGTERM; fails the test on a cut-off request or a bad exit.
+attempt() {
+    rm -f "$T"/result.* "$T"/out.*
+    start_server "$T/log" -c "$T/accb.json" --threads 2
+    pids=()
+    for c in 1 2 3 4 5 6; do client $c & pids+=($!); done
+    sleep 1.5
+    stop_server
+    for p in "${pids[@]}"; do wait "$p"; done
+    [ "$SERVE_STATUS" = 0 ] || fail "exit status $SERVE_STATUS after SIGTERM under load"
+    cat "$T"/result.* > "$T/all"
+    grep -q cut "$T/all" && fail "requests cut off: $(grep cut "$T/all" | sort | uniq -c)"
+    [ "$(grep -c refused "$T/all")" = 6 ] || fail "not every client ended on a closed port: $(sort "$T/all" | uniq -c)"
+    oks=$(grep -c ok "$T/all")
+    [ "$oks" -ge 6 ] || fail "only $oks complete answers"
+    grep -q "cetune: stopped" "$T/log" || fail "no clean stop"
+    drained=$(sed -n '/cetune: stopping/,$p' "$T/log" | grep -c '"POST /extract" 200 ')
+}
+# The drain is shown only when some request was in flight at SIGTERM; on a
+# loaded machine the signal can fall between requests (curl starting up), so
+# that case is tried again rather than counted as a pass or a failure.
+for try in 1 2 3 4 5; do
+    attempt
+    [ "$drained" -ge 1 ] && break
+done
+[ "$drained" -ge 1 ] || fail "no request was in flight at SIGTERM in 5 tries: $(tail -5 "$T/log")"
+echo "serve_drain: ok ($oks answers, $drained of them after SIGTERM; try $try)"
