@@ -10,6 +10,8 @@
  *   is f1 exactly;
  * - macro-f1: the mean F1 of each package, then the mean over packages
  *   (the macro average `cetune evaluate` prints);
+ * - macro-precision, macro-recall: per package, then over packages, as
+ *   the macro average row of `cetune evaluate`;
  * - words: the mean number of extracted words (constraints only). */
 #ifndef CETUNE_OBJECTIVE_H
 #define CETUNE_OBJECTIVE_H
@@ -28,6 +30,8 @@ enum cet_measure {
     CET_MEASURE_FBETA,
     CET_MEASURE_MACRO_F1,
     CET_MEASURE_WORDS,
+    CET_MEASURE_MACRO_PRECISION,
+    CET_MEASURE_MACRO_RECALL,
 };
 
 struct cet_objective {
@@ -60,12 +64,13 @@ struct cet_measures {
     double obj[CET_MAX_PARETO];
 };
 
-/* Parses "f1", "precision", "recall", "fbeta:B" (B > 0) or "macro-f1". */
+/* Parses "f1", "precision", "recall", "fbeta:B" (B > 0), "macro-f1",
+ * "macro-precision" or "macro-recall". */
 int cet_objective_parse(struct cet_objective *o, const char *s, struct cet_error *err);
 /* The objective's name as parsed ("fbeta:0.5"). */
 void cet_objective_name(const struct cet_objective *o, char *buf, size_t size);
 /* Parses "MEASURE>=BOUND" or "MEASURE<=BOUND", MEASURE one of precision,
- * recall, f1, words. */
+ * recall, f1, macro-precision, macro-recall, macro-f1, words. */
 int cet_constraint_parse(struct cet_constraint *c, const char *s, struct cet_error *err);
 void cet_constraint_name(const struct cet_constraint *c, char *buf, size_t size);
 /* Parses a comma-separated list of two or three distinct objectives. */

@@ -216,10 +216,12 @@ static const struct cli_opt options[] = {
     {.name = "objective", .arg = "f1|precision|recall|fbeta:B|macro-f1", .type = CLI_FUNC,
      .off = ARG(opt.goal), .parse = parse_goal, .def = "f1",
      .help = "what the run maximises: mean F1, precision or recall over the documents, mean "
-             "F-beta, or F1 averaged per package then over packages"},
+             "F-beta, or F1 averaged per package then over packages (also macro-precision, "
+             "macro-recall)"},
     {.name = "constraint", .arg = "MEASURE>=X", .type = CLI_FUNC, .off = ARG(opt.goal),
      .parse = parse_goal, .flags = CLI_MANY, .def = "none",
-     .help = "precision, recall, f1 or words (mean extracted words) >= or <= a bound; "
+     .help = "precision, recall, f1 (means over documents), macro-precision, macro-recall, "
+             "macro-f1 (over packages) or words (mean extracted words) >= or <= a bound; "
              "feasible settings rank first; repeatable"},
     {.name = "pareto", .arg = "OBJ,OBJ[,OBJ]", .type = CLI_FUNC, .off = ARG(opt.goal),
      .parse = parse_goal, .def = "none",

@@ -12,7 +12,8 @@
 
 #include "cetune/objective.h"
 
-static const char *const names[] = {"f1", "precision", "recall", "fbeta", "macro-f1", "words"};
+static const char *const names[] = {"f1",    "precision",       "recall",      "fbeta",
+                                    "macro-f1", "words", "macro-precision", "macro-recall"};
 
 int cet_objective_parse(struct cet_objective *o, const char *s, struct cet_error *err)
 {
@@ -26,13 +27,13 @@ int cet_objective_parse(struct cet_objective *o, const char *s, struct cet_error
         o->beta = b;
         return 0;
     }
-    for (int m = CET_MEASURE_F1; m <= CET_MEASURE_MACRO_F1; m++)
-        if (m != CET_MEASURE_FBETA && !strcmp(s, names[m])) {
+    for (int m = CET_MEASURE_F1; m <= CET_MEASURE_MACRO_RECALL; m++)
+        if (m != CET_MEASURE_FBETA && m != CET_MEASURE_WORDS && !strcmp(s, names[m])) {
             o->m = (enum cet_measure)m;
             return 0;
         }
     return cet_fail(err, "unknown objective '%s' (allowed: f1, precision, recall, fbeta:B, "
-                         "macro-f1)", s);
+                         "macro-f1, macro-precision, macro-recall)", s);
 }
 
 void cet_objective_name(const struct cet_objective *o, char *buf, size_t size)
@@ -50,16 +51,17 @@ int cet_constraint_parse(struct cet_constraint *c, const char *s, struct cet_err
         return cet_fail(err, "a constraint is MEASURE>=BOUND or MEASURE<=BOUND, got '%s'", s);
     size_t n = (size_t)(op - s);
     int found = 0;
-    static const enum cet_measure allowed[] = {CET_MEASURE_PRECISION, CET_MEASURE_RECALL,
-                                               CET_MEASURE_F1, CET_MEASURE_WORDS};
+    static const enum cet_measure allowed[] = {
+        CET_MEASURE_PRECISION,       CET_MEASURE_RECALL,       CET_MEASURE_F1, CET_MEASURE_WORDS,
+        CET_MEASURE_MACRO_PRECISION, CET_MEASURE_MACRO_RECALL, CET_MEASURE_MACRO_F1};
     for (size_t k = 0; k < sizeof allowed / sizeof *allowed && !found; k++)
         if (strlen(names[allowed[k]]) == n && !strncmp(s, names[allowed[k]], n)) {
             c->m = allowed[k];
             found = 1;
         }
     if (!found)
-        return cet_fail(err, "constraint '%s': the measure must be precision, recall, f1 or "
-                             "words", s);
+        return cet_fail(err, "constraint '%s': the measure must be precision, recall, f1, "
+                             "macro-precision, macro-recall, macro-f1 or words", s);
     char *end;
     c->upper = *op == '<';
     c->bound = strtod(op + 2, &end);
@@ -129,10 +131,13 @@ static double objective_value(const struct cet_objective *o, const struct cet_co
             sum += fbeta(&s[i], o->beta);
         return c->ndocs ? sum / (double)c->ndocs : 0;
     }
-    case CET_MEASURE_MACRO_F1: {
+    case CET_MEASURE_MACRO_F1:
+    case CET_MEASURE_MACRO_PRECISION:
+    case CET_MEASURE_MACRO_RECALL: {
         struct cet_score macro;
         cet_score_macro(c, s, NULL, &macro);
-        return macro.f1;
+        return o->m == CET_MEASURE_MACRO_F1 ? macro.f1
+             : o->m == CET_MEASURE_MACRO_PRECISION ? macro.p : macro.r;
     }
     case CET_MEASURE_F1: break;
     }

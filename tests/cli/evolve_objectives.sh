@@ -43,6 +43,13 @@ else fail "no infeasible setting in individuals.csv: the constraint was not test
 if ! grep -q '"violation": 0*[1-9]\|"violation": 0\.0*[1-9]' "$TMP/c/top.json"; then ok
 else fail "top.json has an infeasible setting while feasible ones exist"; fi
 
+# macro-precision: the constraint holds on evaluate's macro average of the (unbalanced) sample.
+expect_status 0 "$CETUNE" evolve $RUN -s "$TMP/s.txt" --constraint 'macro-precision>=0.93' -o "$TMP/mp"
+expect_grep "$TMP/out" '^constraints: macro-precision>=0.93; [0-9]* of [0-9]* evaluated settings feasible'
+mp=$("$CETUNE" evaluate -c "$TMP/mp/best.json" -d "$DEMO" -s "$TMP/s.txt" --format csv 2>/dev/null |
+     awk -F, '$1 == "macro" { print $3 }')
+if awk -v p="$mp" 'BEGIN { exit !(p != "" && p >= 0.93) }'; then ok; else fail "macro precision $mp < 0.93"; fi
+
 # Impossible: said so, and best.json is the closest to feasible.
 expect_status 0 "$CETUNE" evolve $RUN --sample-size 30 --constraint 'precision>=0.999' --constraint 'words<=5' -o "$TMP/x"
 expect_grep "$TMP/out" 'NO FEASIBLE SETTING FOUND among [0-9]* evaluated'
@@ -59,7 +66,7 @@ expect_grep "$TMP/c/report.md" 'Constraints (feasible settings rank first): `pre
 
 # Bad goals are usage errors naming the problem.
 expect_status 2 "$CETUNE" evolve $RUN --objective F1 -o "$TMP/b"
-expect_grep "$TMP/err" 'unknown objective .F1. (allowed: f1, precision, recall, fbeta:B, macro-f1)'
+expect_grep "$TMP/err" 'unknown objective .F1. (allowed: f1, precision, recall, fbeta:B, macro-f1, macro-precision, macro-recall)'
 expect_status 2 "$CETUNE" evolve $RUN --constraint 'precision>0.9' -o "$TMP/b"
 expect_grep "$TMP/err" 'MEASURE>=BOUND or MEASURE<=BOUND'
 expect_status 2 "$CETUNE" evolve $RUN --constraint 'recall>=2' -o "$TMP/b"

@@ -26,7 +26,8 @@ static void test_objective__parse_and_name(void)
     CHECK(!strcmp(name, "words<=300"));
     CHECK(cet_constraint_parse(&c, "precision>0.9", &err) < 0);
     CHECK(cet_constraint_parse(&c, "recall>=1.5", &err) < 0);
-    CHECK(cet_constraint_parse(&c, "macro-f1>=0.5", &err) < 0);
+    CHECK(cet_constraint_parse(&c, "macro-f1>=0.5", &err) == 0 && c.m == CET_MEASURE_MACRO_F1);
+    CHECK(cet_constraint_parse(&c, "fbeta:1>=0.5", &err) < 0);
     CHECK(cet_pareto_parse(&g, "precision,recall", &err) == 0 && g.npareto == 2);
     CHECK(cet_pareto_parse(&g, "precision", &err) < 0);
     CHECK(cet_pareto_parse(&g, "f1,precision,recall,macro-f1", &err) < 0);
@@ -78,6 +79,17 @@ static void test_objective__measures(void)
     cet_goal_measure(&g, &c, s, &m);
     CHECK(fabs(m.fit - 0.75) < 1e-12);
     CHECK(fabs(m.viol - ((0.9 - 0.75) + (50.0 / 3 - 10) / 10)) < 1e-12);
+    /* Macro averages: per package, then over packages. */
+    struct cet_score macro;
+    cet_score_macro(&c, s, NULL, &macro);
+    CHECK(cet_constraint_parse(&g.cons[0], "macro-precision>=1", &err) == 0);
+    g.ncons = 1;
+    cet_goal_measure(&g, &c, s, &m);
+    CHECK(fabs(m.viol - (1 - macro.p)) < 1e-12 && fabs(macro.p - (1 + 0.25) / 2) < 1e-12);
+    CHECK(cet_objective_parse(&g.objective, "macro-recall", &err) == 0);
+    cet_goal_measure(&g, &c, s, &m);
+    CHECK(fabs(m.fit - macro.r) < 1e-12);
+    g.ncons = 2;
     CHECK(cet_constraint_parse(&g.cons[0], "recall>=0.5", &err) == 0);
     CHECK(cet_constraint_parse(&g.cons[1], "words<=20", &err) == 0);
     cet_goal_measure(&g, &c, s, &m);
