@@ -852,6 +852,19 @@ static double csv_number(char **f, int n, int col)
 }
 
 /* validation.csv as a table, and the gaps of the best and the defaults. */
+/* One CSV row's fields f[0..n) as a Markdown table row; after the header
+ * row, the alignment row (the first column left, the others right). */
+static int md_row(struct cet_buf *b, char **f, int n, int header)
+{
+    int rc = cet_buf_puts(b, "|");
+    for (int c = 0; c < n && !rc; c++)
+        rc = cet_buf_puts(b, " ") || md_cell(b, f[c]) || cet_buf_puts(b, " |");
+    rc = rc || cet_buf_puts(b, header ? "\n|" : "\n");
+    for (int c = 0; header && c < n && !rc; c++)
+        rc = cet_buf_puts(b, c ? " ---: |" : " --- |");
+    return rc || (header && cet_buf_puts(b, "\n"));
+}
+
 static int md_validation(const struct cet_report *r, struct cet_buf *b)
 {
     enum { MAX_FIELDS = 512 };
@@ -871,19 +884,13 @@ static int md_validation(const struct cet_report *r, struct cet_buf *b)
     for (char *save = NULL, *l = rc ? NULL : strtok_r(text, "\n", &save); l && !rc;
          l = strtok_r(NULL, "\n", &save)) {
         int n = split_csv(l, f, MAX_FIELDS);
-        rc = cet_buf_puts(b, "|");
-        for (int c = 0; c < n && !rc; c++)
-            rc = cet_buf_puts(b, " ") || md_cell(b, f[c]) || cet_buf_puts(b, " |");
-        rc = rc || cet_buf_puts(b, "\n");
+        rc = md_row(b, f, n, header);
         if (header) {
             header = 0;
-            rc = rc || cet_buf_puts(b, "|");
-            for (int c = 0; c < n && !rc; c++) {
-                rc = cet_buf_puts(b, c ? " ---: |" : " --- |");
+            for (int c = 0; c < n; c++) {
                 col_train = strcmp(f[c], "train_fitness") ? col_train : c;
                 col_valid = strcmp(f[c], "valid_f1") ? col_valid : c;
             }
-            rc = rc || cet_buf_puts(b, "\n");
         } else if (!strcmp(f[0], "1")) {
             best_train = csv_number(f, n, col_train);
             best_valid = csv_number(f, n, col_valid);
@@ -977,18 +984,11 @@ static int md_folds(const struct cet_report *r, struct cet_buf *b)
     for (char *save = NULL, *l = rc ? NULL : strtok_r(text, "\n", &save); l && !rc;
          l = strtok_r(NULL, "\n", &save)) {
         int nf = split_csv(l, f, MAX_FIELDS);
-        rc = cet_buf_puts(b, "|");
-        for (int c = 0; c < nf && !rc; c++)
-            rc = cet_buf_puts(b, " ") || md_cell(b, f[c]) || cet_buf_puts(b, " |");
-        rc = rc || cet_buf_puts(b, "\n");
+        rc = md_row(b, f, nf, header);
         if (header) {
             header = 0;
-            rc = rc || cet_buf_puts(b, "|");
-            for (int c = 0; c < nf && !rc; c++) {
-                rc = cet_buf_puts(b, " ---: |");
+            for (int c = 0; c < nf; c++)
                 col_gain = strcmp(f[c], "gain") ? col_gain : c;
-            }
-            rc = rc || cet_buf_puts(b, "\n");
         } else if (n < 128 && !isnan(csv_number(f, nf, col_gain))) {
             gains[n] = csv_number(f, nf, col_gain);
             sum += gains[n++];
