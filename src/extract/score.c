@@ -49,6 +49,16 @@
  *   negative class or id, and ends multiplied by 1 - its link density.  The
  *   best candidate, and its siblings scoring at least max(10, a fifth of
  *   the best), are the main subtree.
+ * - main_share: the score of the nearest candidate at most five levels above
+ *   the block over the best candidate's, clamped to [0, 1]: a graded "main",
+ *   so a block beside the article (a comment thread, a teaser list) gets
+ *   part of the credit its container earned, not all or nothing.
+ * - unlikely: 1 when the block or an ancestor is one of Readability's
+ *   "unlikely candidates": class and id name comment, footer, header, menu,
+ *   sidebar, social, related... and nothing like article, body, column,
+ *   content, main; or its role is navigation, complementary, menu, dialog...
+ *   Readability drops these before scoring; here they only weigh against the
+ *   block (dropping them from the main-subtree search lost 0.002 macro F1).
  * - kind: one feature per kind, exactly one of them 1: a (all of the
  *   block's text is link text), else h (h1-h6), p, li (li, dt, dd), td (td,
  *   th), other.  The tag says what the author meant the text to be, and
@@ -75,15 +85,16 @@
 #define MAIN_MIN_CHARS 25 /* Readability's shortest scored paragraph */
 
 /* Feature order = parameter order (the threshold comes last): first the
- * graded features, then the three yes/no ones, then the kinds. */
+ * graded features, then the four yes/no ones, then the kinds. */
 enum {
     F_LINKS, F_WORDS, F_PREV_WORDS, F_NEXT_WORDS, F_CCB, F_STOPWORDS, F_DENSITY, F_DEPTH,
-    F_POSITION, F_PUNCT,
-    F_CLASS_POS, F_CLASS_NEG, F_MAIN,
+    F_POSITION, F_PUNCT, F_MAIN_SHARE,
+    F_CLASS_POS, F_CLASS_NEG, F_MAIN, F_UNLIKELY,
     F_KIND_P, F_KIND_LI, F_KIND_TD, F_KIND_H, F_KIND_A, F_KIND_OTHER,
     NF,
     P_T = NF,
     NGRADED = F_CLASS_POS,
+    NFLAGS = F_KIND_P - F_CLASS_POS,
 };
 
 /* A block's features in 22 bytes (pages can have a million blocks): graded
@@ -108,6 +119,7 @@ struct block_acc {
     uint32_t chars, anchor;
     uint32_t words, first_word, punct, commas;
     float sw;
+    float main_share; /* score of the nearest candidate above / the best's */
     double ccb; /* blurred ratio times characters, summed */
     /* Text density: boilerpipe's line wrapping. */
     int32_t line_len;
@@ -126,6 +138,59 @@ static const char *const negative_names[] = {
     "sidebar", "skyscraper", "social", "sponsor", "shopping", "tags", "tool", "widget", NULL,
 };
 
+/* Readability's unlikely candidates: removed before it scores, unless the
+ * names also say "maybe content" or the element is <body> or <a>. */
+static const char *const unlikely_names[] = {
+    "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap",
+    "disqus", "extra", "footer", "gdpr", "header", "legends", "menu", "related", "remark",
+    "replies", "rss", "shoutbox", "sidebar", "skyscraper", "social", "sponsor", "supplemental",
+    "ad-break", "agegate", "pagination", "pager", "popup", "yom-remote", NULL,
+};
+static const char *const maybe_names[] = {
+    "and", "article", "body", "column", "content", "main", "shadow", NULL,
+};
+static const char *const unlikely_roles[] = {
+    "menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog", NULL,
+};
+
+/* Lowercase copy of s (truncated) into buf. */
+static const char *lower(const char *s, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (; s && s[n] && n + 1 < size; n++)
+        buf[n] = (char)tolower((unsigned char)s[n]);
+    buf[n] = 0;
+    return buf;
+}
+
+static int contains_any(const char *s, const char *const *words)
+{
+    for (; *words; words++)
+        if (strstr(s, *words))
+            return 1;
+    return 0;
+}
+
+/* Whether Readability would drop element i as an unlikely candidate. */
+static int unlikely(const struct cet_doc *doc, uint32_t i)
+{
+    enum cet_tag tag = (enum cet_tag)doc->nodes[i].tag;
+    if (tag == CET_TAG_BODY || tag == CET_TAG_A || tag == CET_TAG_HTML)
+        return 0;
+    char buf[512], role[64];
+    const char *c = cet_node_attr(doc, i, "class"), *id = cet_node_attr(doc, i, "id");
+    size_t n = strlen(lower(c, buf, sizeof buf / 2));
+    buf[n++] = ' ';
+    lower(id, buf + n, sizeof buf - n);
+    if (contains_any(buf, unlikely_names) && !contains_any(buf, maybe_names))
+        return 1;
+    lower(cet_node_attr(doc, i, "role"), role, sizeof role);
+    for (const char *const *r = unlikely_roles; *r; r++)
+        if (!strcmp(role, *r))
+            return 1;
+    return 0;
+}
+
 /* Readability's class weight of one attribute value: +25 when it names a
  * positive word, -25 when a negative one (both can apply). */
 static int name_weight(const char *value)
@@ -133,22 +198,8 @@ static int name_weight(const char *value)
     if (!value || !*value)
         return 0;
     char low[256];
-    size_t n = 0;
-    for (; value[n] && n + 1 < sizeof low; n++)
-        low[n] = (char)tolower((unsigned char)value[n]);
-    low[n] = 0;
-    int w = 0;
-    for (const char *const *s = positive_names; *s; s++)
-        if (strstr(low, *s)) {
-            w += 25;
-            break;
-        }
-    for (const char *const *s = negative_names; *s; s++)
-        if (strstr(low, *s)) {
-            w -= 25;
-            break;
-        }
-    return w;
+    lower(value, low, sizeof low);
+    return 25 * contains_any(low, positive_names) - 25 * contains_any(low, negative_names);
 }
 
 /* Readability's starting score of a candidate by its tag. */
@@ -204,7 +255,7 @@ struct main_scratch {
 
 /* Marks in in_main[] the subtree Readability would take as the article (see
  * the comment at the top). */
-static void find_main(const struct cet_doc *doc, const struct block_acc *acc, uint32_t nblocks,
+static void find_main(const struct cet_doc *doc, struct block_acc *acc, uint32_t nblocks,
                       struct main_scratch *m, uint8_t *in_main)
 {
     const struct cet_node *nodes = doc->nodes;
@@ -234,6 +285,16 @@ static void find_main(const struct cet_doc *doc, const struct block_acc *acc, ui
     }
     if (top == CET_NONE)
         return;
+    for (uint32_t b = 0; b < nblocks; b++) {
+        if (acc[b].elem == CET_NONE || m->cand[top] <= 0)
+            continue;
+        uint32_t a = nodes[acc[b].elem].parent;
+        for (int level = 0; level < 5 && a != CET_NONE; level++, a = nodes[a].parent)
+            if (m->is_cand[a]) {
+                acc[b].main_share = m->cand[a] / m->cand[top];
+                break;
+            }
+    }
     memset(in_main + top, 1, nodes[top].end - top);
     uint32_t parent = nodes[top].parent;
     if (parent == CET_NONE)
@@ -309,11 +370,13 @@ static void features(const struct cet_doc *doc, const struct block_acc *acc, uin
             v[F_DEPTH] = (double)doc->nodes[a->elem].depth / max_depth;
         v[F_POSITION] = doc->nwords ? (double)a->first_word / doc->nwords : 0;
         v[F_PUNCT] = a->words ? PUNCT_SCALE * a->punct / a->words : 0;
+        v[F_MAIN_SHARE] = a->main_share;
         for (int k = 0; k < NGRADED; k++)
             f->q[k] = quantise(v[k]);
         f->flags = 0;
         if (a->elem != CET_NONE)
-            f->flags = (uint8_t)((anc[a->elem] & 3) | in_main[a->elem] << 2);
+            f->flags = (uint8_t)((anc[a->elem] & 3) | in_main[a->elem] << 2 |
+                                 (anc[a->elem] >> 2 & 1) << 3);
         enum cet_tag tag =
             a->elem == CET_NONE ? CET_TAG_UNKNOWN : (enum cet_tag)doc->nodes[a->elem].tag;
         if (a->chars && a->anchor == a->chars)
@@ -416,7 +479,8 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
             int wc = name_weight(cet_node_attr(doc, i, "class"));
             int wi = name_weight(cet_node_attr(doc, i, "id"));
             m.cls[i] = (int8_t)((wc + wi) / 25);
-            anc[i] = (uint8_t)((wc > 0 || wi > 0) | (wc < 0 || wi < 0) << 1);
+            anc[i] = (uint8_t)((wc > 0 || wi > 0) | (wc < 0 || wi < 0) << 1 |
+                               unlikely(doc, i) << 2);
         }
         if (nd->parent != CET_NONE)
             anc[i] |= anc[nd->parent];
@@ -471,7 +535,7 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
         double s = p[f->kind];
         for (int k = 0; k < NGRADED; k++)
             s += w[k] * f->q[k];
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < NFLAGS; k++)
             if (f->flags >> k & 1)
                 s += p[F_CLASS_POS + k];
         keep[b] = s >= p[P_T];
@@ -485,29 +549,38 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
     return 0;
 }
 
+/* Defaults: the median of six runs tuned on the training sample of
+ * docs/experiment.md, rounded to 0.1 (docs/extractors.md says how). */
 #define W(name, def, help) {name, CET_P_FLOAT, def, -5.0, 5.0, NULL, help}
 
 static const struct cet_param score_params[] = {
-    W("w_links", -3.0, "weight of the block's link density (anchor characters / characters)"),
-    W("w_words", 2.0, "weight of the block's words, log(1 + words) / log(101) capped at 1"),
-    W("w_prev_words", 0.5, "weight of the previous block's words (same scale)"),
-    W("w_next_words", 0.5, "weight of the next block's words (same scale)"),
-    W("w_ccb", 2.0, "weight of accb's blurred content/code ratio of the block (r = 128)"),
-    W("w_stopwords", 1.0, "weight of the stop-word share over twice sw's threshold of the page's language"),
+    W("w_links", -4.1, "weight of the block's link density (anchor characters / characters)"),
+    W("w_words", 2.2, "weight of the block's words, log(1 + words) / log(101) capped at 1"),
+    W("w_prev_words", 1.8, "weight of the previous block's words (same scale)"),
+    W("w_next_words", 0.7, "weight of the next block's words (same scale)"),
+    W("w_ccb", 2.3, "weight of accb's blurred content/code ratio of the block (r = 128)"),
+    W("w_stopwords", 1.0,
+      "weight of the stop-word share over twice sw's threshold of the page's language"),
     W("w_density", 1.0, "weight of boilerpipe's text density (words per 80-character line) / 15"),
-    W("w_depth", 0.0, "weight of the block's depth over the deepest block's"),
-    W("w_position", 0.0, "weight of the block's first word's position in the page (0 top, 1 end)"),
-    W("w_punct", 1.0, "weight of punctuation marks per word, times 4, capped at 1"),
-    W("w_class_pos", 0.5, "weight of a positive class or id (article, content, post...) on the block or above"),
-    W("w_class_neg", -1.0, "weight of a negative class or id (comment, footer, nav...) on the block or above"),
-    W("w_main", 1.5, "weight of lying in the subtree Readability would choose as the article"),
-    W("w_p", 0.5, "weight of a <p> block"),
-    W("w_li", 0.0, "weight of a <li>, <dt> or <dd> block"),
-    W("w_td", 0.0, "weight of a <td> or <th> block"),
-    W("w_h", 0.5, "weight of a heading block (h1-h6)"),
-    W("w_a", -1.0, "weight of a block whose text is all link text"),
+    W("w_depth", -1.1, "weight of the block's depth over the deepest block's"),
+    W("w_position", -0.6, "weight of the block's first word's position in the page (0 top, 1 end)"),
+    W("w_punct", 0.8, "weight of punctuation marks per word, times 4, capped at 1"),
+    W("w_main_share", 1.7,
+      "weight of the score of the nearest candidate above the block over the best candidate's"),
+    W("w_class_pos", -0.1,
+      "weight of a positive class or id (article, content, post...) on the block or above"),
+    W("w_class_neg", -1.0,
+      "weight of a negative class or id (comment, footer, nav...) on the block or above"),
+    W("w_main", 2.2, "weight of lying in the subtree Readability would choose as the article"),
+    W("w_unlikely", -1.1,
+      "weight of lying in an element Readability drops as an unlikely candidate"),
+    W("w_p", 0.3, "weight of a <p> block"),
+    W("w_li", 1.4, "weight of a <li>, <dt> or <dd> block"),
+    W("w_td", 2.1, "weight of a <td> or <th> block"),
+    W("w_h", 1.7, "weight of a heading block (h1-h6)"),
+    W("w_a", -1.5, "weight of a block whose text is all link text"),
     W("w_other", 0.0, "weight of any other block (div, body, ...)"),
-    {"t", CET_P_FLOAT, 6.5, -5.0, 15.0, NULL, "a block is kept when its score reaches t"},
+    {"t", CET_P_FLOAT, 6.3, -5.0, 15.0, NULL, "a block is kept when its score reaches t"},
 };
 
 _Static_assert(sizeof score_params / sizeof score_params[0] == NF + 1,

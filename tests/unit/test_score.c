@@ -134,6 +134,23 @@ static void test_score__main_subtree(void)
               "enter again.\nFishermen asked the town council for help.");
 }
 
+/* The story's blocks get all the credit of the best candidate, the footer
+ * (a child of the body, which gets half of the points) less. */
+static void test_score__main_share(void)
+{
+    CHECK_STR(KEEP("w_main_share=1", "t=0.99"),
+              "Storm closes the harbour\nThe harbour was closed on Monday morning after a "
+              "heavy storm damaged the old wooden pier and two of the fishing boats moored "
+              "beside it, and divers will inspect the pier before any ship is allowed to "
+              "enter again.\nFishermen asked the town council for help.");
+}
+
+/* "footer" is one of Readability's unlikely names; "nav" is not. */
+static void test_score__unlikely(void)
+{
+    CHECK_STR(KEEP("w_unlikely=1", "t=1"), "Copyright 2024");
+}
+
 /* Position grows down the page: the footer is last, the menu first. */
 static void test_score__position(void)
 {
@@ -173,6 +190,8 @@ int main(void)
     RUN(test_score__kinds);
     RUN(test_score__class_names);
     RUN(test_score__main_subtree);
+    RUN(test_score__main_share);
+    RUN(test_score__unlikely);
     RUN(test_score__position);
     RUN(test_score__defaults);
     TEST_END();
