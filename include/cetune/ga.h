@@ -32,6 +32,7 @@
 
 #include "cetune/buf.h"
 #include "cetune/error.h"
+#include "cetune/eval.h"
 #include "cetune/objective.h"
 #include "cetune/params.h"
 
@@ -66,6 +67,10 @@ struct cet_ga_options {
     double resolution;      /* float grid, fraction of the range (1e-4; 0 = exact doubles) */
     uint64_t seed;          /* the run seed (1) */
     struct cet_goal goal;   /* what is optimised (objective.h; zero: mean F1) */
+    int race;               /* race new individuals against the incumbent (race.c; 0) */
+    size_t race_first;      /* documents before the first test (20) */
+    size_t race_block;      /* documents between tests (10) */
+    double race_alpha;      /* significance level of each test (0.2) */
 };
 
 /* Computes mean F1, precision and recall of k full parameter vectors
@@ -77,7 +82,13 @@ typedef int (*cet_ga_eval_fn)(void *ctx, const double *params, size_t k, double 
  * cet_ga_eval_fn when given to cet_ga_set_measure. */
 typedef int (*cet_ga_measure_fn)(void *ctx, const double *params, size_t k,
                                  struct cet_measures *m, struct cet_error *err);
-/* Polled between evaluation chunks: non-zero abandons the generation. */
+/* Racing: scores k full parameter vectors on the training documents
+ * docs[0..n) (indices of the training sample) into scores[j*n + i];
+ * returns 0 or -1 with err filled.  Results must not depend on threads. */
+typedef int (*cet_ga_score_fn)(void *ctx, const double *params, size_t k, const uint32_t *docs,
+                               size_t n, struct cet_score *scores, struct cet_error *err);
+/* Polled between evaluation chunks (racing: between blocks): non-zero
+ * abandons the generation (racing: pauses it, see cet_ga_generation). */
 typedef int (*cet_ga_cancel_fn)(void *ctx);
 
 /* One generation's statistics (a row of generations.csv). */
@@ -87,6 +98,28 @@ struct cet_ga_stats {
     double best, mean, worst, std;
     double diversity;           /* mean over genes of the spread of normalised values */
     double seconds;             /* wall clock since generation 0 began (not reproducible) */
+    long doc_evaluations;       /* (individual, document) evaluations so far */
+};
+
+/* The state of racing (race.c), NULL without it.  Memory: the incumbent's
+ * per-document F1 (ndocs doubles) and the scores of one generation's new
+ * individuals (pop x ndocs struct cet_score, 40 bytes each), nothing per
+ * archived individual but its document count and raced-out flag. */
+struct cet_race {
+    uint32_t *order;              /* the documents in racing order (ndocs) */
+    uint32_t *pos;                /* pos[doc] = its place in order */
+    size_t ndocs;
+    size_t incumbent;             /* archive index of the best fully evaluated, or -1 */
+    double *inc_f1;               /* its F1 per document (corpus order) */
+    cet_ga_score_fn score;
+    /* The generation in progress, kept when cancelled between blocks so a
+     * checkpoint can resume it: */
+    int pending;
+    size_t *members;              /* archive indices of the generation (pop) */
+    size_t nmembers;
+    size_t first, n;              /* its new individuals: archive first .. first+n */
+    size_t done;                  /* documents of the order scored so far */
+    struct cet_score *scores;     /* n x ndocs (row j by document index) */
 };
 
 /* Everything below is read-only outside src/ga (the row caches change when
@@ -108,6 +141,8 @@ struct cet_ga {
     double *f1, *words, *viol;    /* mean F1, mean extracted words, constraint violation */
     double *obj;                  /* narch x CET_MAX_PARETO: the Pareto objectives */
     long *born;                   /* generation of its evaluation */
+    uint32_t *ndone;              /* documents it was evaluated on */
+    uint8_t *raced;               /* 1: raced out (fit is the mean over ndone documents) */
     size_t narch, cap;
     uint32_t *slots;              /* hash of normalised genome -> archive index + 1 */
     size_t nslots;
@@ -117,6 +152,10 @@ struct cet_ga {
 
     long gen;                     /* last complete generation, -1 before the first */
     long evals;                   /* evaluations so far */
+    size_t ndocs;                 /* documents of a full evaluation (set before
+                                     cet_ga_setup; only counted) */
+    long doc_evals;               /* (individual, document) evaluations so far */
+    struct cet_race *race;        /* racing state (cet_ga_race_setup), or NULL */
     double best_ref;              /* best fitness at the last improvement */
     long last_improve;            /* generation of the last improvement */
     double elapsed;               /* wall-clock seconds of complete generations, including
@@ -152,10 +191,17 @@ int cet_ga_check(const struct cet_ga *ga, struct cet_error *err);
  * cancel (may be NULL) is polled during evaluation. */
 int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel, void *ctx,
                  struct cet_error *err);
+/* Racing (opt.race): after cet_ga_setup, gives the per-document scoring
+ * function (called with setup's ctx) and the racing order of the ga->ndocs
+ * training documents (cet_race_order; copied).  A GA restored from a
+ * checkpoint keeps its stored order and ignores this one. */
+int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *order,
+                      struct cet_error *err);
 /* Breeds, evaluates and ranks the next generation; then decides whether the
  * run stops (ga->stop).  Returns 0; 1 when cancel asked to stop (the
- * generation is abandoned and the GA is left as before the call); -1 on
- * error. */
+ * generation is abandoned and the GA is left as before the call; with
+ * racing the generation is paused instead, ga->race->pending, and a
+ * checkpoint written now resumes it at the next block); -1 on error. */
 int cet_ga_generation(struct cet_ga *ga, struct cet_error *err);
 void cet_ga_destroy(struct cet_ga *ga);
 /* Evaluates with measure instead of setup's eval from now on (setup's ctx). */
@@ -165,14 +211,17 @@ void cet_ga_set_measure(struct cet_ga *ga, cet_ga_measure_fn measure);
 const char *cet_ga_stop_name(enum cet_stop s);
 /* Archive indices sorted best first (Deb's rules: feasible before
  * infeasible, smaller violation first, then fitness, then evaluation
- * order); the caller frees *out. */
+ * order; with racing, raced-out individuals last); the caller frees
+ * *out. */
 int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n);
 /* The best distinct individuals, at most max, best first: individuals with
  * exactly the same fitness, precision and recall behave alike on the sample
- * and count once (the first found stands for them).  The caller frees *out. */
+ * and count once (the first found stands for them).  Raced-out individuals
+ * are never among them.  The caller frees *out. */
 int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n);
-/* Archive index of the best individual (--pareto: the highest mean F1 on
- * the front, cet_ga_front), or (size_t)-1 before any evaluation. */
+/* Archive index of the best fully evaluated individual (--pareto: the
+ * highest mean F1 on the front, cet_ga_front), or (size_t)-1 before any
+ * evaluation. */
 size_t cet_ga_best(const struct cet_ga *ga);
 /* --pareto: the archive's non-dominated individuals (constrained
  * domination on the Pareto objectives), one per distinct objective vector,
@@ -231,6 +280,20 @@ double cet_ga_sigma(const struct cet_ga *ga);
 /* A 64-bit seed for stream `stream` of a run seed (splitmix64), so that
  * independent streams (the sample, the GA) never share draws. */
 uint64_t cet_seed_derive(uint64_t seed, uint64_t stream);
-enum { CET_STREAM_SAMPLE = 1, CET_STREAM_GA = 2, CET_STREAM_FOLDS = 4 };
+enum { CET_STREAM_SAMPLE = 1, CET_STREAM_GA = 2, CET_STREAM_RACE = 3, CET_STREAM_FOLDS = 4 };
+
+/* ---- racing (race.c) ---- */
+
+/* The racing order of the corpus's documents into order[0..c->ndocs):
+ * each package in a seeded random order (stream CET_STREAM_RACE of seed),
+ * the packages interleaved in proportion to their size, so every prefix
+ * holds each package about in its share. */
+int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
+                   struct cet_error *err);
+/* One-sided paired t-test of H1 "a is worse than b" (mean of a[i] - b[i]
+ * below 0) over n pairs: the p-value, P(T <= t) with n-1 degrees of
+ * freedom.  1 when n < 2 or the differences are all 0; 0 when they are
+ * all the same negative number. */
+double cet_race_pvalue(const double *a, const double *b, size_t n);
 
 #endif

@@ -3,8 +3,9 @@
  * what is written when).  This file keeps the options, the progress line
  * and the messages; run_print.c prints the tables.  A signal abandons the
  * generation in progress and exits 128 + the signal after printing the
- * resume command; --validate directories are scanned before evolving, so a
- * typo does not cost a whole run. */
+ * resume command (with --race, a raced generation is kept after its last
+ * block and the resumed run goes on from there); --validate directories
+ * are scanned before evolving, so a typo does not cost a whole run. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -52,8 +53,14 @@ static void progress(const struct cet_ga *ga, long evals0, double t0)
     int n = snprintf(gens, sizeof gens, "%ld", ga->gen + 1);
     if (ga->opt.generations > 0)
         snprintf(gens + n, sizeof gens - (size_t)n, "/%ld", ga->opt.generations);
-    fprintf(stderr, "\rgeneration %-9s best %.4f  mean %.4f  %6.1f evals/s  left %s (at most)   ",
-            gens, st->best, st->mean, rate, left);
+    /* With racing, the document evaluations and the saving against scoring
+     * every individual on every document. */
+    char docs[64] = "";
+    if (ga->opt.race && ga->doc_evals > 0)
+        snprintf(docs, sizeof docs, "  docs %ld (%.1fx fewer)", ga->doc_evals,
+                 (double)ga->evals * (double)ga->ndocs / (double)ga->doc_evals);
+    fprintf(stderr, "\rgeneration %-9s best %.4f  mean %.4f  %6.1f evals/s%s  left %s (at most)   ",
+            gens, st->best, st->mean, rate, docs, left);
     fflush(stderr);
 }
 
@@ -104,6 +111,10 @@ static int run_loop(struct cet_run *run, int threads)
                         "the checkpoint is in %s/checkpoint.json\n"
                         "cetune: resume with: cetune evolve --resume %s\n",
                 cli_signal_name(), ga->gen + 1, ga->gen == 0 ? "" : "s", dir, dir);
+        if (ga->race && ga->race->pending)
+            fprintf(stderr, "cetune: the raced generation %ld is kept after %zu of %zu documents; "
+                            "the resumed run goes on from there\n",
+                    ga->gen + 1, ga->race->done, ga->race->ndocs);
         return 128 + cli_signal;
     }
     if (cet_run_finish(run, &err)) {
@@ -125,7 +136,7 @@ struct args {
     const char *params, *sample, *out, *resume;
     struct cli_list dirs, seed_configs, validate;
     long sample_size, threads, top, folds;
-    int by_package, force, select;
+    int by_package, force, select, no_race;
     struct cet_ga_options opt;
 };
 #define ARG(field) offsetof(struct args, field)
@@ -237,6 +248,18 @@ static const struct cli_opt options[] = {
     {.name = "validate", .arg = "CORPUS", .type = CLI_LIST, .off = ARG(validate),
      .flags = CLI_MANY, .help = "when the run ends, score the best individuals and the defaults "
                                 "on this corpus into validation.csv; repeatable"},
+    {.name = "race", .type = CLI_FLAG, .off = ARG(opt.race),
+     .help = "race new individuals against the best on blocks of documents and stop those "
+             "significantly worse (docs/racing.md)"},
+    {.name = "no-race", .type = CLI_FLAG, .off = ARG(no_race),
+     .help = "evaluate every individual on every document"},
+    {.name = "race-first", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.race_first), .min = 1,
+     .max = 100000000, .help = "with --race, documents before the first test"},
+    {.name = "race-block", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.race_block), .min = 1,
+     .max = 100000000, .help = "with --race, documents between tests"},
+    {.name = "race-alpha", .arg = "A", .type = CLI_DOUBLE, .off = ARG(opt.race_alpha),
+     .min = 1e-9, .max = 0.5,
+     .help = "with --race, the significance level of each paired t-test"},
     {.name = "output", .letter = 'o', .arg = "runs/NAME", .type = CLI_STR, .off = ARG(out),
      .def = "runs/EXTRACTOR-DATE-TIME", .help = "the run directory"},
     {.name = "force", .type = CLI_FLAG, .off = ARG(force),
@@ -399,6 +422,9 @@ static int resume(struct args *a, int argc, char **argv)
             a->resume, ga->gen, ga->evals);
     if (cet_run_info(run)->folds && ga->gen < 0 && (rc = folds_first(run, (int)a->threads)))
         goto done;
+    if (ga->race && ga->race->pending)
+        fprintf(stderr, "cetune: generation %ld was raced on %zu of %zu documents; it goes on "
+                        "from there\n", ga->gen + 1, ga->race->done, ga->race->ndocs);
     rc = run_loop(run, (int)a->threads);
 done:
     cet_run_free(run);
@@ -454,6 +480,8 @@ int cmd_evolve(int argc, char **argv)
     if (rc)
         goto done;
     a.opt.select = (enum cet_select)a.select;
+    if (a.no_race)
+        a.opt.race = 0;
     if ((rc = cli_adhosts(NULL)))
         goto done;
     if (!a.threads)
@@ -514,6 +542,10 @@ int cmd_evolve(int argc, char **argv)
             (unsigned long long)a.opt.seed, dir);
     if (a.folds && (rc = folds_first(run, (int)a.threads)))
         goto done;
+    if (a.opt.race)
+        fprintf(stderr, "cetune: racing new individuals against the best: a paired t-test at "
+                        "alpha %g after %zu documents, then every %zu\n",
+                a.opt.race_alpha, a.opt.race_first, a.opt.race_block);
     rc = run_loop(run, (int)a.threads);
     goto done;
 dir_error:

@@ -82,6 +82,18 @@ void cli_print_run(struct cet_run *run)
     }
     printf("%s on %ld documents: %ld generations, %ld evaluations, stopped by %s\n",
            d->ex->name, info->docs, ga->gen + 1, ga->evals, cet_ga_stop_name(ga->stop));
+    /* The document evaluations; with racing, the saving against scoring
+     * every individual on every document. */
+    size_t raced = 0;
+    for (size_t i = 0; i < ga->narch; i++)
+        raced += ga->raced[i];
+    if (ga->opt.race && ga->doc_evals > 0)
+        printf("%ld document evaluations, %.2fx fewer than evaluating every individual fully "
+               "(%.0f); %zu of %zu individuals raced out\n",
+               ga->doc_evals, (double)ga->evals * (double)ga->ndocs / (double)ga->doc_evals,
+               (double)ga->evals * (double)ga->ndocs, raced, ga->narch);
+    else
+        printf("%ld document evaluations\n", ga->doc_evals);
     print_goal(ga, cet_run_dir(run));
     putchar('\n');
     printf("%4s", "rank");

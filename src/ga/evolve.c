@@ -35,13 +35,21 @@
 
 enum { RETRIES = 20, CHUNK = 16 };
 
+/* race.c */
+void cet_race_free(struct cet_race *R);
+void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
+                        size_t n);
+int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err);
+void cet_ga__race_end(struct cet_ga *ga);
+
 void cet_ga_default_options(struct cet_ga_options *o)
 {
     *o = (struct cet_ga_options){
         .pop = 20, .generations = 50, .patience = 5, .epsilon = 1e-4, .max_evals = 0,
         .time_limit = 0, .elite = 2, .select = CET_SELECT_TOURNAMENT, .tournament = 3,
         .truncation = 0.5, .crossover_rate = 0.5, .mutation_rate = 0, .sigma = 0.1,
-        .adaptive = 0, .adapt_factor = 1.5, .resolution = 1e-4, .seed = 1};
+        .adaptive = 0, .adapt_factor = 1.5, .resolution = 1e-4, .seed = 1, .race = 0,
+        .race_first = 20, .race_block = 10, .race_alpha = 0.2};
 }
 
 int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err)
@@ -163,6 +171,9 @@ void cet_ga_destroy(struct cet_ga *ga)
     free(ga->viol);
     free(ga->obj);
     free(ga->born);
+    free(ga->ndone);
+    free(ga->raced);
+    cet_race_free(ga->race);
     free(ga->slots);
     free(ga->pop);
     free(ga->hist);
@@ -242,6 +253,8 @@ static size_t arch_add(struct cet_ga *ga, const double *g, long born)
         GROW(ga->words, cap);
         GROW(ga->viol, cap);
         GROW(ga->obj, cap * CET_MAX_PARETO);
+        GROW(ga->ndone, cap);
+        GROW(ga->raced, cap);
 #undef GROW
         if (!ok)
             return (size_t)-1;
@@ -255,6 +268,8 @@ static size_t arch_add(struct cet_ga *ga, const double *g, long born)
     for (size_t k = 0; k < CET_MAX_PARETO; k++)
         ga->obj[i * CET_MAX_PARETO + k] = 0;
     ga->born[i] = born;
+    ga->ndone[i] = (uint32_t)ga->ndocs;
+    ga->raced[i] = 0;
     slot_insert(ga, i);
     return i;
 }
@@ -290,6 +305,10 @@ void cet_ga_archive_measures(struct cet_ga *ga, size_t i, const struct cet_measu
  * order). */
 static int better(const struct cet_ga *ga, size_t a, size_t b)
 {
+    /* Racing (race.c): raced-out individuals (fitness over fewer
+     * documents) after every fully evaluated one. */
+    if (ga->raced[a] != ga->raced[b])
+        return !ga->raced[a];
     if (ga->viol[a] != ga->viol[b])
         return ga->viol[a] < ga->viol[b];
     if (ga->fit[a] != ga->fit[b])
@@ -330,6 +349,8 @@ int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n)
         return -1;
     for (size_t r = 0; r < nr && k < max; r++) {
         size_t i = rank[r];
+        if (ga->raced[i])
+            break; /* ranked last: only raced-out ones follow */
         int same = 0;
         for (size_t j = 0; j < k && !same; j++)
             same = ga->fit[rank[j]] == ga->fit[i] && ga->prec[rank[j]] == ga->prec[i] &&
@@ -371,7 +392,7 @@ size_t cet_ga_best(const struct cet_ga *ga)
         return (size_t)-1;
     for (size_t k = 0; k < n; k++) {
         size_t i = front ? front[k] : k;
-        if (best == (size_t)-1 || better(ga, i, best))
+        if (!ga->raced[i] && (best == (size_t)-1 || better(ga, i, best)))
             best = i;
     }
     free(front);
@@ -457,7 +478,7 @@ static size_t breed(struct cet_ga *ga, double *cand)
     size_t n = ga->npop;
     /* NSGA-II keeps its elite by merging parents and children (survive). */
     size_t elite = ga->opt.goal.npareto ? 0 : ga->opt.elite;
-    for (size_t r = 0; r < n && nc < elite; r++) {
+    for (size_t r = 0; r < n && nc < elite && !ga->raced[ga->pop[r]]; r++) {
         int dup = 0; /* the population may hold a genome twice; elites are distinct */
         for (size_t k = 0; k < r && !dup; k++)
             dup = ga->pop[k] == ga->pop[r];
@@ -504,28 +525,40 @@ static void restore_state(struct cet_ga *ga, size_t narch)
     truncate_archive(ga, narch);
 }
 
+/* Best, mean, worst and std over the fully evaluated members (a raced-out
+ * fitness is a mean over other documents; all members if none is), the
+ * diversity over all of them. */
 static void statistics(struct cet_ga *ga, double *cand_genomes)
 {
     struct cet_ga_stats s = {.generation = ga->gen, .evaluations = ga->evals,
-                             .seconds = ga->elapsed};
-    size_t n = ga->npop;
+                             .seconds = ga->elapsed, .doc_evaluations = ga->doc_evals};
+    size_t n = ga->npop, m = 0;
+    for (size_t k = 0; k < n; k++)
+        m += !ga->raced[ga->pop[k]];
+    int all = m == 0;
     if (n) {
-        s.best = s.worst = ga->fit[ga->pop[0]];
         double sum = 0, sq = 0;
+        s.best = -INFINITY;
+        s.worst = INFINITY;
         for (size_t k = 0; k < n; k++) {
+            memcpy(cand_genomes + k * ga->ngenes, arch_genome(ga, ga->pop[k]),
+                   ga->ngenes * sizeof *cand_genomes);
+            if (!all && ga->raced[ga->pop[k]])
+                continue;
             double f = ga->fit[ga->pop[k]];
             s.best = fmax(s.best, f);
             s.worst = fmin(s.worst, f);
             sum += f;
-            memcpy(cand_genomes + k * ga->ngenes, arch_genome(ga, ga->pop[k]),
-                   ga->ngenes * sizeof *cand_genomes);
         }
-        s.mean = sum / (double)n;
+        m = all ? n : m;
+        s.mean = sum / (double)m;
         for (size_t k = 0; k < n; k++) {
+            if (!all && ga->raced[ga->pop[k]])
+                continue;
             double x = ga->fit[ga->pop[k]] - s.mean;
             sq += x * x;
         }
-        s.std = sqrt(sq / (double)n);
+        s.std = sqrt(sq / (double)m);
         s.diversity = cet_genome_diversity(ga->desc, cand_genomes, n);
     }
     ga->hist[ga->nhist++] = s;
@@ -537,6 +570,9 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
         return cet_fail(err, "cet_ga_setup was not called");
     if (ga->stop != CET_STOP_NONE)
         return cet_fail(err, "the run has stopped (%s)", cet_ga_stop_name(ga->stop));
+    if (ga->opt.race && !(ga->race && ga->race->score))
+        return cet_fail(err, "cet_ga_race_setup was not called");
+    struct cet_race *R = ga->race;
     /* Time between generations (the caller writing files) counts too. */
     double t0 = ga->t_last > 0 ? ga->t_last : now();
     size_t G = ga->ngenes, F = ga->nfull, P = ga->opt.pop;
@@ -560,25 +596,55 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
         cet_fail(err, "out of memory");
         goto done;
     }
-    gsl_rng_memcpy(ga->rng_saved, ga->rng);
-    size_t narch0 = ga->narch;
-    size_t nc = breed(ga, cand), nfresh = 0;
-    for (size_t k = 0; k < nc; k++) {
-        idx[k] = cet_ga_lookup(ga, cand + k * G);
-        if (idx[k] == (size_t)-1) {
-            idx[k] = arch_add(ga, cand + k * G, ga->gen + 1);
+    size_t narch0, nc, nfresh = 0, budget;
+    if (R && R->pending) {
+        /* A raced generation paused by a cancel or restored from a checkpoint. */
+        nc = R->nmembers;
+        memcpy(idx, R->members, nc * sizeof *idx);
+        narch0 = R->first;
+        for (nfresh = 0; nfresh < R->n; nfresh++)
+            fresh[nfresh] = narch0 + nfresh;
+        budget = nfresh;
+    } else {
+        gsl_rng_memcpy(ga->rng_saved, ga->rng);
+        narch0 = ga->narch;
+        nc = breed(ga, cand);
+        for (size_t k = 0; k < nc; k++) {
+            idx[k] = cet_ga_lookup(ga, cand + k * G);
             if (idx[k] == (size_t)-1) {
-                restore_state(ga, narch0);
-                cet_fail(err, "out of memory");
-                goto done;
+                idx[k] = arch_add(ga, cand + k * G, ga->gen + 1);
+                if (idx[k] == (size_t)-1) {
+                    restore_state(ga, narch0);
+                    cet_fail(err, "out of memory");
+                    goto done;
+                }
+                fresh[nfresh++] = idx[k];
             }
-            fresh[nfresh++] = idx[k];
+        }
+        budget = nfresh;
+        if (ga->opt.max_evals > 0 && (long)nfresh > ga->opt.max_evals - ga->evals)
+            budget = (size_t)(ga->opt.max_evals - ga->evals);
+        if (R) {
+            /* Over budget, the tail leaves at once: a paused raced
+             * generation holds only what it evaluates. */
+            size_t kept = 0;
+            for (size_t k = 0; k < nc; k++)
+                if (idx[k] < narch0 + budget)
+                    idx[kept++] = idx[k];
+            nc = kept;
+            nfresh = budget;
+            truncate_archive(ga, narch0 + budget);
+            cet_ga__race_begin(ga, idx, nc, narch0, budget);
         }
     }
-    size_t budget = nfresh;
-    if (ga->opt.max_evals > 0 && (long)nfresh > ga->opt.max_evals - ga->evals)
-        budget = (size_t)(ga->opt.max_evals - ga->evals);
-    for (size_t c0 = 0; c0 < budget; c0 += CHUNK) {
+    if (R) {
+        int r = cet_ga__race_run(ga, err);
+        if (r) {
+            rc = r; /* still pending: resumable at its last block */
+            goto done;
+        }
+    }
+    for (size_t c0 = 0; !R && c0 < budget; c0 += CHUNK) {
         if (ga->cancel && ga->cancel(ga->ctx)) {
             restore_state(ga, narch0);
             rc = 1;
@@ -601,11 +667,13 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
             ga->f1[fresh[c0 + j]] = f[j];
         }
     }
-    if (ga->cancel && ga->cancel(ga->ctx)) {
+    if (!R && ga->cancel && ga->cancel(ga->ctx)) {
         restore_state(ga, narch0);
         rc = 1;
         goto done;
     }
+    if (!R)
+        ga->doc_evals += (long)(budget * ga->ndocs);
     /* Over budget: the unevaluated tail leaves the archive and the generation. */
     size_t keep_below = budget < nfresh ? fresh[budget] : ga->narch, nm = 0;
     /* NSGA-II's elitism: the parents compete with their children. */
@@ -628,6 +696,8 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
         cet_fail(err, "out of memory");
         goto done;
     }
+    if (R)
+        cet_ga__race_end(ga);
     ga->gen++;
     ga->evals += (long)budget;
     ga->t_last = now();

@@ -59,32 +59,40 @@ static cJSON *exact(double v)
     return cJSON_CreateRaw(buf);
 }
 
+static int archive_row(const struct cet_ga *ga, size_t i, struct cet_buf *rows)
+{
+    char v[64];
+    int rc = cet_buf_printf(rows, "%s\n  [%ld", i ? "," : "", ga->born[i]);
+    double r[3] = {ga->fit[i], ga->prec[i], ga->rec[i]};
+    for (int k = 0; k < 3 && !rc; k++) {
+        format_exact(r[k], v, sizeof v);
+        rc = cet_buf_printf(rows, ", %s", v);
+    }
+    for (size_t g = 0; g < ga->ngenes && !rc; g++) {
+        format_exact(ga->genes[i * ga->ngenes + g], v, sizeof v);
+        rc = cet_buf_printf(rows, ", %s", v);
+    }
+    return rc || cet_buf_puts(rows, "]");
+}
+
 /* The archive as raw JSON rows [born, fitness, precision, recall, genes...],
- * formatting only the rows added since the last checkpoint. */
+ * formatting only the rows added since the last checkpoint (the rows of a
+ * raced generation in progress change, so they are never kept). */
 static cJSON *archive_json(struct cet_ga *ga)
 {
     struct cet_buf *rows = &ga->json_rows, out = {0};
+    size_t stable = ga->race && ga->race->pending ? ga->race->first : ga->narch;
     int rc = 0;
-    if (ga->njson_rows > ga->narch) {
+    if (ga->njson_rows > stable) {
         rows->len = 0;
         ga->njson_rows = 0;
     }
-    for (size_t i = ga->njson_rows; i < ga->narch && !rc; i++, ga->njson_rows++) {
-        char v[64];
-        rc = cet_buf_printf(rows, "%s\n  [%ld", i ? "," : "", ga->born[i]);
-        double r[3] = {ga->fit[i], ga->prec[i], ga->rec[i]};
-        for (int k = 0; k < 3 && !rc; k++) {
-            format_exact(r[k], v, sizeof v);
-            rc = cet_buf_printf(rows, ", %s", v);
-        }
-        for (size_t g = 0; g < ga->ngenes && !rc; g++) {
-            format_exact(ga->genes[i * ga->ngenes + g], v, sizeof v);
-            rc = cet_buf_printf(rows, ", %s", v);
-        }
-        rc = rc || cet_buf_puts(rows, "]");
-    }
-    rc = rc || cet_buf_puts(&out, "[") || (rows->len && cet_buf_add(&out, rows->p, rows->len)) ||
-         cet_buf_puts(&out, "]");
+    for (size_t i = ga->njson_rows; i < stable && !rc; i++, ga->njson_rows++)
+        rc = archive_row(ga, i, rows);
+    rc = rc || cet_buf_puts(&out, "[") || (rows->len && cet_buf_add(&out, rows->p, rows->len));
+    for (size_t i = stable; i < ga->narch && !rc; i++)
+        rc = archive_row(ga, i, &out);
+    rc = rc || cet_buf_puts(&out, "]");
     cJSON *a = rc ? NULL : cJSON_CreateRaw(out.p);
     cet_buf_free(&out);
     return a;
@@ -148,6 +156,63 @@ static cJSON *options_json(const struct cet_ga_options *o)
     cJSON_AddItemToObject(j, "resolution", exact(o->resolution));
     cJSON_AddStringToObject(j, "seed", seed);
     goal_json(j, &o->goal);
+    cJSON_AddBoolToObject(j, "race", o->race);
+    cJSON_AddNumberToObject(j, "race_first", (double)o->race_first);
+    cJSON_AddNumberToObject(j, "race_block", (double)o->race_block);
+    cJSON_AddItemToObject(j, "race_alpha", exact(o->race_alpha));
+    return j;
+}
+
+static cJSON *indices(const uint32_t *v, size_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+/* The racing state: the document order, the incumbent and its F1 per
+ * document, the raced-out individuals [archive index, documents], and a
+ * generation in progress: its members, its new individuals (archive first
+ * .. first+n), the documents done and their scores, [f1, p, r] per
+ * document of the order, for each new individual as far as it got. */
+static cJSON *race_json(const struct cet_ga *ga)
+{
+    const struct cet_race *R = ga->race;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToObject(j, "order", indices(R->order, R->ndocs));
+    cJSON_AddNumberToObject(j, "incumbent", R->incumbent == (size_t)-1 ? -1 : (double)R->incumbent);
+    cJSON_AddItemToObject(j, "incumbent_f1", exact_array(R->inc_f1, R->incumbent == (size_t)-1
+                                                                         ? 0 : R->ndocs));
+    cJSON *raced = cJSON_AddArrayToObject(j, "raced");
+    size_t stable = R->pending ? R->first : ga->narch;
+    for (size_t i = 0; raced && i < stable; i++)
+        if (ga->raced[i]) {
+            uint32_t v[2] = {(uint32_t)i, ga->ndone[i]};
+            cJSON_AddItemToArray(raced, indices(v, 2));
+        }
+    if (!R->pending)
+        return j;
+    cJSON *p = cJSON_AddObjectToObject(j, "pending");
+    cJSON *m = cJSON_AddArrayToObject(p, "members");
+    for (size_t k = 0; m && k < R->nmembers; k++)
+        cJSON_AddItemToArray(m, cJSON_CreateNumber((double)R->members[k]));
+    cJSON_AddNumberToObject(p, "first", (double)R->first);
+    cJSON_AddNumberToObject(p, "n", (double)R->n);
+    cJSON_AddNumberToObject(p, "done", (double)R->done);
+    cJSON *sc = cJSON_AddArrayToObject(p, "individuals");
+    for (size_t k = 0; sc && k < R->n; k++) {
+        size_t i = R->first + k;
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddBoolToObject(row, "raced", ga->raced[i]);
+        cJSON *v = cJSON_AddArrayToObject(row, "scores");
+        for (size_t q = 0; v && q < ga->ndone[i]; q++) {
+            const struct cet_score *s = &R->scores[k * R->ndocs + R->order[q]];
+            double x[3] = {s->f1, s->p, s->r};
+            cJSON_AddItemToArray(v, exact_array(x, 3));
+        }
+        cJSON_AddItemToArray(sc, row);
+    }
     return j;
 }
 
@@ -194,6 +259,7 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
 
     cJSON_AddNumberToObject(j, "generation", (double)ga->gen);
     cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals);
+    cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals);
     cJSON_AddItemToObject(j, "best_ref", exact(ga->best_ref));
     cJSON_AddNumberToObject(j, "last_improve", (double)ga->last_improve);
     cJSON_AddItemToObject(j, "elapsed", exact(ga->elapsed));
@@ -235,10 +301,12 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
     cJSON *hist = cJSON_AddArrayToObject(j, "history");
     for (size_t h = 0; hist && h < ga->nhist; h++) {
         const struct cet_ga_stats *s = &ga->hist[h];
-        double v[8] = {(double)s->generation, (double)s->evaluations, s->best, s->mean,
-                       s->worst, s->std, s->diversity, s->seconds};
-        cJSON_AddItemToArray(hist, exact_array(v, 8));
+        double v[9] = {(double)s->generation, (double)s->evaluations, s->best, s->mean,
+                       s->worst, s->std, s->diversity, s->seconds, (double)s->doc_evaluations};
+        cJSON_AddItemToArray(hist, exact_array(v, 9));
     }
+    if (ga->race)
+        cJSON_AddItemToObject(j, "race", race_json(ga));
 
     char *text = cJSON_Print(j);
     cJSON_Delete(j);
@@ -280,6 +348,12 @@ static double num(struct reader *r, const cJSON *obj, const char *name)
 {
     const cJSON *m = member(r, obj, name, cJSON_Number);
     return m ? m->valuedouble : 0;
+}
+
+/* An optional number: def when absent (checkpoints of older versions). */
+static double opt_num(struct reader *r, const cJSON *obj, const char *name, double def)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, name) ? num(r, obj, name) : def;
 }
 
 static const char *str(struct reader *r, const cJSON *obj, const char *name)
@@ -357,7 +431,125 @@ static int read_options(struct reader *r, const cJSON *o, struct cet_ga_options 
     opt->adapt_factor = num(r, o, "adapt_factor");
     opt->resolution = num(r, o, "resolution");
     opt->seed = strtoull(str(r, o, "seed"), NULL, 10);
+    /* Checkpoints from before racing have no "race": those runs were not raced. */
+    opt->race = 0;
+    if (cJSON_GetObjectItemCaseSensitive(o, "race")) {
+        const cJSON *race = member(r, o, "race", cJSON_True);
+        opt->race = race && cJSON_IsTrue(race);
+    }
+    opt->race_first = (size_t)opt_num(r, o, "race_first", (double)opt->race_first);
+    opt->race_block = (size_t)opt_num(r, o, "race_block", (double)opt->race_block);
+    opt->race_alpha = opt_num(r, o, "race_alpha", opt->race_alpha);
     return r->failed ? -1 : read_goal(r, o, &opt->goal);
+}
+
+/* Reads an array of n non-negative integers below limit into v. */
+static int read_indices(struct reader *r, const cJSON *a, uint32_t *v, size_t n, size_t limit)
+{
+    if (r->failed)
+        return -1;
+    if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != n) {
+        r->failed = 1;
+        return cet_json_fail(r->j, a, 0, r->err, "checkpoint: expected %zu indices", n);
+    }
+    size_t i = 0;
+    for (const cJSON *x = a->child; x; x = x->next, i++) {
+        if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble >= (double)limit ||
+            x->valuedouble != (double)(uint32_t)x->valuedouble) {
+            r->failed = 1;
+            return cet_json_fail(r->j, x, 0, r->err, "checkpoint: expected an index below %zu",
+                                 limit);
+        }
+        v[i] = (uint32_t)x->valuedouble;
+    }
+    return 0;
+}
+
+/* The racing state written by race_json, onto a restored GA whose archive
+ * and options are read; cet_ga_race_setup completes it. */
+static int read_race(struct reader *r, const cJSON *o, struct cet_ga *ga)
+{
+    size_t nd = ga->ndocs;
+    struct cet_race *R = ga->race = calloc(1, sizeof *R);
+    if (!R || !(R->order = malloc((nd ? nd : 1) * sizeof *R->order)) ||
+        !(R->inc_f1 = calloc(nd ? nd : 1, sizeof *R->inc_f1)) ||
+        !(R->members = calloc(ga->opt.pop + 1, sizeof *R->members)) ||
+        !(R->scores = calloc((ga->opt.pop + 1) * (nd ? nd : 1), sizeof *R->scores))) {
+        r->failed = 1;
+        return cet_fail(r->err, "out of memory");
+    }
+    R->ndocs = nd;
+    if (read_indices(r, member(r, o, "order", cJSON_Array), R->order, nd, nd))
+        return -1;
+    double inc = num(r, o, "incumbent");
+    const cJSON *f1 = member(r, o, "incumbent_f1", cJSON_Array);
+    const cJSON *raced = member(r, o, "raced", cJSON_Array);
+    if (r->failed)
+        return -1;
+    if (inc < -1 || inc >= (double)ga->narch) {
+        r->failed = 1;
+        return cet_json_fail(r->j, o, 0, r->err, "checkpoint: bad incumbent");
+    }
+    R->incumbent = inc < 0 ? (size_t)-1 : (size_t)inc;
+    if (numbers(r, f1, R->inc_f1, inc < 0 ? 0 : nd))
+        return -1;
+    for (const cJSON *x = raced->child; x; x = x->next) {
+        uint32_t v[2];
+        if (read_indices(r, x, v, 2, ga->narch > nd + 1 ? ga->narch : nd + 1) ||
+            v[0] >= ga->narch)
+            return r->failed ? -1 : cet_json_fail(r->j, x, 0, r->err, "checkpoint: bad entry");
+        ga->raced[v[0]] = 1;
+        ga->ndone[v[0]] = v[1];
+    }
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "pending");
+    if (!p)
+        return 0;
+    const cJSON *m = member(r, p, "members", cJSON_Array);
+    const cJSON *ind = member(r, p, "individuals", cJSON_Array);
+    double first = num(r, p, "first"), n = num(r, p, "n"), done = num(r, p, "done");
+    if (r->failed)
+        return -1;
+    if (first < 0 || n < 0 || first + n != (double)ga->narch || n > (double)ga->opt.pop ||
+        done < 0 || done > (double)nd || cJSON_GetArraySize(m) > (int)ga->opt.pop ||
+        cJSON_GetArraySize(ind) != (int)n) {
+        r->failed = 1;
+        return cet_json_fail(r->j, p, 0, r->err, "checkpoint: bad racing state");
+    }
+    R->first = (size_t)first;
+    R->n = (size_t)n;
+    R->done = (size_t)done;
+    for (const cJSON *x = m->child; x; x = x->next) {
+        if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble >= (double)ga->narch) {
+            r->failed = 1;
+            return cet_json_fail(r->j, x, 0, r->err, "checkpoint: bad member");
+        }
+        R->members[R->nmembers++] = (size_t)x->valuedouble;
+    }
+    size_t k = 0;
+    for (const cJSON *x = ind->child; x; x = x->next, k++) {
+        const cJSON *rd = member(r, x, "raced", cJSON_True);
+        const cJSON *sc = member(r, x, "scores", cJSON_Array);
+        if (r->failed)
+            return -1;
+        size_t i = R->first + k, q = 0, cnt = (size_t)cJSON_GetArraySize(sc);
+        if (cnt > nd || (cJSON_IsTrue(rd) ? cnt > R->done : cnt != R->done && cnt != nd)) {
+            r->failed = 1;
+            return cet_json_fail(r->j, sc, 0, r->err, "checkpoint: bad racing scores");
+        }
+        ga->raced[i] = cJSON_IsTrue(rd);
+        ga->ndone[i] = (uint32_t)cnt;
+        for (const cJSON *y = sc->child; y; y = y->next, q++) {
+            double v[3];
+            if (numbers(r, y, v, 3))
+                return -1;
+            struct cet_score *s = &R->scores[k * nd + R->order[q]];
+            s->f1 = v[0];
+            s->p = v[1];
+            s->r = v[2];
+        }
+    }
+    R->pending = 1;
+    return 0;
 }
 
 int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run_info *run,
@@ -484,6 +676,8 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
 
     ga->gen = (long)num(&r, root, "generation");
     ga->evals = (long)num(&r, root, "evaluations");
+    ga->ndocs = (size_t)run->docs;
+    ga->doc_evals = (long)opt_num(&r, root, "doc_evaluations", (double)ga->evals * (double)run->docs);
     ga->best_ref = num(&r, root, "best_ref");
     ga->last_improve = (long)num(&r, root, "last_improve");
     ga->elapsed = num(&r, root, "elapsed");
@@ -565,12 +759,22 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
     if (!ga->hist)
         goto oom;
     for (const cJSON *h = hist->child; h; h = h->next) {
-        double v[8];
-        if (numbers(&r, h, v, 8))
+        /* Nine numbers; eight before racing (every evaluation was full). */
+        double v[9];
+        if (numbers(&r, h, v, cJSON_GetArraySize(h) == 8 ? 8 : 9))
             goto done;
+        if (cJSON_GetArraySize(h) == 8)
+            v[8] = v[1] * (double)run->docs;
         ga->hist[ga->nhist++] = (struct cet_ga_stats){(long)v[0], (long)v[1], v[2], v[3], v[4],
-                                                      v[5], v[6], v[7]};
+                                                      v[5], v[6], v[7], (long)v[8]};
     }
+    const cJSON *race = cJSON_GetObjectItemCaseSensitive(root, "race");
+    if (race && !cJSON_IsObject(race)) {
+        cet_json_fail(&j, race, 0, err, "checkpoint: \"race\" must be an object");
+        goto done;
+    }
+    if (race && read_race(&r, race, ga))
+        goto done;
     *out = ga;
     ga = NULL;
     rc = 0;

@@ -3,12 +3,17 @@
  *   generation, one column per described parameter (empty where the
  *   parameter is inactive), fitness (the objective's value), precision,
  *   recall, and for a run with another goal than mean F1 (objective.h) f1,
- *   words (mean extracted words) and violation (of the constraints);
+ *   words (mean extracted words) and violation (of the constraints); then
+ *   docs_evaluated (the training documents it was scored on) and raced_out
+ *   (1 when racing stopped it: its fitness is the mean over those
+ *   documents);
  * - generations.csv: generation, evaluations (total so far), best, mean,
- *   worst, std (of the population's fitness), diversity (mean over genes of
- *   the standard deviation of the values scaled to [0, 1] of their range),
- *   seconds (wall clock spent in generations; the only column that differs
- *   between identical runs);
+ *   worst, std (of the population's fitness; with racing, of its fully
+ *   evaluated individuals), diversity (mean over genes of the standard
+ *   deviation of the values scaled to [0, 1] of their range), seconds (wall
+ *   clock spent in generations; the only column that differs between
+ *   identical runs), doc_evaluations ((individual, document) evaluations so
+ *   far);
  * - best.json: the best configuration (cet_ga_best), docs/formats.md's
  *   format, without its inactive parameters; its fitness is the objective's
  *   value (--pareto: mean F1);
@@ -63,24 +68,26 @@ static int individuals_csv(struct cet_ga *ga, struct cet_buf *b)
         if (!plain)
             rc = rc || cet_buf_printf(rows, ",%.6f,%.2f,%.6f", ga->f1[i], ga->words[i],
                                       ga->viol[i]);
-        rc = rc || cet_buf_puts(rows, "\n");
+        rc = rc || cet_buf_printf(rows, ",%lu,%d\n", (unsigned long)ga->ndone[i], ga->raced[i]);
     }
     rc = rc || cet_buf_puts(b, "generation");
     for (size_t g = 0; g < d->ngenes && !rc; g++)
         rc = cet_buf_printf(b, ",%s", d->genes[g].name);
-    rc = rc || cet_buf_puts(b, plain ? ",fitness,precision,recall\n"
-                                     : ",fitness,precision,recall,f1,words,violation\n");
+    rc = rc || cet_buf_puts(b, plain ? ",fitness,precision,recall,docs_evaluated,raced_out\n"
+                                     : ",fitness,precision,recall,f1,words,violation,docs_evaluated,"
+                                       "raced_out\n");
     return rc || (rows->len && cet_buf_add(b, rows->p, rows->len));
 }
 
 static int generations_csv(const struct cet_ga *ga, struct cet_buf *b)
 {
-    int rc = cet_buf_puts(b, "generation,evaluations,best,mean,worst,std,diversity,seconds\n");
+    int rc = cet_buf_puts(b, "generation,evaluations,best,mean,worst,std,diversity,seconds,"
+                             "doc_evaluations\n");
     for (size_t h = 0; h < ga->nhist && !rc; h++) {
         const struct cet_ga_stats *s = &ga->hist[h];
-        rc = cet_buf_printf(b, "%ld,%ld,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f\n", s->generation,
+        rc = cet_buf_printf(b, "%ld,%ld,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%ld\n", s->generation,
                             s->evaluations, s->best, s->mean, s->worst, s->std, s->diversity,
-                            s->seconds);
+                            s->seconds, s->doc_evaluations);
     }
     return rc;
 }
@@ -239,6 +246,13 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
         cJSON_AddNullToObject(j, "stop");
     cJSON_AddNumberToObject(j, "generations", (double)(ga->gen + 1));
     cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals);
+    cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals);
+    if (ga->race) {
+        /* The racing order, as places in sample.txt (0 is its first document). */
+        cJSON *order = cJSON_AddArrayToObject(j, "race_order");
+        for (size_t i = 0; order && i < ga->race->ndocs; i++)
+            cJSON_AddItemToArray(order, cJSON_CreateNumber(ga->race->order[i]));
+    }
     char *text = cJSON_Print(j);
     cJSON_Delete(j);
     if (!text)

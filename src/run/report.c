@@ -107,6 +107,14 @@ fail:
     return -1;
 }
 
+/* Archive index of the defaults' genome g, or (size_t)-1 when they were
+ * never fully evaluated (a raced-out fitness is partial). */
+static size_t defaults_index(const struct cet_ga *ga, const double *g)
+{
+    size_t i = cet_ga_lookup(ga, g);
+    return i != (size_t)-1 && ga->raced[i] ? (size_t)-1 : i;
+}
+
 /* ---- genes as plot axes ---- */
 
 static int categorical(const struct cet_gene *g)
@@ -248,7 +256,7 @@ static int explored_dat(const struct cet_ga *ga, const double *defaults, struct 
         size_t best = cet_ga_best(ga);
         rc = rc || cet_buf_puts(b, "\n\n# the best individual\n") ||
              explored_row(b, d, ga->genes + best * ga->ngenes, ga->fit[best], ga->born[best], NULL);
-        size_t di = cet_ga_lookup(ga, defaults);
+        size_t di = defaults_index(ga, defaults);
         rc = rc || cet_buf_puts(b, "\n\n# the defaults\n") ||
              explored_row(b, d, defaults, di == (size_t)-1 ? NAN : ga->fit[di],
                           di == (size_t)-1 ? -1 : ga->born[di], NULL);
@@ -628,7 +636,7 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
         goto oom;
     cet_params_default_genome(&r->desc, defaults);
     cet_genome_normalise(&r->desc, ga->opt.resolution, defaults);
-    size_t di = cet_ga_lookup(ga, defaults);
+    size_t di = defaults_index(ga, defaults);
     double def_fit = di == (size_t)-1 ? NAN : ga->fit[di];
 
     if (!ga->nhist || !ga->narch || !ga->npop) { /* nothing complete to draw yet */
@@ -739,8 +747,12 @@ static int md_settings(const struct cet_report *r, struct cet_buf *b)
         int code = !strcmp(m->string, "command") || !strcmp(m->string, "resumed") ||
                    !strcmp(m->string, "params") || !strcmp(m->string, "corpus") ||
                    !strcmp(m->string, "validate");
-        rc = cet_buf_puts(b, "| ") || md_cell(b, m->string) || cet_buf_puts(b, " | ") ||
-             md_value(b, m, code, "<br>") || cet_buf_puts(b, " |\n");
+        rc = cet_buf_puts(b, "| ") || md_cell(b, m->string) || cet_buf_puts(b, " | ");
+        if (!strcmp(m->string, "race_order")) /* one number per document: only its length */
+            rc = rc || cet_buf_printf(b, "%d documents (places in `sample.txt`) |\n",
+                                      cJSON_GetArraySize(m));
+        else
+            rc = rc || md_value(b, m, code, "<br>") || cet_buf_puts(b, " |\n");
     }
     return rc;
 }
@@ -814,7 +826,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
         goto done;
     cet_params_default_genome(d, def);
     cet_genome_normalise(d, ga->opt.resolution, def);
-    size_t di = cet_ga_lookup(ga, def);
+    size_t di = defaults_index(ga, def);
     rc = cet_buf_puts(b, "| defaults |") || cet_genome_cells(b, d, def, " %s |");
     if (di == (size_t)-1)
         rc = rc || cet_buf_puts(b, " not evaluated | | | |\n\n");
@@ -913,6 +925,56 @@ static int md_validation(const struct cet_report *r, struct cet_buf *b)
         rc = rc || cet_buf_printf(b, "; on the validation corpora the best is %+.4f over the "
                                      "defaults", best_valid - def_valid);
     return rc || cet_buf_puts(b, ".\n\n");
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* How many documents each individual was evaluated on: with racing, a
+ * table of the document counts (raced-out individuals stop at a test,
+ * survivors see every document). */
+static int md_racing(const struct cet_report *r, struct cet_buf *b)
+{
+    const struct cet_ga *ga = r->ga;
+    size_t n = ga->race && ga->race->pending ? ga->race->first : ga->narch, raced = 0;
+    double full = (double)n * (double)ga->ndocs;
+    int rc = cet_buf_puts(b, "## Documents evaluated\n\n");
+    if (!ga->opt.race || !n)
+        return rc || cet_buf_printf(b, "Every individual was evaluated on all %zu training "
+                                       "documents (%ld document evaluations; no racing).\n\n",
+                                    ga->ndocs, ga->doc_evals);
+    uint32_t *v = malloc(n * sizeof *v);
+    if (!v)
+        return -1;
+    long docs = 0;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = ga->ndone[i];
+        raced += ga->raced[i];
+        docs += ga->ndone[i];
+    }
+    qsort(v, n, sizeof *v, cmp_u32);
+    rc = rc || cet_buf_printf(b, "Raced (`--race`: a paired t-test at alpha %g after %zu "
+                                 "documents, then every %zu): %zu of %zu individuals were raced "
+                                 "out.  The run used %ld document evaluations, %.2fx fewer than "
+                                 "evaluating every one on all %zu documents (%.0f).\n\n"
+                                 "| documents evaluated | individuals | share |\n"
+                                 "| ---: | ---: | ---: |\n",
+                              ga->opt.race_alpha, ga->opt.race_first, ga->opt.race_block, raced,
+                              n, docs, docs ? full / (double)docs : 0.0, ga->ndocs, full);
+    for (size_t i = 0; i < n && !rc;) {
+        size_t j = i;
+        while (j < n && v[j] == v[i])
+            j++;
+        rc = cet_buf_printf(b, "| %u%s | %zu | %.1f%% |\n", v[i],
+                            v[i] == ga->ndocs ? " (all)" : "", j - i,
+                            100.0 * (double)(j - i) / (double)n);
+        i = j;
+    }
+    free(v);
+    return rc || cet_buf_puts(b, "\n");
 }
 
 static int md_plots(const struct cet_report *r, const char *no_plots, struct cet_buf *b)
@@ -1021,7 +1083,8 @@ int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct
                             ga->stop != CET_STOP_NONE ? ", stopped by " : "",
                             ga->stop != CET_STOP_NONE ? cet_ga_stop_name(ga->stop) : "") ||
              md_settings(r, &b) || cet_buf_puts(&b, "\n") || md_best(r, &b) ||
-             md_validation(r, &b) || md_folds(r, &b) || md_plots(r, no_plots, &b);
+             md_validation(r, &b) || md_folds(r, &b) || md_racing(r, &b) ||
+             md_plots(r, no_plots, &b);
     if (rc) {
         cet_buf_free(&b);
         return cet_fail(err, "%s: out of memory writing report.md", r->dir);

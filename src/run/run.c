@@ -7,7 +7,9 @@
  *   best.json, top.json and, last, checkpoint.json (each atomically), so the
  *   directory is always consistent.
  * - A cancelled generation leaves no trace (cet_ga_generation restores the
- *   GA), so cet_run_interrupt checkpoints the last complete one.
+ *   GA), so cet_run_interrupt checkpoints the last complete one; a raced
+ *   one (--race, src/ga/race.c) is paused after its last block instead,
+ *   and the checkpoint holds it.
  * - A resumed run takes everything from checkpoint.json and sample.txt;
  *   only the number of threads may change, which changes no result. */
 #include <math.h>
@@ -44,6 +46,29 @@ static int eval_cb(void *ctx, const double *params, size_t k, double *f, double 
                    struct cet_error *err)
 {
     return train_eval(ctx, params, k, NULL, f, p, r, err);
+}
+
+static int score_cb(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t n,
+                    struct cet_score *scores, struct cet_error *err)
+{
+    struct cet_run *run = ctx;
+    return cet_evaluate(run->ev, params, k, docs, n, scores, NULL, NULL, NULL, err);
+}
+
+/* Racing (when the options ask for it) on the loaded training sample; a
+ * resumed run keeps its stored document order. */
+static int race_setup(struct cet_run *run, struct cet_error *err)
+{
+    struct cet_ga *ga = run->ga;
+    ga->ndocs = run->train.ndocs;
+    if (!ga->opt.race)
+        return 0;
+    uint32_t *order = malloc((run->train.ndocs ? run->train.ndocs : 1) * sizeof *order);
+    int rc = !order ? cet_fail(err, "out of memory")
+                    : cet_race_order(order, &run->train, ga->opt.seed, err) ||
+                          cet_ga_race_setup(ga, score_cb, order, err);
+    free(order);
+    return rc ? -1 : 0;
 }
 
 static int cancel_cb(void *ctx)
@@ -231,7 +256,7 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
         return cet_fail(err, "the run has no directory (cet_run_claim)");
     if (!run->train.ndocs)
         return cet_fail(err, "the training sample has no usable document");
-    if (setup(run, err))
+    if (setup(run, err) || race_setup(run, err))
         return -1;
     if (run->force && cet_rundir_clear(dir, err))
         return -1;
@@ -330,7 +355,7 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
         return cet_fail(err, "out of memory");
     }
     info->resumed[info->nresumed++] = cmd;
-    if (setup(run, err) ||
+    if (setup(run, err) || race_setup(run, err) ||
         cet_run_write_info(run->ga, info, run->dir, "running", NULL, threads, err))
         return -1;
     return bind(run, err);
@@ -421,7 +446,7 @@ double cet_run_defaults_fitness(struct cet_run *run, double *g)
     cet_params_default_genome(&run->desc, g);
     cet_genome_normalise(&run->desc, ga->opt.resolution, g);
     size_t i = cet_ga_lookup(ga, g);
-    if (i != (size_t)-1)
+    if (i != (size_t)-1 && !ga->raced[i]) /* a raced-out fitness is partial */
         return ga->fit[i];
     double f = NAN, *full = malloc((ga->nfull + 1) * sizeof *full);
     struct cet_error err;

@@ -28,9 +28,9 @@ else fail "generations.csv differs between 1 and 2 threads"; fi
 for f in best.json individuals.csv top.json; do
   if cmp -s "$G/golden/$f" "$TMP/t1/$f"; then ok; else fail "$f differs from tests/data/ga/golden"; fi
 done
-if [ "$(head -1 "$TMP/t1/generations.csv")" = "generation,evaluations,best,mean,worst,std,diversity,seconds" ]; then ok
+if [ "$(head -1 "$TMP/t1/generations.csv")" = "generation,evaluations,best,mean,worst,std,diversity,seconds,doc_evaluations" ]; then ok
 else fail "generations.csv header"; fi
-if [ "$(head -1 "$TMP/t1/individuals.csv")" = "generation,t,fitness,precision,recall" ]; then ok
+if [ "$(head -1 "$TMP/t1/individuals.csv")" = "generation,t,fitness,precision,recall,docs_evaluated,raced_out" ]; then ok
 else fail "individuals.csv header"; fi
 expect_grep "$TMP/t1/run.json" '"status":	"finished"'
 expect_grep "$TMP/t1/run.json" '"stop":	"generations"'

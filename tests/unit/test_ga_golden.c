@@ -40,6 +40,7 @@ static int golden_run(const char *dir, int threads)
     ga->opt.seed = 7;
     ga->opt.pop = 8;
     ga->opt.generations = 5;
+    ga->ndocs = c.ndocs;
     if (cet_ga_setup(ga, eval_cb, NULL, ev, &err))
         goto done;
     while (ga->stop == CET_STOP_NONE)

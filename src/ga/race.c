@@ -1,0 +1,318 @@
+/* Racing (evolve --race): most individuals a GA breeds are plainly worse
+ * than the best one, and that shows after a few pages.  Following F-race
+ * (Birattari et al.; irace), a generation's new individuals are scored on
+ * the training documents in blocks, all of them together in one parallel
+ * call per block, following one seeded order fixed for the run.  After
+ * each block every one still racing is compared with the incumbent (the
+ * best fully evaluated individual, whose per-document F1 is kept) on the
+ * same documents by a one-sided paired test; one significantly worse stops
+ * there, keeps its partial mean and is marked raced out (evolve.c ranks it
+ * below every fully evaluated individual, so it is never elite, top or
+ * best).  One that survives every block has been scored on every document,
+ * and its fitness is summed in corpus order by cet_score_means, exactly as
+ * without racing.
+ *
+ * The test is a paired t-test (gsl_cdf_tdist_P), not Wilcoxon's
+ * signed-rank test: fitness is the mean F1, and the t-test asks exactly
+ * whether the mean difference is below zero.  The signed-rank test asks
+ * about the median (pseudo-median) of the differences, so it would drop an
+ * individual that loses a little on most pages but wins a lot on a few:
+ * one whose mean, the fitness the GA ranks by, is higher.  F1 differences
+ * lie in [-1, 1], so their variance is finite and the mean soon near
+ * normal; heavy tails (pages where one configuration keeps nothing) widen
+ * the variance and make the t-test more cautious, which costs only
+ * evaluations, never a good individual.  Each test is at alpha, without
+ * correction for the repeated looks, as in F-race: the rate of dropping an
+ * individual as good as the incumbent is then above alpha, which the
+ * defaults were tuned for (docs/racing.md). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "cetune/ga.h"
+
+/* ---- the document order ---- */
+
+struct keyed {
+    double key;     /* (place in its package + 0.5) / package size */
+    uint32_t pkg;
+    uint32_t doc;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->pkg < y->pkg ? -1 : x->pkg > y->pkg;
+}
+
+int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
+                   struct cet_error *err)
+{
+    struct keyed *k = malloc((c->ndocs ? c->ndocs : 1) * sizeof *k);
+    uint32_t *perm = malloc((c->ndocs ? c->ndocs : 1) * sizeof *perm);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!k || !perm || !rng) {
+        free(k);
+        free(perm);
+        if (rng)
+            gsl_rng_free(rng);
+        return cet_fail(err, "out of memory");
+    }
+    gsl_rng_set(rng, (unsigned long)cet_seed_derive(seed, CET_STREAM_RACE));
+    size_t n = 0;
+    for (size_t p = 0; p < c->npkgs; p++) {
+        const struct cet_package *pk = &c->pkgs[p];
+        for (uint32_t i = 0; i < pk->count; i++)
+            perm[i] = pk->first + i;
+        gsl_ran_shuffle(rng, perm, pk->count, sizeof *perm);
+        for (uint32_t i = 0; i < pk->count; i++)
+            k[n++] = (struct keyed){((double)i + 0.5) / (double)pk->count, (uint32_t)p, perm[i]};
+    }
+    qsort(k, n, sizeof *k, cmp_keyed);
+    for (size_t i = 0; i < n; i++)
+        order[i] = k[i].doc;
+    free(k);
+    free(perm);
+    gsl_rng_free(rng);
+    return 0;
+}
+
+/* ---- the test ---- */
+
+double cet_race_pvalue(const double *a, const double *b, size_t n)
+{
+    if (n < 2)
+        return 1;
+    double mean = 0, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        mean += a[i] - b[i];
+    mean /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double d = a[i] - b[i] - mean;
+        ss += d * d;
+    }
+    double sd = sqrt(ss / (double)(n - 1));
+    if (sd == 0)
+        return mean < 0 ? 0 : 1;
+    return gsl_cdf_tdist_P(mean / (sd / sqrt((double)n)), (double)(n - 1));
+}
+
+/* ---- racing a generation ---- */
+
+int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *order,
+                      struct cet_error *err)
+{
+    size_t nd = ga->ndocs;
+    if (!ga->opt.race)
+        return cet_fail(err, "racing is not enabled");
+    /* The test compares mean F1 per document; other objectives, constraints
+     * and Pareto fronts would need their own paired statistic. */
+    if (!cet_goal_is_default(&ga->opt.goal) || ga->measure)
+        return cet_fail(err, "racing works with the default objective (mean F1) only, not with "
+                             "--objective, --constraint or --pareto");
+    if (!nd)
+        return cet_fail(err, "racing needs the number of training documents");
+    if (!ga->opt.race_first || !ga->opt.race_block)
+        return cet_fail(err, "the first block and the block size must be at least 1 document");
+    if (!(ga->opt.race_alpha > 0 && ga->opt.race_alpha < 1))
+        return cet_fail(err, "the racing significance level must be in (0, 1)");
+    struct cet_race *R = ga->race;
+    if (!R && !(R = ga->race = calloc(1, sizeof *R)))
+        return cet_fail(err, "out of memory");
+    if (R->order && R->ndocs != nd)
+        return cet_fail(err, "the stored racing order has %zu documents, the sample %zu",
+                        R->ndocs, nd);
+    if (!R->order) {
+        if (!(R->order = malloc(nd * sizeof *R->order)))
+            return cet_fail(err, "out of memory");
+        memcpy(R->order, order, nd * sizeof *R->order);
+        R->ndocs = nd;
+        R->incumbent = (size_t)-1;
+    }
+    size_t P = ga->opt.pop;
+    if (!R->pos)
+        R->pos = calloc(nd, sizeof *R->pos);
+    if (!R->inc_f1)
+        R->inc_f1 = calloc(nd, sizeof *R->inc_f1);
+    if (!R->members)
+        R->members = calloc(P, sizeof *R->members);
+    if (!R->scores)
+        R->scores = calloc(P * nd, sizeof *R->scores);
+    if (!R->pos || !R->inc_f1 || !R->members || !R->scores)
+        return cet_fail(err, "out of memory");
+    uint8_t *seen = calloc(nd, 1);
+    if (!seen)
+        return cet_fail(err, "out of memory");
+    int bad = 0;
+    for (size_t i = 0; i < nd && !bad; i++) {
+        bad = R->order[i] >= nd || seen[R->order[i]];
+        if (!bad) {
+            seen[R->order[i]] = 1;
+            R->pos[R->order[i]] = (uint32_t)i;
+        }
+    }
+    free(seen);
+    if (bad)
+        return cet_fail(err, "the racing order is not a permutation of the documents");
+    R->score = score;
+    return 0;
+}
+
+void cet_race_free(struct cet_race *R);
+void cet_race_free(struct cet_race *R)
+{
+    if (!R)
+        return;
+    free(R->order);
+    free(R->pos);
+    free(R->inc_f1);
+    free(R->members);
+    free(R->scores);
+    free(R);
+}
+
+/* Internal for evolve.c: the generation's members (archive indices) and
+ * its new individuals, archive first .. first+n, start racing. */
+void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
+                        size_t n);
+void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
+                        size_t n)
+{
+    struct cet_race *R = ga->race;
+    memcpy(R->members, members, nmembers * sizeof *members);
+    R->nmembers = nmembers;
+    R->first = first;
+    R->n = n;
+    R->done = 0;
+    R->pending = 1;
+    for (size_t j = 0; j < n; j++) {
+        ga->ndone[first + j] = 0;
+        ga->raced[first + j] = 0;
+    }
+}
+
+/* Tests live individual j (archive first + j) against the incumbent on the
+ * first `done` documents of the order; a and b are scratch of ndocs. */
+static int worse(const struct cet_race *R, size_t j, double alpha, double *a, double *b)
+{
+    for (size_t i = 0; i < R->done; i++) {
+        uint32_t d = R->order[i];
+        a[i] = R->scores[j * R->ndocs + d].f1;
+        b[i] = R->inc_f1[d];
+    }
+    return cet_race_pvalue(a, b, R->done) < alpha;
+}
+
+/* Means of individual j over the documents it was scored on, in corpus
+ * order (all of them: the sum of a full evaluation). */
+static void race_means(struct cet_ga *ga, size_t j, struct cet_score *tmp)
+{
+    struct cet_race *R = ga->race;
+    size_t i = R->first + j, nd = R->ndocs, m = 0;
+    const struct cet_score *row = R->scores + j * nd;
+    if (ga->ndone[i] < nd) {
+        for (size_t d = 0; d < nd; d++)
+            if (R->pos[d] < ga->ndone[i])
+                tmp[m++] = row[d];
+        row = tmp;
+    } else {
+        m = nd;
+    }
+    cet_score_means(row, 1, m, &ga->fit[i], &ga->prec[i], &ga->rec[i]);
+    ga->f1[i] = ga->fit[i];
+}
+
+/* Internal for evolve.c: scores the pending generation's new individuals
+ * block by block from where it stands; 0 when every one is fully evaluated
+ * or raced out (fit, prec, rec set), 1 when cancel asked to stop (still
+ * pending), -1 on error (still pending, at the last complete block). */
+int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err);
+int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err)
+{
+    struct cet_race *R = ga->race;
+    size_t nd = R->ndocs, F = ga->nfull, n = R->n;
+    size_t maxb = ga->opt.race_first > ga->opt.race_block ? ga->opt.race_first
+                                                          : ga->opt.race_block;
+    if (maxb > nd)
+        maxb = nd;
+    double *params = malloc((n ? n : 1) * (F ? F : 1) * sizeof *params);
+    size_t *live = malloc((n ? n : 1) * sizeof *live);
+    struct cet_score *block = malloc((n ? n : 1) * (maxb ? maxb : 1) * sizeof *block);
+    struct cet_score *tmp = malloc(nd * sizeof *tmp);
+    double *a = malloc(nd * sizeof *a), *b = malloc(nd * sizeof *b);
+    int rc = -1;
+    if (!params || !live || !block || !tmp || !a || !b) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    while (R->done < nd) {
+        size_t nlive = 0;
+        for (size_t j = 0; j < n; j++)
+            if (!ga->raced[R->first + j] && ga->ndone[R->first + j] < nd)
+                live[nlive++] = j;
+        if (!nlive)
+            break;
+        if (ga->cancel && ga->cancel(ga->ctx)) {
+            rc = 1;
+            goto done;
+        }
+        size_t end = R->done ? R->done + ga->opt.race_block : ga->opt.race_first;
+        if (end > nd)
+            end = nd;
+        size_t nb = end - R->done;
+        for (size_t t = 0; t < nlive; t++)
+            cet_params_expand(ga->desc, ga->genes + (R->first + live[t]) * ga->ngenes,
+                              params + t * F);
+        if (R->score(ga->ctx, params, nlive, R->order + R->done, nb, block, err))
+            goto done;
+        for (size_t t = 0; t < nlive; t++) {
+            for (size_t q = 0; q < nb; q++)
+                R->scores[live[t] * nd + R->order[R->done + q]] = block[t * nb + q];
+            ga->ndone[R->first + live[t]] = (uint32_t)end;
+        }
+        ga->doc_evals += (long)(nlive * nb);
+        R->done = end;
+        /* The first generation has no incumbent yet: it is evaluated fully
+         * (its best becomes the incumbent).  Racing it against the defaults
+         * instead dropped good random individuals on the 490 dev documents
+         * (docs/racing.md). */
+        if (end == nd || R->incumbent == (size_t)-1)
+            continue;
+        for (size_t t = 0; t < nlive; t++)
+            if (worse(R, live[t], ga->opt.race_alpha, a, b))
+                ga->raced[R->first + live[t]] = 1;
+    }
+    for (size_t j = 0; j < n; j++)
+        race_means(ga, j, tmp);
+    rc = 0;
+done:
+    free(params);
+    free(live);
+    free(block);
+    free(tmp);
+    free(a);
+    free(b);
+    return rc;
+}
+
+/* Internal for evolve.c: the generation is complete; a new best (necessarily
+ * one of its fully evaluated individuals) becomes the incumbent. */
+void cet_ga__race_end(struct cet_ga *ga);
+void cet_ga__race_end(struct cet_ga *ga)
+{
+    struct cet_race *R = ga->race;
+    size_t best = cet_ga_best(ga);
+    R->pending = 0;
+    if (best == R->incumbent || best == (size_t)-1 || best < R->first || best >= R->first + R->n)
+        return;
+    const struct cet_score *row = R->scores + (best - R->first) * R->ndocs;
+    for (size_t d = 0; d < R->ndocs; d++)
+        R->inc_f1[d] = row[d].f1;
+    R->incumbent = best;
+}

@@ -1,0 +1,458 @@
+/* Racing (evolve --race): the paired t-test against known values, the
+ * stratified document order, and whole raced runs: raced-out individuals
+ * are never elite, top or best; survivors get exactly the fitness of a
+ * full evaluation; a run paused in the middle of a raced generation and
+ * resumed from its checkpoint ends exactly as the run left alone.  Most
+ * runs use a synthetic per-document fitness; one uses the real evaluator
+ * on the demo corpus. */
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cetune/eval.h"
+#include "cetune/ga.h"
+#include "run/run_internal.h"
+#include "test.h"
+
+/* ---- the test statistic ---- */
+
+/* Student's t CDF in closed form for 1 and 4 degrees of freedom, an
+ * independent check of gsl_cdf_tdist_P. */
+static double t_cdf1(double t)
+{
+    return 0.5 + atan(t) / M_PI;
+}
+
+static double t_cdf4(double t)
+{
+    double x = t / sqrt(1 + t * t / 4);
+    return 0.5 + 0.375 * x * (1 - x * x / 12);
+}
+
+static void test_race__paired_t_test_known_values(void)
+{
+    /* d = a - b = -1, 0, -1, -1, -2: mean -1, sd sqrt(0.5), t = -sqrt(10), 4 df. */
+    double a[] = {1, 2, 3, 4, 5}, b[] = {2, 2, 4, 5, 7};
+    CHECK_NEAR(cet_race_pvalue(a, b, 5), t_cdf4(-sqrt(10)), 1e-12);
+    CHECK_NEAR(cet_race_pvalue(a, b, 5), 0.0170547, 1e-6); /* tables: P(T4 <= -3.162) */
+    /* Swapped: "a worse than b" is now unlikely. */
+    CHECK_NEAR(cet_race_pvalue(b, a, 5), 1 - t_cdf4(-sqrt(10)), 1e-12);
+    /* d = -1, -3: mean -2, sd sqrt(2), t = -2, 1 df. */
+    double c[] = {0.1, 0.2}, e[] = {1.1, 3.2};
+    CHECK_NEAR(cet_race_pvalue(c, e, 2), t_cdf1(-2), 1e-12);
+    CHECK_NEAR(cet_race_pvalue(c, e, 2), 0.1475836, 1e-6);
+    /* Mixed signs with a positive mean: t = 0.6 / (sd / sqrt(5)). */
+    double f[] = {0.5, 0.9, 0.2, 0.7, 0.7}, g[] = {0.4, 0.5, 0.3, 0.2, 0.6};
+    double d[5], m = 0, ss = 0;
+    for (int i = 0; i < 5; i++)
+        m += (d[i] = f[i] - g[i]) / 5;
+    for (int i = 0; i < 5; i++)
+        ss += (d[i] - m) * (d[i] - m);
+    CHECK_NEAR(cet_race_pvalue(f, g, 5), t_cdf4(m / sqrt(ss / 4 / 5)), 1e-12);
+    /* Degenerate cases: too few pairs, no differences, constant differences. */
+    CHECK_NEAR(cet_race_pvalue(a, b, 1), 1, 0);
+    CHECK_NEAR(cet_race_pvalue(a, a, 5), 1, 0);
+    double h[] = {0.5, 0.6, 0.7}, k[] = {0.75, 0.85, 0.95};
+    CHECK_NEAR(cet_race_pvalue(h, k, 3), 0, 1e-12);
+    CHECK(cet_race_pvalue(k, h, 3) > 0.999);
+}
+
+/* ---- the document order ---- */
+
+static void test_race__order_is_a_seeded_stratified_permutation(void)
+{
+    /* Three packages of 60, 30 and 10 documents. */
+    struct cet_package pk[3] = {{"a", 0, 60}, {"b", 60, 30}, {"c", 90, 10}};
+    struct cet_corpus c = {0};
+    c.pkgs = pk;
+    c.npkgs = 3;
+    c.ndocs = 100;
+    uint32_t o1[100], o2[100], o3[100];
+    struct cet_error err;
+    CHECK_EQ_INT(cet_race_order(o1, &c, 5, &err), 0);
+    CHECK_EQ_INT(cet_race_order(o2, &c, 5, &err), 0);
+    CHECK_EQ_INT(cet_race_order(o3, &c, 6, &err), 0);
+    CHECK(!memcmp(o1, o2, sizeof o1));
+    CHECK(memcmp(o1, o3, sizeof o1) != 0);
+    int seen[100] = {0}, perm = 1, strat = 1, shuffled = 0;
+    int count[3] = {0};
+    for (int i = 0; i < 100; i++) {
+        perm &= o1[i] < 100 && !seen[o1[i]]++;
+        count[o1[i] < 60 ? 0 : o1[i] < 90 ? 1 : 2]++;
+        /* Every prefix holds each package within one document of its share. */
+        for (int p = 0; p < 3; p++)
+            strat &= fabs(count[p] - (i + 1) * pk[p].count / 100.0) <= 1.0;
+        shuffled += i > 0 && o1[i] < 60 && o1[i - 1] < 60 && o1[i] < o1[i - 1];
+    }
+    CHECK(perm);
+    CHECK(strat);
+    CHECK(shuffled > 0); /* within a package the order is random */
+}
+
+/* ---- raced runs with a synthetic fitness ---- */
+
+static const struct cet_param tparams[] = {
+    {"n", CET_P_INT, 10, 1, 100, NULL, "an int"},
+    {"x", CET_P_FLOAT, 0.5, 0.0, 1.0, NULL, "a float"},
+};
+static int trun(const struct cet_doc *d, const void *p, const double *v, struct cet_sel *s)
+{
+    (void)d, (void)p, (void)v, (void)s;
+    return 0;
+}
+static const struct cet_extractor test_ex = {
+    .name = "test", .summary = "test", .params = tparams, .nparams = 2, .run = trun};
+static const struct cet_extractor *find(const char *name)
+{
+    return !strcmp(name, "test") ? &test_ex : NULL;
+}
+static const char *DESC =
+    "{\"extractor\": \"test\", \"parameters\": ["
+    "{\"name\": \"n\", \"type\": \"int\", \"min\": 1, \"max\": 60, \"default\": 10},"
+    "{\"name\": \"x\", \"type\": \"float\", \"default\": 0.5}], \"seeds\": [{\"n\": 10, \"x\": 0.5}]}";
+
+enum { NDOCS = 60 };
+
+struct synth {
+    long calls, doc_evals;
+    long cancel_after; /* cancel once this many score calls were made (0 = never) */
+};
+
+/* F1 of configuration v on document d: a smooth peak at n = 20, x = 0.3,
+ * a per-document difficulty shared by all configurations, and a
+ * per-(configuration, document) wobble. */
+static double synth_f1(const double *v, size_t d)
+{
+    double base = 0.9 - fabs(v[1] - 0.3) - fabs(v[0] - 20) / 80;
+    double f = base - 0.2 * sin((double)d * 1.7) + 0.08 * sin((double)d * 0.9 + v[1] * 11 + v[0]);
+    return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+static int synth_score(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t n,
+                       struct cet_score *scores, struct cet_error *err)
+{
+    (void)err;
+    struct synth *s = ctx;
+    s->calls++;
+    s->doc_evals += (long)(k * n);
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = 0; i < n; i++) {
+            double f = synth_f1(params + j * 2, docs[i]);
+            scores[j * n + i] = (struct cet_score){0, 0, 0, f / 2 + 0.25, f / 3 + 0.5, f};
+        }
+    return 0;
+}
+
+/* The full evaluation racing must reproduce: every document, summed in
+ * corpus order. */
+static int synth_eval(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
+                      struct cet_error *err)
+{
+    struct cet_score sc[NDOCS];
+    uint32_t all[NDOCS];
+    for (uint32_t i = 0; i < NDOCS; i++)
+        all[i] = i;
+    for (size_t j = 0; j < k; j++) {
+        if (synth_score(ctx, params + j * 2, 1, all, NDOCS, sc, err))
+            return -1;
+        cet_score_means(sc, 1, NDOCS, f + j, p + j, r + j);
+    }
+    return 0;
+}
+
+static int synth_cancel(void *ctx)
+{
+    struct synth *s = ctx;
+    return s->cancel_after && s->calls >= s->cancel_after;
+}
+
+static void synth_order(uint32_t *order, uint64_t seed)
+{
+    struct cet_package pk[2] = {{"a", 0, 40}, {"b", 40, 20}};
+    struct cet_corpus c = {0};
+    struct cet_error err;
+    c.pkgs = pk;
+    c.npkgs = 2;
+    c.ndocs = NDOCS;
+    if (cet_race_order(order, &c, seed, &err))
+        exit(1);
+}
+
+static struct cet_ga *raced_ga(const struct cet_params_desc *d, struct synth *s, uint64_t seed)
+{
+    struct cet_ga *ga;
+    struct cet_error err;
+    uint32_t order[NDOCS];
+    if (cet_ga_create(&ga, d, &err))
+        exit(1);
+    ga->opt.seed = seed;
+    ga->opt.pop = 16;
+    ga->opt.generations = 12;
+    ga->opt.patience = 0;
+    ga->opt.race = 1;
+    ga->opt.race_first = 8;
+    ga->opt.race_block = 6;
+    ga->opt.race_alpha = 0.1;
+    ga->ndocs = NDOCS;
+    synth_order(order, seed);
+    if (cet_ga_setup(ga, synth_eval, synth_cancel, s, &err) ||
+        cet_ga_race_setup(ga, synth_score, order, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(1);
+    }
+    return ga;
+}
+
+static void test_race__raced_out_never_elite_top_or_best(void)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", find, &err), 0);
+    struct synth s = {0};
+    struct cet_ga *ga = raced_ga(&d, &s, 3);
+    size_t raced = 0, elite_ok = 1, full_first = 1, *prev = malloc(16 * sizeof *prev), nprev = 0;
+    while (ga->stop == CET_STOP_NONE) {
+        CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
+        /* The elites (the best distinct fully evaluated of the last
+         * generation) are all in this one, never re-evaluated. */
+        for (size_t e = 0, k = 0; k < nprev && e < ga->opt.elite; k++) {
+            if (ga->raced[prev[k]])
+                break;
+            int in = 0;
+            for (size_t m = 0; m < ga->npop; m++)
+                in |= ga->pop[m] == prev[k];
+            elite_ok &= in;
+            e++;
+        }
+        /* The ranking puts every fully evaluated member first. */
+        for (size_t m = 1; m < ga->npop; m++)
+            full_first &= !(ga->raced[ga->pop[m - 1]] && !ga->raced[ga->pop[m]]);
+        CHECK(!ga->raced[ga->pop[0]]);
+        size_t best = cet_ga_best(ga);
+        CHECK(best != (size_t)-1 && !ga->raced[best] && ga->ndone[best] == NDOCS);
+        CHECK_EQ_INT(best, ga->race->incumbent);
+        memcpy(prev, ga->pop, ga->npop * sizeof *prev);
+        nprev = ga->npop;
+    }
+    CHECK(elite_ok);
+    CHECK(full_first);
+    size_t *top, ntop;
+    CHECK_EQ_INT(cet_ga_top(ga, 100, &top, &ntop), 0);
+    for (size_t k = 0; k < ntop; k++)
+        CHECK(!ga->raced[top[k]]);
+    free(top);
+    long docs = 0;
+    for (size_t i = 0; i < ga->narch; i++) {
+        raced += ga->raced[i];
+        docs += ga->ndone[i];
+        if (ga->raced[i]) /* raced out after a test, before the last document */
+            CHECK(ga->ndone[i] >= ga->opt.race_first && ga->ndone[i] < NDOCS);
+        else
+            CHECK_EQ_INT(ga->ndone[i], NDOCS);
+    }
+    CHECK(raced > ga->narch / 4); /* racing did stop many */
+    CHECK_EQ_INT(docs, ga->doc_evals);
+    CHECK_EQ_INT(s.doc_evals, ga->doc_evals);
+    CHECK(ga->doc_evals < (long)ga->narch * NDOCS / 2);
+    CHECK_EQ_INT(ga->hist[ga->nhist - 1].doc_evaluations, ga->doc_evals);
+    free(prev);
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
+static void test_race__survivors_get_the_full_fitness(void)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", find, &err), 0);
+    struct synth s = {0};
+    struct cet_ga *ga = raced_ga(&d, &s, 9);
+    while (ga->stop == CET_STOP_NONE)
+        CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
+    size_t full = 0, same = 0, below = 0, raced = 0;
+    for (size_t i = 0; i < ga->narch; i++) {
+        double v[2], f, p, r;
+        cet_params_expand(&d, ga->genes + i * ga->ngenes, v);
+        synth_eval(&s, v, 1, &f, &p, &r, &err);
+        if (!ga->raced[i]) {
+            full++;
+            same += !memcmp(&f, &ga->fit[i], sizeof f) && !memcmp(&p, &ga->prec[i], sizeof p) &&
+                    !memcmp(&r, &ga->rec[i], sizeof r);
+        } else {
+            raced++;
+            below += f <= ga->fit[ga->race->incumbent];
+        }
+    }
+    CHECK(full > 0);
+    CHECK_EQ_INT(same, full);
+    /* Raced-out individuals were truly worse than the final best (here, with a
+     * smooth fitness, almost always). */
+    CHECK(raced > 0 && below >= raced * 9 / 10);
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
+static int same_run(const struct cet_ga *a, const struct cet_ga *b)
+{
+    return a->narch == b->narch && a->gen == b->gen && a->doc_evals == b->doc_evals &&
+           !memcmp(a->genes, b->genes, a->narch * a->ngenes * sizeof *a->genes) &&
+           !memcmp(a->fit, b->fit, a->narch * sizeof *a->fit) &&
+           !memcmp(a->ndone, b->ndone, a->narch * sizeof *a->ndone) &&
+           !memcmp(a->raced, b->raced, a->narch * sizeof *a->raced) &&
+           !memcmp(a->pop, b->pop, a->npop * sizeof *a->pop);
+}
+
+static void remove_dir(const char *dir)
+{
+    static const char *files[] = {"checkpoint.json", "individuals.csv", "generations.csv",
+                                  "best.json", "top.json", NULL};
+    for (int i = 0; files[i]; i++) {
+        char p[4200];
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", find, &err), 0);
+    struct synth ref = {0}, s = {0}, s2 = {0};
+    struct cet_ga *a = raced_ga(&d, &ref, 21), *b = raced_ga(&d, &s, 21);
+    while (a->stop == CET_STOP_NONE)
+        CHECK_EQ_INT(cet_ga_generation(a, &err), 0);
+    for (int g = 0; g < 3; g++)
+        CHECK_EQ_INT(cet_ga_generation(b, &err), 0);
+    /* Pause generation 3 after its second block. */
+    s.cancel_after = s.calls + 2;
+    CHECK_EQ_INT(cet_ga_generation(b, &err), 1);
+    CHECK(b->race->pending);
+    CHECK_EQ_INT(b->race->done, b->opt.race_first + b->opt.race_block);
+    CHECK_EQ_INT(b->gen, 2);
+    char dir[] = "/tmp/cetune-test-race-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    struct cet_run_info run = {0};
+    run.docs = NDOCS;
+    run.top = 5;
+    CHECK_EQ_INT(cet_run_checkpoint(b, &run, dir, &err), 0);
+    cet_ga_destroy(b);
+
+    struct cet_params_desc d2;
+    struct cet_run_info run2;
+    struct cet_ga *r;
+    int rc = cet_run_restore(&r, &d2, &run2, dir, find, &err);
+    CHECK_EQ_INT(rc, 0);
+    if (rc) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    CHECK(r->race && r->race->pending);
+    uint32_t other[NDOCS];
+    synth_order(other, 99); /* ignored: the stored order wins */
+    CHECK_EQ_INT(cet_ga_setup(r, synth_eval, NULL, &s2, &err), 0);
+    CHECK_EQ_INT(cet_ga_race_setup(r, synth_score, other, &err), 0);
+    while (r->stop == CET_STOP_NONE)
+        CHECK_EQ_INT(cet_ga_generation(r, &err), 0);
+    CHECK(same_run(a, r));
+    CHECK_EQ_INT(s.doc_evals + s2.doc_evals, ref.doc_evals); /* nothing scored twice */
+    struct cet_buf fa = {0}, fr = {0};
+    char path[4200];
+    snprintf(path, sizeof path, "%s/individuals.csv", dir);
+    CHECK_EQ_INT(cet_run_write_results(a, &run, dir, &err), 0);
+    CHECK_EQ_INT(cet_read_file(&fa, path, 1 << 24, &err), 0);
+    CHECK_EQ_INT(cet_run_write_results(r, &run, dir, &err), 0);
+    CHECK_EQ_INT(cet_read_file(&fr, path, 1 << 24, &err), 0);
+    CHECK(fa.len > 0 && fa.len == fr.len && !memcmp(fa.p, fr.p, fa.len));
+    cet_buf_free(&fa);
+    cet_buf_free(&fr);
+    remove_dir(dir);
+    cet_ga_destroy(a);
+    cet_ga_destroy(r);
+    cet_params_free(&d2);
+    cet_run_info_free(&run2);
+    cet_params_free(&d);
+}
+
+/* ---- the real evaluator ---- */
+
+static int real_eval(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
+                     struct cet_error *err)
+{
+    return cet_evaluate(ctx, params, k, NULL, 0, NULL, f, p, r, err);
+}
+
+static int real_score(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t n,
+                      struct cet_score *scores, struct cet_error *err)
+{
+    return cet_evaluate(ctx, params, k, docs, n, scores, NULL, NULL, NULL, err);
+}
+
+static void test_race__survivors_match_evaluate_on_the_demo_corpus(void)
+{
+    const char *dirs[] = {CETUNE_SOURCE_DIR "/samples/demo"};
+    struct cet_entries e = {0};
+    struct cet_corpus c = {0};
+    struct cet_params_desc d = {0};
+    struct cet_evaluator *ev = NULL;
+    struct cet_ga *ga = NULL;
+    struct cet_error err;
+    uint32_t *order = NULL;
+    int rc = cet_corpus_scan(&e, dirs, 1, &err) || cet_corpus_load(&c, &e, NULL, 2, &err) ||
+             cet_params_load(&d, CETUNE_SOURCE_DIR "/params/density.json", NULL, &err) ||
+             cet_evaluator_new(&ev, &c, d.ex, CET_METRIC_WORD, 2, &err) ||
+             cet_ga_create(&ga, &d, &err) || !(order = malloc(c.ndocs * sizeof *order)) ||
+             cet_race_order(order, &c, 4, &err);
+    CHECK_EQ_INT(rc, 0);
+    if (rc) {
+        fprintf(stderr, "%s\n", err.msg);
+        goto done;
+    }
+    ga->opt.seed = 4;
+    ga->opt.pop = 12;
+    ga->opt.generations = 6;
+    ga->opt.race = 1;
+    ga->opt.race_first = 6;
+    ga->opt.race_block = 6;
+    ga->ndocs = c.ndocs;
+    CHECK_EQ_INT(cet_ga_setup(ga, real_eval, NULL, ev, &err), 0);
+    CHECK_EQ_INT(cet_ga_race_setup(ga, real_score, order, &err), 0);
+    while (ga->stop == CET_STOP_NONE)
+        CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
+    size_t full = 0, same = 0, raced = 0;
+    double *v = malloc(d.ex->nparams * sizeof *v);
+    for (size_t i = 0; v && i < ga->narch; i++) {
+        double f, p, r;
+        if (ga->raced[i]) {
+            raced++;
+            continue;
+        }
+        cet_params_expand(&d, ga->genes + i * ga->ngenes, v);
+        CHECK_EQ_INT(cet_evaluate(ev, v, 1, NULL, 0, NULL, &f, &p, &r, &err), 0);
+        full++;
+        same += !memcmp(&f, &ga->fit[i], sizeof f) && !memcmp(&p, &ga->prec[i], sizeof p) &&
+                !memcmp(&r, &ga->rec[i], sizeof r);
+    }
+    free(v);
+    CHECK(full > 0 && raced > 0);
+    CHECK_EQ_INT(same, full);
+done:
+    free(order);
+    cet_ga_destroy(ga);
+    cet_evaluator_free(ev);
+    cet_params_free(&d);
+    cet_corpus_free(&c);
+    cet_entries_free(&e);
+}
+
+int main(void)
+{
+    RUN(test_race__paired_t_test_known_values);
+    RUN(test_race__order_is_a_seeded_stratified_permutation);
+    RUN(test_race__raced_out_never_elite_top_or_best);
+    RUN(test_race__survivors_get_the_full_fitness);
+    RUN(test_race__resumes_in_the_middle_of_a_raced_generation);
+    RUN(test_race__survivors_match_evaluate_on_the_demo_corpus);
+    TEST_END();
+}
