@@ -482,6 +482,11 @@ int cmd_evolve(int argc, char **argv)
     a.opt.select = (enum cet_select)a.select;
     if (a.no_race)
         a.opt.race = 0;
+    if (a.opt.race && !cet_goal_is_default(&a.opt.goal)) {
+        rc = cli_usage("evolve", "--race works with the default objective (mean F1) only, not "
+                                 "with --objective, --constraint or --pareto");
+        goto done;
+    }
     if ((rc = cli_adhosts(NULL)))
         goto done;
     if (!a.threads)

@@ -50,6 +50,8 @@ expect_grep "$TMP/err" "race-first expects a whole number from 1 to"
 expect_status 2 "$CETUNE" evolve $RUN --race-alpha 0.9 -o "$TMP/bad"
 expect_grep "$TMP/err" "race-alpha expects a number from"
 expect_status 2 "$CETUNE" evolve --resume "$TMP/t1" --race-alpha 0.1
+expect_status 2 "$CETUNE" evolve $RUN --objective precision -o "$TMP/bad"
+expect_grep "$TMP/err" "race works with the default objective"
 
 # SIGINT during a longer raced run, then --resume: the same files.
 LONG="-p $SRC/params/density.json -d $D --pop 20 --generations 25 --patience 0 --resolution 0 --seed 11 $RACE --threads 2"
