@@ -48,10 +48,13 @@ static int eval_cb(void *ctx, const double *params, size_t k, double *f, double 
     return train_eval(ctx, params, k, NULL, f, p, r, err);
 }
 
+/* Racing: per-document scores of docs[0..n), here or with the backend. */
 static int score_cb(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t n,
                     struct cet_score *scores, struct cet_error *err)
 {
     struct cet_run *run = ctx;
+    if (run->be.evaluate)
+        return run->be.evaluate(run->be.ctx, params, k, docs, n, scores, NULL, NULL, NULL, err);
     return cet_evaluate(run->ev, params, k, docs, n, scores, NULL, NULL, NULL, err);
 }
 
