@@ -36,7 +36,10 @@
 #include "cetune/objective.h"
 #include "cetune/params.h"
 
-enum cet_select { CET_SELECT_TOURNAMENT, CET_SELECT_TRUNCATION };
+/* Parent selection schemes: indices into cet_selections (select.c). */
+enum cet_select { CET_SELECT_TOURNAMENT, CET_SELECT_TRUNCATION, CET_SELECT_COUNT };
+/* Recombination schemes: indices into cet_crossovers (crossover.c). */
+enum cet_cross { CET_CROSS_UNIFORM, CET_CROSS_COUNT };
 
 enum cet_stop {
     CET_STOP_NONE = 0,
@@ -57,6 +60,7 @@ struct cet_ga_options {
     double time_limit;      /* seconds (wall clock, from the first generation on; 0 = none) */
     size_t elite;           /* best distinct individuals copied unchanged (2) */
     enum cet_select select; /* parent selection (tournament) */
+    enum cet_cross cross;   /* recombination (uniform) */
     size_t tournament;      /* tournament size (3) */
     double truncation;      /* truncation: the best fraction that may be parents (0.5) */
     double crossover_rate;  /* chance a child is recombined from two parents, else mutated (0.5) */
@@ -245,6 +249,29 @@ double cet_gene_unit(const struct cet_gene *gene, double v);
 double cet_genome_diversity(const struct cet_params_desc *d, const double *genomes, size_t n);
 
 /* ---- operators (select.c, crossover.c, mutate.c) ---- */
+
+/* The operator tables: adding a scheme is a file with its function, an
+ * enum value and a row.  A row names the scheme (as options, run.json and
+ * checkpoints say it), says which options it reads (`uses`: the option
+ * names in checkpoints, which always store every option) and calls it. */
+struct cet_selection {
+    const char *name;
+    const char *uses;
+    /* A parent's rank among n individuals ranked best first. */
+    size_t (*pick)(gsl_rng *rng, size_t n, const struct cet_ga_options *o);
+};
+extern const struct cet_selection cet_selections[CET_SELECT_COUNT];
+extern const char *const cet_selection_names[CET_SELECT_COUNT + 1]; /* NULL-terminated */
+struct cet_crossover {
+    const char *name;
+    const char *uses;
+    void (*cross)(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
+                  const double *a, const double *b, double *child);
+};
+extern const struct cet_crossover cet_crossovers[CET_CROSS_COUNT];
+/* The index of the scheme called name in a table, or -1. */
+int cet_selection_find(const char *name);
+int cet_crossover_find(const char *name);
 
 /* Picks a parent among n individuals ranked best first (rank 0 is best) and
  * returns its rank. */

@@ -150,7 +150,6 @@ static void init(void *p)
     a->top = 5;
 }
 
-static const char *const selections[] = {"tournament", "truncation", NULL}; /* enum cet_select */
 
 /* --objective, --constraint (repeatable) and --pareto into the goal (objective.h). */
 static int parse_goal(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
@@ -198,7 +197,7 @@ static const struct cli_opt options[] = {
      .help = "stop at the first generation that ends after this wall-clock time; 0: no limit"},
     {.name = "elite", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.elite), .max = 1000000,
      .help = "the best distinct individuals copied unchanged into the next generation"},
-    {.name = "select", .type = CLI_ENUM, .off = ARG(select), .values = selections,
+    {.name = "select", .type = CLI_ENUM, .off = ARG(select), .values = cet_selection_names,
      .help = "how parents are chosen"},
     {.name = "tournament", .arg = "K", .type = CLI_SIZE, .off = ARG(opt.tournament),
      .max = 1000000, .help = "individuals per tournament (--select tournament)"},

@@ -93,6 +93,8 @@ int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err
 int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
 {
     const struct cet_ga_options *o = &ga->opt;
+    if ((unsigned)o->select >= CET_SELECT_COUNT || (unsigned)o->cross >= CET_CROSS_COUNT)
+        return cet_fail(err, "unknown selection or crossover scheme");
     if (o->pop < 2)
         return cet_fail(err, "the population needs at least 2 individuals");
     if (o->elite >= o->pop)
@@ -423,9 +425,7 @@ static size_t select_parent(struct cet_ga *ga, size_t n)
 {
     if (ga->opt.goal.npareto) /* crowded binary tournament: pop is in crowded order */
         return cet_select_tournament(ga->rng, n, 2);
-    if (ga->opt.select == CET_SELECT_TRUNCATION)
-        return cet_select_truncation(ga->rng, n, ga->opt.truncation);
-    return cet_select_tournament(ga->rng, n, ga->opt.tournament);
+    return cet_selections[ga->opt.select].pick(ga->rng, n, &ga->opt);
 }
 
 /* Settles a new child: one that is forbidden is repaired (cet_repair), one
@@ -495,7 +495,7 @@ static size_t breed(struct cet_ga *ga, double *cand)
             size_t b = select_parent(ga, n);
             for (int t = 0; t < 4 && ga->pop[b] == ga->pop[a]; t++)
                 b = select_parent(ga, n);
-            cet_crossover(d, res, ga->rng, pa, arch_genome(ga, ga->pop[b]), child);
+            cet_crossovers[ga->opt.cross].cross(d, res, ga->rng, pa, arch_genome(ga, ga->pop[b]), child);
             crossed = 1;
         } else {
             memcpy(child, pa, G * sizeof *child);

@@ -7,6 +7,7 @@
  *   (003 section 4): a uniform pick among the best `fraction` of the
  *   population (at least two individuals, so crossover has a choice). */
 #include <math.h>
+#include <string.h>
 
 #include "cetune/ga.h"
 
@@ -29,4 +30,31 @@ size_t cet_select_truncation(gsl_rng *rng, size_t n, double fraction)
     if (top > n)
         top = n;
     return (size_t)gsl_rng_uniform_int(rng, top);
+}
+
+static size_t pick_tournament(gsl_rng *rng, size_t n, const struct cet_ga_options *o)
+{
+    return cet_select_tournament(rng, n, o->tournament);
+}
+
+static size_t pick_truncation(gsl_rng *rng, size_t n, const struct cet_ga_options *o)
+{
+    return cet_select_truncation(rng, n, o->truncation);
+}
+
+const struct cet_selection cet_selections[CET_SELECT_COUNT] = {
+    [CET_SELECT_TOURNAMENT] = {"tournament", "tournament", pick_tournament},
+    [CET_SELECT_TRUNCATION] = {"truncation", "truncation", pick_truncation},
+};
+const char *const cet_selection_names[CET_SELECT_COUNT + 1] = {
+    [CET_SELECT_TOURNAMENT] = "tournament",
+    [CET_SELECT_TRUNCATION] = "truncation",
+};
+
+int cet_selection_find(const char *name)
+{
+    for (int i = 0; i < CET_SELECT_COUNT; i++)
+        if (!strcmp(cet_selections[i].name, name))
+            return i;
+    return -1;
 }

@@ -6,6 +6,7 @@
  * hex).  Doubles are written by cJSON in a form that reads back to the same
  * bits.  It is written after every complete generation (and once before the
  * first), atomically, so an interrupted run always has one to resume from. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,8 +145,8 @@ static cJSON *options_json(const struct cet_ga_options *o)
     cJSON_AddNumberToObject(j, "max_evals", (double)o->max_evals);
     cJSON_AddItemToObject(j, "time", exact(o->time_limit));
     cJSON_AddNumberToObject(j, "elite", (double)o->elite);
-    cJSON_AddStringToObject(j, "select", o->select == CET_SELECT_TRUNCATION ? "truncation"
-                                                                            : "tournament");
+    cJSON_AddStringToObject(j, "select", cet_selections[o->select].name);
+    cJSON_AddStringToObject(j, "crossover", cet_crossovers[o->cross].name);
     cJSON_AddNumberToObject(j, "tournament", (double)o->tournament);
     cJSON_AddItemToObject(j, "truncation", exact(o->truncation));
     cJSON_AddItemToObject(j, "crossover_rate", exact(o->crossover_rate));
@@ -356,6 +357,33 @@ static double opt_num(struct reader *r, const cJSON *obj, const char *name, doub
     return cJSON_GetObjectItemCaseSensitive(obj, name) ? num(r, obj, name) : def;
 }
 
+/* A whole number from lo to hi (checked before any cast: a checkpoint is
+ * untrusted input, edited by hand or cut by a crash). */
+static double whole(struct reader *r, const cJSON *obj, const char *name, double lo, double hi)
+{
+    double v = num(r, obj, name);
+    if (!r->failed && !(v >= lo && v <= hi && v == floor(v))) {
+        r->failed = 1;
+        cet_json_fail(r->j, cJSON_GetObjectItemCaseSensitive(obj, name), 0, r->err,
+                      "checkpoint: \"%s\" must be a whole number from %.0f to %.0f", name, lo, hi);
+        return lo;
+    }
+    return r->failed ? lo : v;
+}
+
+/* A finite number from lo to hi. */
+static double within(struct reader *r, const cJSON *obj, const char *name, double lo, double hi)
+{
+    double v = num(r, obj, name);
+    if (!r->failed && !(v >= lo && v <= hi)) {
+        r->failed = 1;
+        cet_json_fail(r->j, cJSON_GetObjectItemCaseSensitive(obj, name), 0, r->err,
+                      "checkpoint: \"%s\" must be a number from %g to %g", name, lo, hi);
+        return lo;
+    }
+    return r->failed ? lo : v;
+}
+
 static const char *str(struct reader *r, const cJSON *obj, const char *name)
 {
     const cJSON *m = member(r, obj, name, cJSON_String);
@@ -412,24 +440,35 @@ bad:
 
 static int read_options(struct reader *r, const cJSON *o, struct cet_ga_options *opt)
 {
-    opt->pop = (size_t)num(r, o, "pop");
-    opt->generations = (long)num(r, o, "generations");
-    opt->patience = (long)num(r, o, "patience");
-    opt->epsilon = num(r, o, "epsilon");
-    opt->max_evals = (long)num(r, o, "max_evals");
-    opt->time_limit = num(r, o, "time");
-    opt->elite = (size_t)num(r, o, "elite");
-    opt->select = !strcmp(str(r, o, "select"), "truncation") ? CET_SELECT_TRUNCATION
-                                                              : CET_SELECT_TOURNAMENT;
-    opt->tournament = (size_t)num(r, o, "tournament");
-    opt->truncation = num(r, o, "truncation");
-    opt->crossover_rate = num(r, o, "crossover_rate");
-    opt->mutation_rate = num(r, o, "mutation_rate");
-    opt->sigma = num(r, o, "sigma");
+    opt->pop = (size_t)whole(r, o, "pop", 2, 1e6);
+    opt->generations = (long)whole(r, o, "generations", 0, 1e8);
+    opt->patience = (long)whole(r, o, "patience", 0, 1e8);
+    opt->epsilon = within(r, o, "epsilon", 0, 1);
+    opt->max_evals = (long)whole(r, o, "max_evals", 0, 1e9);
+    opt->time_limit = within(r, o, "time", 0, 1e9);
+    opt->elite = (size_t)whole(r, o, "elite", 0, 1e6);
+    const char *sel = str(r, o, "select");
+    int si = cet_selection_find(sel);
+    const cJSON *cr = cJSON_GetObjectItemCaseSensitive(o, "crossover"); /* older: none */
+    int ci = cr ? (cJSON_IsString(cr) ? cet_crossover_find(cr->valuestring) : -1)
+                : CET_CROSS_UNIFORM;
+    if (!r->failed && (si < 0 || ci < 0)) {
+        r->failed = 1;
+        cet_json_fail(r->j, si < 0 ? cJSON_GetObjectItemCaseSensitive(o, "select") : cr, 0,
+                      r->err, "checkpoint: unknown %s scheme", si < 0 ? "selection" : "crossover");
+        return -1;
+    }
+    opt->select = (enum cet_select)(si < 0 ? 0 : si);
+    opt->cross = (enum cet_cross)(ci < 0 ? 0 : ci);
+    opt->tournament = (size_t)whole(r, o, "tournament", 1, 1e6);
+    opt->truncation = within(r, o, "truncation", 0, 1);
+    opt->crossover_rate = within(r, o, "crossover_rate", 0, 1);
+    opt->mutation_rate = within(r, o, "mutation_rate", 0, 1);
+    opt->sigma = within(r, o, "sigma", 0, 1);
     const cJSON *ad = member(r, o, "adaptive", cJSON_True);
     opt->adaptive = ad && cJSON_IsTrue(ad);
-    opt->adapt_factor = num(r, o, "adapt_factor");
-    opt->resolution = num(r, o, "resolution");
+    opt->adapt_factor = within(r, o, "adapt_factor", 1, 10);
+    opt->resolution = within(r, o, "resolution", 0, 0.1);
     opt->seed = strtoull(str(r, o, "seed"), NULL, 10);
     /* Checkpoints from before racing have no "race": those runs were not raced. */
     opt->race = 0;
@@ -620,15 +659,16 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
             goto oom;
     const cJSON *sf = cJSON_GetObjectItemCaseSensitive(root, "sample_from");
     run->sample_from = dup_or_null(cJSON_IsString(sf) ? sf->valuestring : NULL);
-    run->sample_size = (long)num(&r, root, "sample_size");
+    run->sample_size = (long)whole(&r, root, "sample_size", -1, 1e8);
     const cJSON *bp = member(&r, root, "by_package", cJSON_True);
     run->by_package = bp && cJSON_IsTrue(bp);
-    run->docs = (long)num(&r, root, "docs");
-    run->top = (size_t)num(&r, root, "top");
+    run->docs = (long)whole(&r, root, "docs", 0, 1e9);
+    run->top = (size_t)whole(&r, root, "top", 1, 1000);
     /* Optional: only runs with --folds have them. */
     const cJSON *fk = cJSON_GetObjectItemCaseSensitive(root, "folds");
     const cJSON *fa = cJSON_GetObjectItemCaseSensitive(root, "fold_args");
-    if (fk && (!cJSON_IsNumber(fk) || fk->valuedouble < 2 || !cJSON_IsArray(fa))) {
+    if (fk && (!cJSON_IsNumber(fk) || !(fk->valuedouble >= 2 && fk->valuedouble <= 1000) ||
+               !cJSON_IsArray(fa))) {
         cet_json_fail(&j, fk, 0, err, "checkpoint: \"folds\" needs a count of at least 2 and "
                                       "\"fold_args\"");
         goto done;
@@ -674,17 +714,26 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
         if (numbers(&r, s, ga->seeds + ga->nseeds++ * G, G))
             goto done;
 
-    ga->gen = (long)num(&r, root, "generation");
-    ga->evals = (long)num(&r, root, "evaluations");
+    ga->gen = (long)whole(&r, root, "generation", -1, 1e9);
+    ga->evals = (long)whole(&r, root, "evaluations", 0, 1e12);
     ga->ndocs = (size_t)run->docs;
     ga->doc_evals = (long)opt_num(&r, root, "doc_evaluations", (double)ga->evals * (double)run->docs);
-    ga->best_ref = num(&r, root, "best_ref");
-    ga->last_improve = (long)num(&r, root, "last_improve");
-    ga->elapsed = num(&r, root, "elapsed");
+    ga->best_ref = within(&r, root, "best_ref", -1, 1);
+    ga->last_improve = (long)whole(&r, root, "last_improve", -1, 1e9);
+    ga->elapsed = within(&r, root, "elapsed", 0, 1e12);
     const char *stop = str(&r, root, "stop");
+    int known = 0;
     for (int s = CET_STOP_NONE; s <= CET_STOP_EXHAUSTED; s++)
-        if (!strcmp(stop, cet_ga_stop_name((enum cet_stop)s)))
+        if (!strcmp(stop, cet_ga_stop_name((enum cet_stop)s))) {
             ga->stop = (enum cet_stop)s;
+            known = 1;
+        }
+    if (!r.failed && (!known || ga->last_improve > ga->gen)) {
+        cet_json_fail(&j, cJSON_GetObjectItemCaseSensitive(root, known ? "last_improve" : "stop"),
+                      0, err, known ? "checkpoint: \"last_improve\" is after \"generation\""
+                                    : "checkpoint: unknown stop reason '%s'", stop);
+        goto done;
+    }
 
     const char *rname = str(&r, root, "rng");
     const char *hex = str(&r, root, "rng_state");
@@ -719,7 +768,20 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
     if (!row)
         goto oom;
     for (const cJSON *a = arch->child; a; a = a->next) {
-        if (numbers(&r, a, row, G + 4) ||
+        int bad = numbers(&r, a, row, G + 4);
+        /* born, fitness, precision, recall, then genes inside their ranges:
+         * anything else did not come from a run of this description. */
+        int ok = !bad && row[0] >= 0 && row[0] <= (double)ga->gen + 1 && row[0] == floor(row[0]);
+        for (int k = 1; ok && k < 4; k++)
+            ok = row[k] >= 0 && row[k] <= 1;
+        for (size_t g = 0; ok && g < G; g++)
+            ok = row[4 + g] >= desc->genes[g].min && row[4 + g] <= desc->genes[g].max;
+        if (!bad && !ok) {
+            cet_json_fail(&j, a, 0, err, "checkpoint: an archive row is out of range (generation, "
+                                         "fitness, precision, recall and the described ranges)");
+            r.failed = 1;
+        }
+        if (bad || !ok ||
             cet_ga_archive_put(ga, row + 4, (long)row[0], row[1], row[2], row[3])) {
             free(row);
             if (!r.failed)
@@ -765,6 +827,11 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
             goto done;
         if (cJSON_GetArraySize(h) == 8)
             v[8] = v[1] * (double)run->docs;
+        if (!(v[0] >= 0 && v[0] <= 1e9 && v[1] >= 0 && v[1] <= 1e12 && v[8] >= 0 &&
+              v[8] <= 1e15)) {
+            cet_json_fail(&j, h, 0, err, "checkpoint: a history row is out of range");
+            goto done;
+        }
         ga->hist[ga->nhist++] = (struct cet_ga_stats){(long)v[0], (long)v[1], v[2], v[3], v[4],
                                                       v[5], v[6], v[7], (long)v[8]};
     }

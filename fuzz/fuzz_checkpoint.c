@@ -1,0 +1,67 @@
+/* Checkpoints (checkpoint.json) are untrusted input: a person may edit
+ * one and a crash may cut one.  Reading any bytes either fails with a
+ * message naming the file, or gives a GA that breeds a few generations
+ * without fault and checkpoints and reads back to the same archive. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "run/run_internal.h"
+
+static int eval(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
+                struct cet_error *err)
+{
+    const struct cet_params_desc *d = ctx;
+    (void)err;
+    for (size_t i = 0; i < k; i++) {
+        double s = 0;
+        for (size_t x = 0; x < d->ex->nparams; x++)
+            s += sin(params[i * d->ex->nparams + x] * (double)(x + 1));
+        f[i] = p[i] = r[i] = 0.5 + 0.5 * sin(s);
+    }
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char dir[] = "/tmp/cetune-fuzz-checkpoint-XXXXXX";
+    static int made;
+    if (!made && !(made = mkdtemp(dir) != NULL))
+        abort();
+    char path[64];
+    snprintf(path, sizeof path, "%s/checkpoint.json", dir);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f))
+        abort();
+    struct cet_ga *ga, *back;
+    struct cet_params_desc d, d2;
+    struct cet_run_info info, info2;
+    struct cet_error err;
+    if (cet_run_restore(&ga, &d, &info, dir, NULL, &err)) {
+        if (!strstr(err.msg, "checkpoint"))
+            __builtin_trap(); /* every error names the file */
+        return 0;
+    }
+    if (ga->opt.generations > ga->gen + 3)
+        ga->opt.generations = ga->gen + 3; /* a few generations, not a whole run */
+    if (ga->opt.pop <= 64 && ga->stop == CET_STOP_NONE && cet_ga_setup(ga, eval, NULL, &d, &err) == 0)
+        while (ga->stop == CET_STOP_NONE)
+            if (cet_ga_generation(ga, &err) < 0)
+                break;
+    if (ga->rng && cet_run_checkpoint(ga, &info, dir, &err) == 0) {
+        if (cet_run_restore(&back, &d2, &info2, dir, NULL, &err) || back->narch != ga->narch ||
+            memcmp(back->genes, ga->genes, ga->narch * ga->ngenes * sizeof *ga->genes))
+            __builtin_trap(); /* what was written reads back */
+        cet_ga_destroy(back);
+        cet_params_free(&d2);
+        cet_run_info_free(&info2);
+    }
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+    cet_run_info_free(&info);
+    unlink(path);
+    return 0;
+}

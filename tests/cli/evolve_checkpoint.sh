@@ -1,0 +1,27 @@
+# A checkpoint is untrusted input (edited by a person, cut by a crash):
+# --resume refuses a bad one with a message naming the file and what is
+# wrong, and never crashes (fuzz/fuzz_checkpoint.c tries many more).
+CETUNE=$1 SRC=$2
+. "$SRC/tests/cli_lib.sh"
+G=$SRC/tests/data/ga
+expect_status 0 "$CETUNE" evolve -p "$G/lqf.json" -d "$G/corpus" --pop 4 --generations 3 --seed 2 -o "$TMP/run"
+C=$TMP/run/checkpoint.json
+cp "$C" "$TMP/good.json"
+sed 's/"stop":\t"generations"/"stop":\t"none"/' "$TMP/good.json" > "$C"
+expect_status 0 "$CETUNE" evolve --resume "$TMP/run"
+
+check() { # check SED-EXPRESSION MESSAGE
+  sed "$1" "$TMP/good.json" > "$C"
+  expect_status 1 "$CETUNE" evolve --resume "$TMP/run"
+  expect_grep "$TMP/err" "checkpoint.json:[0-9]*:[0-9]*: checkpoint: $2"
+}
+check 's/"select":\t"tournament"/"select":\t"roulette"/' 'unknown selection scheme'
+check 's/"crossover":\t"uniform"/"crossover":\t"two-point"/' 'unknown crossover scheme'
+check 's/"pop":\t4/"pop":\t-3/' '"pop" must be a whole number from 2 to 1000000'
+check 's/"top":\t5/"top":\t2.5/' '"top" must be a whole number'
+check 's/"stop":\t"generations"/"stop":\t"bored"/' "unknown stop reason 'bored'"
+check 's/^  \[0, 0\.[0-9]*/  [0, 7/' 'an archive row is out of range'
+head -c 3000 "$TMP/good.json" > "$C"
+expect_status 1 "$CETUNE" evolve --resume "$TMP/run"
+expect_grep "$TMP/err" "checkpoint.json:[0-9]*:[0-9]*:"
+finish
