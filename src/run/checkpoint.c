@@ -718,7 +718,7 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
     ga->evals = (long)whole(&r, root, "evaluations", 0, 1e12);
     ga->ndocs = (size_t)run->docs;
     ga->doc_evals = (long)opt_num(&r, root, "doc_evaluations", (double)ga->evals * (double)run->docs);
-    ga->best_ref = within(&r, root, "best_ref", -1, 1);
+    ga->best_ref = within(&r, root, "best_ref", -1e300, 1e300);
     ga->last_improve = (long)whole(&r, root, "last_improve", -1, 1e9);
     ga->elapsed = within(&r, root, "elapsed", 0, 1e12);
     const char *stop = str(&r, root, "stop");
@@ -772,13 +772,14 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
         /* born, fitness, precision, recall, then genes inside their ranges:
          * anything else did not come from a run of this description. */
         int ok = !bad && row[0] >= 0 && row[0] <= (double)ga->gen + 1 && row[0] == floor(row[0]);
-        for (int k = 1; ok && k < 4; k++)
-            ok = row[k] >= 0 && row[k] <= 1;
+        for (int k = 1; ok && k < 4; k++) /* finite: fitness is the callback's (eval.h: F1) */
+            ok = isfinite(row[k]);
         for (size_t g = 0; ok && g < G; g++)
             ok = row[4 + g] >= desc->genes[g].min && row[4 + g] <= desc->genes[g].max;
         if (!bad && !ok) {
             cet_json_fail(&j, a, 0, err, "checkpoint: an archive row is out of range (generation, "
-                                         "fitness, precision, recall and the described ranges)");
+                                         "finite fitness, precision and recall, genes in the "
+                                         "described ranges)");
             r.failed = 1;
         }
         if (bad || !ok ||
