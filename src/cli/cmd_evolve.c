@@ -347,7 +347,7 @@ static int fold_args(char **owned, size_t *nowned, const struct args *a)
     OPT("--max-evals", "%ld", o->max_evals);
     OPT("--time", "%.17g", o->time_limit);
     OPT("--elite", "%zu", o->elite);
-    OPT("--select", "%s", selections[o->select]);
+    OPT("--select", "%s", cet_selections[o->select].name);
     OPT("--tournament", "%zu", o->tournament);
     OPT("--truncation", "%.17g", o->truncation);
     OPT("--crossover-rate", "%.17g", o->crossover_rate);

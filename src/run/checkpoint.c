@@ -728,10 +728,9 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
             ga->stop = (enum cet_stop)s;
             known = 1;
         }
-    if (!r.failed && (!known || ga->last_improve > ga->gen)) {
-        cet_json_fail(&j, cJSON_GetObjectItemCaseSensitive(root, known ? "last_improve" : "stop"),
-                      0, err, known ? "checkpoint: \"last_improve\" is after \"generation\""
-                                    : "checkpoint: unknown stop reason '%s'", stop);
+    if (!r.failed && !known) {
+        cet_json_fail(&j, cJSON_GetObjectItemCaseSensitive(root, "stop"), 0, err,
+                      "checkpoint: unknown stop reason '%s'", stop);
         goto done;
     }
 
