@@ -160,6 +160,10 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
  * process): call it before cet_run_start or cet_run_resume, and load the
  * training sample given to cet_run_start with the same backend. */
 void cet_run_set_backend(struct cet_run *run, const struct cet_backend *be);
+/* Loads the training sample again with the run's backend and binds the
+ * extractor to it, after another run used the same backend (evolve
+ * --folds); nothing to do without a backend. */
+int cet_run_rebind(struct cet_run *run, struct cet_error *err);
 /* cancel (may be NULL) is polled during evaluation; non-zero abandons the
  * generation in progress. */
 void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx);

@@ -315,6 +315,13 @@ static int folds_first(struct cet_run *run, int threads)
                         "checkpoint\ncetune: resume with: cetune evolve --resume %s\n",
                 cli_signal_name(), cet_run_dir(run));
     }
+    /* The folds' runs used the backend too (under MPI, the ranks hold the
+     * last fold's documents): the run takes its own back. */
+    struct cet_error err;
+    if (!rc && cet_run_rebind(run, &err)) {
+        cli_error("%s", err.msg);
+        rc = CLI_RUNTIME;
+    }
     return rc;
 }
 

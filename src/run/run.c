@@ -220,6 +220,33 @@ static int bind(struct cet_run *run, struct cet_error *err)
     return rc;
 }
 
+int cet_run_rebind(struct cet_run *run, struct cet_error *err)
+{
+    if (!run->be.load || !run->bound)
+        return 0;
+    /* The sample's entries: both lists are in corpus order. */
+    const struct cet_entries *e = &run->entries;
+    const struct cet_corpus *t = &run->train;
+    uint8_t *want = calloc(e->n + 1, 1);
+    if (!want)
+        return cet_fail(err, "out of memory");
+    for (size_t i = 0, k = 0; i < e->n && k < t->ndocs; i++)
+        if (!strcmp(e->v[i].package, t->docs[k]->package) &&
+            !strcmp(e->v[i].name, t->docs[k]->name)) {
+            want[i] = 1;
+            k++;
+        }
+    struct cet_corpus c;
+    int rc = run->be.load(run->be.ctx, &c, e, want, run->threads, err);
+    free(want);
+    if (!rc && c.ndocs != t->ndocs)
+        rc = cet_fail(err, "%s: the run trained on %zu documents but only %zu of them load now",
+                      run->dir, t->ndocs, c.ndocs);
+    if (!rc)
+        cet_corpus_free(&c); /* the same catalogue as run->train */
+    return rc ? -1 : bind(run, err);
+}
+
 void cet_run_set_backend(struct cet_run *run, const struct cet_backend *be)
 {
     if (be)

@@ -1,7 +1,7 @@
 # MPI build: evolve on 1, 2 and 3 ranks (oversubscribed) gives best.json,
 # individuals.csv and top.json byte-identical to the single-process build,
 # also when a document of one rank's shard cannot be read (it is skipped
-# the same way, named in the same message).
+# the same way, named in the same message), and with other goals and folds.
 CETUNE=$1 PLAIN=$2 SRC=$3
 . "$SRC/tests/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -34,5 +34,16 @@ for corpus in "$SRC/samples/demo" "$TMP/corpus"; do
     done
   done
 done
+# Goals measured from per-document scores, and folds (whose runs share the
+# ranks with the final run), on 2 ranks.
+for opt in "--objective macro-f1" "--pareto f1,precision" "--folds 3"; do
+  rm -rf "$TMP/a" "$TMP/b"
+  expect_status 0 "$PLAIN" evolve $RUN $opt -d "$SRC/samples/demo" -o "$TMP/a" --threads 1
+  expect_status 0 mpirun $MPIRUN_OPTS -np 2 "$CETUNE" evolve $RUN $opt -d "$SRC/samples/demo" -o "$TMP/b" --threads 1
+  for f in best.json individuals.csv top.json; do
+    if cmp -s "$TMP/a/$f" "$TMP/b/$f"; then ok; else fail "$opt, 2 ranks: $f differs"; fi
+  done
+done
+if cmp -s "$TMP/a/folds.csv" "$TMP/b/folds.csv"; then ok; else fail "--folds 3, 2 ranks: folds.csv differs"; fi
 expect_grep "$TMP/plain.err" "skipped $bad.gz: cannot read page"
 finish
