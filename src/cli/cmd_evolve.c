@@ -365,6 +365,12 @@ static int fold_args(char **owned, size_t *nowned, const struct args *a)
     OPT("--adapt-factor", "%.17g", o->adapt_factor);
     OPT("--resolution", "%.17g", o->resolution);
     OPT("--top", "%ld", a->top);
+    if (o->race) { /* the folds race as the final run does */
+        KEEP("--race");
+        OPT("--race-first", "%zu", o->race_first);
+        OPT("--race-block", "%zu", o->race_block);
+        OPT("--race-alpha", "%.17g", o->race_alpha);
+    }
     cet_objective_name(&g->objective, v, sizeof v);
     KEEP("--objective");
     KEEP(v);
