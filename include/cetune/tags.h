@@ -135,8 +135,6 @@ enum cet_tag {
 
 /* Element id of a lowercase tag name; CET_TAG_UNKNOWN if not in the table. */
 enum cet_tag cet_tag_lookup(const char *name);
-/* Lowercase name of a known tag ("" for CET_TAG_UNKNOWN). */
-const char *cet_tag_name(enum cet_tag tag);
 /* CET_TAGF_* bits of a tag. */
 unsigned cet_tag_flags(enum cet_tag tag);
 

@@ -27,11 +27,6 @@ enum cet_tag cet_tag_lookup(const char *name)
     return t ? (enum cet_tag)(t - tags) : CET_TAG_UNKNOWN;
 }
 
-const char *cet_tag_name(enum cet_tag tag)
-{
-    return (unsigned)tag < CET_TAG_COUNT ? tags[tag].name : "";
-}
-
 unsigned cet_tag_flags(enum cet_tag tag)
 {
     return (unsigned)tag < CET_TAG_COUNT ? tags[tag].flags : 0;

@@ -35,13 +35,6 @@
 
 enum { RETRIES = 20, CHUNK = 16 };
 
-/* race.c */
-void cet_race_free(struct cet_race *R);
-void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
-                        size_t n);
-int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err);
-void cet_ga__race_end(struct cet_ga *ga);
-
 void cet_ga_default_options(struct cet_ga_options *o)
 {
     *o = (struct cet_ga_options){

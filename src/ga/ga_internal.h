@@ -13,4 +13,16 @@ int cet_ga_archive_put(struct cet_ga *ga, const double *g, long born, double f, 
  * (objective.h). */
 void cet_ga_archive_measures(struct cet_ga *ga, size_t i, const struct cet_measures *m);
 
+/* race.c, for evolve.c (the racing of a generation's new individuals). */
+void cet_race_free(struct cet_race *R);
+/* The generation's members (archive indices) and its new individuals,
+ * archive first .. first+n: racing starts. */
+void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
+                        size_t n);
+/* Evaluates blocks until every new individual is fully evaluated or raced
+ * out: 0, 1 when cancelled, -1 on error. */
+int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err);
+/* The generation is complete; a new best becomes the incumbent. */
+void cet_ga__race_end(struct cet_ga *ga);
+
 #endif

@@ -34,6 +34,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/ga.h"
+#include "ga_internal.h"
 
 /* ---- the document order ---- */
 
@@ -164,7 +165,6 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
     return 0;
 }
 
-void cet_race_free(struct cet_race *R);
 void cet_race_free(struct cet_race *R)
 {
     if (!R)
@@ -179,8 +179,6 @@ void cet_race_free(struct cet_race *R)
 
 /* Internal for evolve.c: the generation's members (archive indices) and
  * its new individuals, archive first .. first+n, start racing. */
-void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
-                        size_t n);
 void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
                         size_t n)
 {
@@ -232,7 +230,6 @@ static void race_means(struct cet_ga *ga, size_t j, struct cet_score *tmp)
  * block by block from where it stands; 0 when every one is fully evaluated
  * or raced out (fit, prec, rec set), 1 when cancel asked to stop (still
  * pending), -1 on error (still pending, at the last complete block). */
-int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err);
 int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err)
 {
     struct cet_race *R = ga->race;
@@ -303,7 +300,6 @@ done:
 
 /* Internal for evolve.c: the generation is complete; a new best (necessarily
  * one of its fully evaluated individuals) becomes the incumbent. */
-void cet_ga__race_end(struct cet_ga *ga);
 void cet_ga__race_end(struct cet_ga *ga)
 {
     struct cet_race *R = ga->race;
