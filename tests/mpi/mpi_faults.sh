@@ -6,7 +6,9 @@ CETUNE=$1 PLAIN=$2 SRC=$3
 . "$SRC/tests/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
 G=$SRC/tests/data/ga
-RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 80 --patience 0 --resolution 0 --seed 11 --threads 1"
+# The demo corpus and 300 generations: long enough (several seconds) that
+# SIGTERM and the kill land mid-run however fast the machine is.
+RUN="-p $G/lqf.json -d $SRC/samples/demo --pop 20 --generations 300 --patience 0 --resolution 0 --seed 11 --threads 1"
 
 # The PID of rank R among mpirun's children.
 rank_pid() {
