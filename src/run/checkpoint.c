@@ -620,7 +620,10 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
     if (r.failed)
         goto done;
     /* The description as it was when the run started, whatever the file says now. */
-    if (cet_buf_printf(&where, "%s (as stored in %s)", ppath, path))
+    /* The stored path is untrusted and may be long: cut it, so that the
+     * message always names the checkpoint within the error's size. */
+    if (cet_buf_printf(&where, "%.200s%s (as stored in %s)", ppath,
+                       strlen(ppath) > 200 ? "..." : "", path))
         goto oom;
     if (cet_params_parse(desc, text, strlen(text), where.p, find, err))
         goto done;
