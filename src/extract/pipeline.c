@@ -45,14 +45,9 @@
 #include <string.h>
 
 #include "cetune/extractor.h"
+#include "extractors.h"
 #include "pipeline.h"
 
-extern const struct cet_extractor cet_extractor_lqf;
-extern const struct cet_extractor cet_extractor_ccb, cet_extractor_accb, cet_extractor_tccb;
-extern const struct cet_extractor cet_extractor_density;
-extern const struct cet_extractor cet_extractor_sw;
-extern const struct cet_extractor cet_extractor_crunch, cet_extractor_mantratzis;
-extern const struct cet_extractor cet_extractor_score;
 
 /* The extractors a classifier stage may choose, in enum order. */
 static const struct cet_extractor *const stage_ex[] = {

@@ -5,15 +5,9 @@
 #include <string.h>
 
 #include "cetune/extractor.h"
+#include "extractors.h"
 #include "pipeline.h"
 
-extern const struct cet_extractor cet_extractor_alltext;
-extern const struct cet_extractor cet_extractor_lqf;
-extern const struct cet_extractor cet_extractor_ccb, cet_extractor_accb, cet_extractor_tccb;
-extern const struct cet_extractor cet_extractor_density;
-extern const struct cet_extractor cet_extractor_sw;
-extern const struct cet_extractor cet_extractor_crunch, cet_extractor_mantratzis;
-extern const struct cet_extractor cet_extractor_score;
 
 static const struct cet_extractor *const registry[] = {
     &cet_extractor_alltext,
