@@ -6,6 +6,7 @@ pkgs=(build-essential cmake pkg-config git
       libxml2-dev libgsl-dev libcjson-dev libutf8proc-dev zlib1g-dev libomp-dev
       clang libclang-rt-14-dev gnuplot-nox time
       libmicrohttpd-dev curl
+      universal-ctags # tests/source/hand_decls.sh
       libopenmpi-dev openmpi-bin) # MPI only for -DCETUNE_MPI=ON (docs/distributed.md)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -479,7 +479,7 @@ static const struct cli_opt options[] = {
      .help = "threads; 0: all cores"},
     {0}};
 
-int cmd_evaluate(int argc, char **argv);
+static int cmd_evaluate(int argc, char **argv);
 const struct cli_command cli_evaluate = {
     .name = "evaluate", .run = cmd_evaluate, .opts = options, .size = sizeof(struct args),
     .init = init, .summary = "score configurations on corpora, per package",
@@ -487,7 +487,7 @@ const struct cli_command cli_evaluate = {
              "several, one row per\nconfiguration and one column per package (table 3 of "
              "Gottron 2008)."};
 
-int cmd_evaluate(int argc, char **argv)
+static int cmd_evaluate(int argc, char **argv)
 {
     struct args a;
     int rc = cli_parse(&cli_evaluate, &a, argc, argv);

@@ -267,7 +267,7 @@ static const struct cli_opt options[] = {
      .forms = 2, .help = "continue the interrupted run in runs/NAME, exactly as if it had not stopped"},
     {0}};
 
-int cmd_evolve(int argc, char **argv);
+static int cmd_evolve(int argc, char **argv);
 const struct cli_command cli_evolve = {
     .name = "evolve", .run = cmd_evolve, .opts = options, .size = sizeof(struct args),
     .init = init, .summary = "tune an extractor's parameters with the genetic algorithm",
@@ -479,7 +479,7 @@ static int new_run(struct cet_run **run, const struct args *a)
     return rc;
 }
 
-int cmd_evolve(int argc, char **argv)
+static int cmd_evolve(int argc, char **argv)
 {
     struct args a;
     struct cet_run *run = NULL;

@@ -186,7 +186,7 @@ static const struct cli_opt options[] = {
      .help = "crunch's ad-server hosts, one per line"},
     {0}};
 
-int cmd_extract(int argc, char **argv);
+static int cmd_extract(int argc, char **argv);
 const struct cli_command cli_extract = {
     .name = "extract", .run = cmd_extract, .opts = options, .size = sizeof(struct args),
     .operands = "[FILE.html... | -]",
@@ -196,7 +196,7 @@ const struct cli_command cli_extract = {
              "separates pages (--headers:\na line ==> FILE <== before each).  Exit status 1 when "
              "any page failed."};
 
-int cmd_extract(int argc, char **argv)
+static int cmd_extract(int argc, char **argv)
 {
     struct args a;
     int rc = cli_parse(&cli_extract, &a, argc, argv);

@@ -56,14 +56,14 @@ static void show(const struct cet_extractor *ex, int verbose)
     }
 }
 
-int cmd_list(int argc, char **argv);
+static int cmd_list(int argc, char **argv);
 const struct cli_command cli_list = {
     .name = "list", .run = cmd_list, .operands = "[EXTRACTOR]",
     .summary = "show the extractors and their parameters",
     .about = "Every extractor with its parameters, types, defaults and ranges; with EXTRACTOR, "
              "one extractor\nwith a line of help per parameter."};
 
-int cmd_list(int argc, char **argv)
+static int cmd_list(int argc, char **argv)
 {
     int rc = cli_parse(&cli_list, NULL, argc, argv);
     if (rc)

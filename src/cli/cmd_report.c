@@ -70,14 +70,14 @@ static int run_gnuplot(const char *gnuplot, const char *dir, char *why, size_t s
     return -1;
 }
 
-int cmd_report(int argc, char **argv);
+static int cmd_report(int argc, char **argv);
 const struct cli_command cli_report = {
     .name = "report", .run = cmd_report, .operands = "runs/NAME",
     .summary = "plot a run with gnuplot and write its report.md",
     .about = "Draws convergence.png, explored*.png and distribution.png with gnuplot and writes "
              "report.md\n(without plots when gnuplot is missing) into the run directory."};
 
-int cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
     int rc = cli_parse(&cli_report, NULL, argc, argv);
     if (rc)

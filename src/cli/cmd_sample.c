@@ -45,7 +45,7 @@ static const struct cli_opt options[] = {
      .help = "threads that load the documents; 0: all cores"},
     {0}};
 
-int cmd_sample(int argc, char **argv);
+static int cmd_sample(int argc, char **argv);
 const struct cli_command cli_sample = {
     .name = "sample", .run = cmd_sample, .opts = options, .size = sizeof(struct args),
     .init = init, .summary = "draw a seeded training sample, in proportion to the packages",
@@ -53,7 +53,7 @@ const struct cli_command cli_sample = {
              "--seed S draws.\nDocuments without gold are never drawn; unreadable ones are "
              "replaced by the next of their package."};
 
-int cmd_sample(int argc, char **argv)
+static int cmd_sample(int argc, char **argv)
 {
     struct args a;
     int rc = cli_parse(&cli_sample, &a, argc, argv);

@@ -52,7 +52,7 @@ static const struct cli_opt options[] = {
      .help = "crunch's ad-server hosts, one per line"},
     {0}};
 
-int cmd_serve(int argc, char **argv);
+static int cmd_serve(int argc, char **argv);
 const struct cli_command cli_serve = {
     .name = "serve", .run = cmd_serve, .opts = options, .size = sizeof(struct args),
     .init = init, .summary = "serve tuned configurations over HTTP, routed by host",
@@ -77,7 +77,7 @@ static int load(struct cet_routes **r, const struct args *a, struct cet_error *e
     return cet_config_load(&cfg, a->config, err) ? -1 : cet_routes_single(r, &cfg, a->config, err);
 }
 
-int cmd_serve(int argc, char **argv)
+static int cmd_serve(int argc, char **argv)
 {
     struct args a;
     int rc = cli_parse(&cli_serve, &a, argc, argv);

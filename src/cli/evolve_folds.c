@@ -117,7 +117,7 @@ static int run_fold(const struct cet_run_info *run, const char *fdir, const char
     v[n] = NULL;
     fflush(stdout);
     cli_evolve_fold = 1;
-    int rc = cmd_evolve(n, (char **)v);
+    int rc = cli_evolve.run(n, (char **)v);
     cli_evolve_fold = 0;
     return rc;
 }

@@ -11,7 +11,6 @@
 /* Set while cmd_evolve runs one fold: it prints no table and no resume hint. */
 extern int cli_evolve_fold;
 
-int cmd_evolve(int argc, char **argv);
 /* Runs or resumes the run->folds fold GAs of run directory dir on the
  * training documents, writes DIR/folds.csv and prints the per-fold table
  * and the estimate; returns 0 or an exit status (128 + signal when

@@ -15,9 +15,6 @@
 #endif
 #include "cli.h"
 
-extern const struct cli_command cli_evolve, cli_evaluate, cli_extract, cli_serve, cli_sample,
-    cli_report, cli_list;
-
 const struct cli_command *const cli_commands[] = {
     &cli_evolve, &cli_evaluate, &cli_extract, &cli_serve, &cli_sample, &cli_report, &cli_list, NULL,
 };

@@ -9,10 +9,7 @@
 #include <string.h>
 
 #include "cetune/buf.h"
-
-/* data/adhosts.txt, compiled in by cmake/embed.cmake. */
-extern const char cet_adhosts_builtin[];
-extern const size_t cet_adhosts_builtin_len;
+#include "adhosts_builtin.h"
 
 #define MAX_HOST 253 /* longest DNS name */
 
