@@ -136,6 +136,10 @@ int cet_run_add_seed_config(struct cet_run *run, const char *path, uint8_t **ign
                             struct cet_error *err);
 /* Checks the options and seeds (cet_ga_check). */
 int cet_run_check(const struct cet_run *run, struct cet_error *err);
+/* The run's directory: given without trailing slashes, or by default
+ * runs/EXTRACTOR-YYYYMMDD-HHMMSS (local time); allocated, NULL when out of
+ * memory. */
+char *cet_run_dir_name(const struct cet_run *run, const char *given);
 /* Returned by cet_run_claim when the directory holds files and force was
  * not given. */
 enum { CET_RUN_NOT_EMPTY = -2 };

@@ -43,6 +43,9 @@ extern const char *const cet_run_files[];
 /* Subdirectories a run writes (their files match "*.json"); NULL-terminated. */
 extern const char *const cet_run_dirs[];
 
+/* DIR/NAME, allocated; NULL when out of memory. */
+char *cet_run_path(const char *dir, const char *name);
+
 /* Creates dir and its missing parents if needed, and takes its lock
  * (DIR/run.lock, with the PID of the holder inside) for as long as *fd is
  * open; *created says whether dir was made.  With need_empty, a directory

@@ -124,10 +124,15 @@ void cli_configs_free(struct cli_configs *c)
 
 /* Prints the skipped documents and the summary of a loaded corpus; fails
  * when nothing is usable. */
-static int report_corpus(struct cet_corpus *c)
+void cli_print_skips(const struct cet_corpus *c)
 {
     for (size_t i = 0; i < c->nskips; i++)
         fprintf(stderr, "cetune: skipped %s: %s\n", c->skips[i].path, c->skips[i].reason);
+}
+
+static int report_corpus(struct cet_corpus *c)
+{
+    cli_print_skips(c);
     fprintf(stderr, "cetune: loaded %zu documents in %zu packages (%.1f MB of HTML), skipped %zu\n",
             c->ndocs, c->npkgs, (double)c->bytes / 1e6, c->nskips);
     if (!c->ndocs) {

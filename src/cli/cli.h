@@ -63,6 +63,10 @@ struct cli_opt {
                                 * evolve --resume) admits only second-form options beside it */
 };
 
+/* A CLI_FUNC parser of a duration into a double field: seconds, or a
+ * number with s, m or h (evolve --time). */
+int cli_parse_seconds(const char *cmd, const struct cli_opt *o, void *field, const char *arg);
+
 struct cli_command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -122,6 +126,8 @@ void cli_configs_free(struct cli_configs *c);
  * (cluster.h, docs/distributed.md). */
 const struct cet_backend *cli_backend(void);
 
+/* One line per skipped document of c, on stderr. */
+void cli_print_skips(const struct cet_corpus *c);
 /* Scans and loads corpora (only the sample's documents when sample is not
  * NULL), printing one line per skipped document and a summary to stderr.
  * Returns 0, or an exit code after printing. */
@@ -164,5 +170,14 @@ int cli_adhosts(const char *opt);
 
 /* 1 when stderr is a terminal (progress output is only for people). */
 int cli_is_tty(void);
+/* The progress line of a run on a terminal (run_print.c): generation, best
+ * and mean fitness, evaluations per second since cli_progress_start and
+ * the time left at most. */
+struct cli_progress {
+    long evals0; /* the GA's evaluations at the start */
+    double t0;   /* when it started (monotonic seconds) */
+};
+void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga);
+void cli_progress_print(const struct cli_progress *p, const struct cet_ga *ga);
 
 #endif

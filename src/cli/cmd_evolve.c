@@ -1,135 +1,20 @@
 /* cetune evolve: tunes an extractor's parameters with the genetic algorithm
  * (src/ga) on a training sample, in a run directory (src/run/run.c says
- * what is written when).  This file keeps the options, the progress line
- * and the messages; run_print.c prints the tables.  A signal abandons the
- * generation in progress and exits 128 + the signal after printing the
- * resume command (with --race, a raced generation is kept after its last
- * block and the resumed run goes on from there); --validate directories
- * are scanned before evolving, so a typo does not cost a whole run. */
-#include <errno.h>
-#include <getopt.h>
-#include <math.h>
-#include <signal.h>
+ * what is written when).  This file keeps the options and starts a new
+ * run; evolve_run.c steps it to its end and resumes one, evolve_folds.c
+ * runs --folds, run_print.c prints the progress line and the tables.
+ * --validate directories are scanned before evolving, so a typo does not
+ * cost a whole run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <omp.h>
 
 #include "cetune/config.h"
 #include "cetune/run.h"
 #include "cli.h"
-#include "evolve_folds.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* generation, best, mean, evaluations per second since this process began
- * (evals0 at t0) and the estimated time left. */
-static void progress(const struct cet_ga *ga, long evals0, double t0)
-{
-    const struct cet_ga_stats *st = &ga->hist[ga->nhist - 1];
-    double spent = now() - t0, rate = spent > 0 ? (double)(ga->evals - evals0) / spent : 0;
-    char left[32] = "?", gens[48];
-    if (ga->stop != CET_STOP_NONE) {
-        snprintf(left, sizeof left, "0:00");
-    } else {
-        double per_gen = ga->elapsed / (double)(ga->gen + 1), t = -1;
-        if (ga->opt.generations > 0)
-            t = per_gen * (double)(ga->opt.generations - ga->gen - 1);
-        if (ga->opt.time_limit > 0 && (t < 0 || ga->opt.time_limit - ga->elapsed < t))
-            t = fmax(0, ga->opt.time_limit - ga->elapsed);
-        long l = (long)(t + 0.5);
-        if (t >= 0 && l >= 3600)
-            snprintf(left, sizeof left, "%ld:%02ld:%02ld", l / 3600, l / 60 % 60, l % 60);
-        else if (t >= 0)
-            snprintf(left, sizeof left, "%ld:%02ld", l / 60, l % 60);
-    }
-    int n = snprintf(gens, sizeof gens, "%ld", ga->gen + 1);
-    if (ga->opt.generations > 0)
-        snprintf(gens + n, sizeof gens - (size_t)n, "/%ld", ga->opt.generations);
-    /* With racing, the document evaluations and the saving against scoring
-     * every individual on every document. */
-    char docs[64] = "";
-    if (ga->opt.race && ga->doc_evals > 0)
-        snprintf(docs, sizeof docs, "  docs %ld (%.1fx fewer)", ga->doc_evals,
-                 (double)ga->evals * (double)ga->ndocs / (double)ga->doc_evals);
-    fprintf(stderr, "\rgeneration %-9s best %.4f  mean %.4f  %6.1f evals/s%s  left %s (at most)   ",
-            gens, st->best, st->mean, rate, docs, left);
-    fflush(stderr);
-}
-
-/* --time: seconds, with an optional s, m or h. */
-static int parse_time(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
-{
-    (void)o;
-    char *end;
-    errno = 0;
-    double v = strtod(arg, &end);
-    double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60
-                : !strcmp(end, "h") ? 3600 : -1;
-    if (end == arg || errno || unit < 0 || !isfinite(v) || v < 0)
-        return cli_usage(cmd, "--time expects seconds, or a number with s, m or h, got '%s'", arg);
-    v *= unit;
-    memcpy(field, &v, sizeof v);
-    return 0;
-}
-
-/* Generations until the GA stops or a signal arrives, then the results. */
-static int run_loop(struct cet_run *run, int threads)
-{
-    const struct cet_ga *ga = cet_run_ga(run);
-    const char *dir = cet_run_dir(run);
-    struct cet_error err;
-    int tty = cli_is_tty(), r = 0;
-    long evals0 = ga->evals;
-    double t0 = now();
-    cet_run_set_cancel(run, cli_cancelled, NULL);
-    tty = tty && !cli_evolve_fold; /* the folds' runs are quiet */
-    while (!cet_run_stopped(run) && !cli_signal && !(r = cet_run_step(run, &err)))
-        if (tty)
-            progress(ga, evals0, t0);
-    if (tty && ga->nhist)
-        fputc('\n', stderr);
-    if (r < 0) {
-        /* Every file is whole (atomic writes): the last checkpoint on disk still resumes. */
-        cli_error("%s", err.msg);
-        fprintf(stderr, "cetune: the run can go on from its last checkpoint once the files "
-                        "can be written: cetune evolve --resume %s\n", dir);
-        return CLI_RUNTIME;
-    }
-    if (cli_signal && !cet_run_stopped(run)) {
-        if (cet_run_interrupt(run, &err))
-            cli_error("%s", err.msg);
-        if (!cli_evolve_fold) /* the run of the folds says how to resume */
-            fprintf(stderr, "cetune: interrupted by %s after %ld complete generation%s; "
-                        "the checkpoint is in %s/checkpoint.json\n"
-                        "cetune: resume with: cetune evolve --resume %s\n",
-                cli_signal_name(), ga->gen + 1, ga->gen == 0 ? "" : "s", dir, dir);
-        if (ga->race && ga->race->pending)
-            fprintf(stderr, "cetune: the raced generation %ld is kept after %zu of %zu documents; "
-                            "the resumed run goes on from there\n",
-                    ga->gen + 1, ga->race->done, ga->race->ndocs);
-        return 128 + cli_signal;
-    }
-    if (cet_run_finish(run, &err)) {
-        cli_error("%s", err.msg);
-        return CLI_RUNTIME;
-    }
-    if (!cli_evolve_fold)
-        cli_print_run(run);
-    int rc = cet_run_info(run)->nvalidate ? cli_validate_run(run, threads) : 0;
-    if (!rc && fflush(stdout) != 0) {
-        cli_error("cannot write to standard output: %s", strerror(errno));
-        return CLI_RUNTIME;
-    }
-    return rc;
-}
+#include "evolve.h"
 
 /* What the command line asked for. */
 struct args {
@@ -193,7 +78,7 @@ static const struct cli_opt options[] = {
     {.name = "max-evals", .arg = "N", .type = CLI_LONG, .off = ARG(opt.max_evals),
      .max = 1000000000, .help = "stop after exactly N evaluations; 0: no limit"},
     {.name = "time", .arg = "T[s|m|h]", .type = CLI_FUNC, .off = ARG(opt.time_limit),
-     .parse = parse_time, .def = "0",
+     .parse = cli_parse_seconds, .def = "0",
      .help = "stop at the first generation that ends after this wall-clock time; 0: no limit"},
     {.name = "elite", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.elite), .max = 1000000,
      .help = "the best distinct individuals copied unchanged into the next generation"},
@@ -300,149 +185,6 @@ static int add_seed_configs(struct cet_run *run, const struct cli_list *files)
     return 0;
 }
 
-/* --folds: the fold runs before the final one; on interruption the run is
- * marked interrupted and the way to resume it said. */
-static int folds_first(struct cet_run *run, int threads)
-{
-    const struct cet_ga *ga = cet_run_ga(run);
-    int rc = evolve_folds(cet_run_dir(run), cet_run_info(run), ga->desc, cet_run_train(run),
-                          ga->opt.seed, threads);
-    if (rc && cli_signal) {
-        struct cet_error err;
-        if (cet_run_interrupt(run, &err))
-            cli_error("%s", err.msg);
-        fprintf(stderr, "cetune: interrupted by %s during the folds; each fold keeps its "
-                        "checkpoint\ncetune: resume with: cetune evolve --resume %s\n",
-                cli_signal_name(), cet_run_dir(run));
-    }
-    /* The folds' runs used the backend too (under MPI, the ranks hold the
-     * last fold's documents): the run takes its own back. */
-    struct cet_error err;
-    if (!rc && cet_run_rebind(run, &err)) {
-        cli_error("%s", err.msg);
-        rc = CLI_RUNTIME;
-    }
-    return rc;
-}
-
-/* The options every fold run gets: the run's own, without its sample,
- * directory, validation, threads and folds; paths absolute. */
-static int fold_args(char **owned, size_t *nowned, const struct args *a)
-{
-    char v[64];
-    const struct cet_ga_options *o = &a->opt;
-    const struct cet_goal *g = &o->goal;
-#define KEEP(s) do { if (!(owned[(*nowned)++] = strdup(s))) return -1; } while (0)
-#define ABS(s) do { char *p_ = realpath(s, NULL); \
-                    if (!(owned[(*nowned)++] = p_ ? p_ : strdup(s))) return -1; } while (0)
-#define OPT(name, ...) do { KEEP(name); snprintf(v, sizeof v, __VA_ARGS__); KEEP(v); } while (0)
-    KEEP("-p");
-    ABS(a->params);
-    for (size_t i = 0; i < a->dirs.n; i++) {
-        KEEP("-d");
-        ABS(a->dirs.v[i]);
-    }
-    for (size_t i = 0; i < a->seed_configs.n; i++) {
-        KEEP("--seed-config");
-        ABS(a->seed_configs.v[i]);
-    }
-    OPT("--seed", "%llu", (unsigned long long)o->seed);
-    OPT("--pop", "%zu", o->pop);
-    OPT("--generations", "%ld", o->generations);
-    OPT("--patience", "%ld", o->patience);
-    OPT("--epsilon", "%.17g", o->epsilon);
-    OPT("--max-evals", "%ld", o->max_evals);
-    OPT("--time", "%.17g", o->time_limit);
-    OPT("--elite", "%zu", o->elite);
-    OPT("--select", "%s", cet_selections[o->select].name);
-    OPT("--tournament", "%zu", o->tournament);
-    OPT("--truncation", "%.17g", o->truncation);
-    OPT("--crossover-rate", "%.17g", o->crossover_rate);
-    OPT("--mutation-rate", "%.17g", o->mutation_rate);
-    OPT("--mutation-sigma", "%.17g", o->sigma);
-    if (o->adaptive)
-        KEEP("--adaptive");
-    OPT("--adapt-factor", "%.17g", o->adapt_factor);
-    OPT("--resolution", "%.17g", o->resolution);
-    OPT("--top", "%ld", a->top);
-    if (o->race) { /* the folds race as the final run does */
-        KEEP("--race");
-        OPT("--race-first", "%zu", o->race_first);
-        OPT("--race-block", "%zu", o->race_block);
-        OPT("--race-alpha", "%.17g", o->race_alpha);
-    }
-    cet_objective_name(&g->objective, v, sizeof v);
-    KEEP("--objective");
-    KEEP(v);
-    for (size_t k = 0; k < g->ncons; k++) {
-        cet_constraint_name(&g->cons[k], v, sizeof v);
-        KEEP("--constraint");
-        KEEP(v);
-    }
-    if (g->npareto) {
-        char list[CET_MAX_PARETO * 64] = "";
-        for (size_t k = 0; k < g->npareto; k++) {
-            cet_objective_name(&g->pareto[k], v, sizeof v);
-            strcat(list, k ? "," : "");
-            strcat(list, v);
-        }
-        KEEP("--pareto");
-        KEEP(list);
-    }
-#undef KEEP
-#undef ABS
-#undef OPT
-    return 0;
-}
-
-static int resume(struct args *a, int argc, char **argv)
-{
-    struct cet_run *run = NULL;
-    struct cet_error err;
-    int rc = CLI_RUNTIME;
-    if (cet_run_open(&run, a->resume, (int)a->threads, &err)) {
-        cli_error("%s", err.msg);
-        return CLI_RUNTIME;
-    }
-    cli_catch_signals();
-    const struct cet_ga *ga = cet_run_ga(run);
-    if (cet_run_stopped(run) && cli_evolve_fold) {
-        rc = 0;
-        goto done;
-    }
-    if (cet_run_stopped(run)) {
-        cet_rundir_remove_temporaries(a->resume);
-        fprintf(stderr, "cetune: %s has finished already (stopped by %s); nothing to resume\n",
-                a->resume, cet_ga_stop_name(ga->stop));
-        cli_print_run(run);
-        /* A validation that was interrupted or failed is done now. */
-        rc = cet_run_needs_validation(run) ? cli_validate_run(run, (int)a->threads) : 0;
-        goto done;
-    }
-    char *cmd = cli_command_line(argc, argv);
-    cet_run_set_backend(run, cli_backend());
-    int bad = !cmd || cet_run_resume(run, cmd, &err);
-    free(cmd);
-    for (size_t i = 0; i < cet_run_train(run)->nskips; i++)
-        fprintf(stderr, "cetune: skipped %s: %s\n", cet_run_train(run)->skips[i].path,
-                cet_run_train(run)->skips[i].reason);
-    if (bad) {
-        cli_error("%s", cmd ? err.msg : "out of memory");
-        goto done;
-    }
-    fprintf(stderr, "cetune: resuming %s after generation %ld (%ld evaluations so far)\n",
-            a->resume, ga->gen, ga->evals);
-    if (cet_run_info(run)->folds && ga->gen < 0 && (rc = folds_first(run, (int)a->threads)))
-        goto done;
-    if (ga->race && ga->race->pending)
-        fprintf(stderr, "cetune: generation %ld was raced on %zu of %zu documents; it goes on "
-                        "from there\n", ga->gen + 1, ga->race->done, ga->race->ndocs);
-    rc = run_loop(run, (int)a->threads);
-done:
-    cet_run_free(run);
-    return rc;
-}
-
 /* Checks the options, the description, the seeds and the validation corpora
  * (only scanned: they are loaded when the run ends). */
 static int new_run(struct cet_run **run, const struct args *a)
@@ -504,23 +246,17 @@ static int cmd_evolve(int argc, char **argv)
     if (!a.threads)
         a.threads = omp_get_max_threads();
     if (a.resume) {
-        rc = resume(&a, argc, argv);
+        if (!(cmd = cli_command_line(argc, argv)))
+            goto oom;
+        rc = evolve_resume(a.resume, cmd, (int)a.threads);
         goto done;
     }
     if ((rc = new_run(&run, &a)))
         goto done;
     const struct cet_params_desc *d = cet_run_ga(run)->desc;
-    char stamp[32];
-    time_t t = time(NULL);
-    struct tm tm;
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime_r(&t, &tm));
-    struct cet_buf b = {0};
     rc = CLI_RUNTIME;
-    if (a.out ? cet_buf_puts(&b, a.out) : cet_buf_printf(&b, "runs/%s-%s", d->ex->name, stamp))
+    if (!(dir = cet_run_dir_name(run, a.out)))
         goto oom;
-    dir = b.p;
-    while (b.len > 1 && dir[b.len - 1] == '/')
-        dir[--b.len] = 0;
     /* The directory is the run's from now on (an unwritable -o fails at
      * once, and a second run cannot clobber the first's files). */
     if ((r = cet_run_claim(run, dir, a.force, &err)))
@@ -539,13 +275,9 @@ static int cmd_evolve(int argc, char **argv)
     if (!(cmd = cli_command_line(argc, argv)))
         goto oom;
     size_t ndocs = corpus.ndocs;
-    /* At most 48 option words, plus two per corpus, seed configuration, constraint. */
-    nfold = 0;
-    folds = a.folds ? calloc(48 + 2 * (a.dirs.n + a.seed_configs.n + CET_MAX_CONSTRAINTS),
-                             sizeof *folds)
-                    : NULL;
-    if (a.folds && (!folds || fold_args(folds, &nfold, &a)))
-        goto oom;
+    if (a.folds && evolve_fold_args(&folds, &nfold, a.params, &a.dirs, &a.seed_configs, &a.opt,
+                                    a.top))
+        goto done;
     struct cet_run_settings s = {
         .dirs = a.dirs.v, .ndirs = a.dirs.n, .sample_from = a.sample,
         .sample_size = a.sample_size, .by_package = a.by_package, .validate = a.validate.v,
@@ -557,13 +289,13 @@ static int cmd_evolve(int argc, char **argv)
                     "seed %llu, run directory %s\n",
             d->ex->name, d->ngenes, d->ngenes == 1 ? "" : "s", ndocs, a.opt.pop,
             (unsigned long long)a.opt.seed, dir);
-    if (a.folds && (rc = folds_first(run, (int)a.threads)))
+    if (a.folds && (rc = evolve_folds(run, (int)a.threads)))
         goto done;
     if (a.opt.race)
         fprintf(stderr, "cetune: racing new individuals against the best: a paired t-test at "
                         "alpha %g after %zu documents, then every %zu\n",
                 a.opt.race_alpha, a.opt.race_first, a.opt.race_block);
-    rc = run_loop(run, (int)a.threads);
+    rc = evolve_run_loop(run, (int)a.threads);
     goto done;
 dir_error:
     if (r == CET_RUN_NOT_EMPTY)
@@ -582,8 +314,6 @@ done:
     cli_list_free(&a.validate);
     free(dir);
     free(cmd);
-    for (size_t i = 0; i < nfold; i++)
-        free(folds[i]);
-    free(folds);
+    evolve_fold_args_free(folds, nfold);
     return rc;
 }

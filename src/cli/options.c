@@ -495,3 +495,18 @@ done:
     free(shortopts);
     return rc;
 }
+
+int cli_parse_seconds(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60
+                : !strcmp(end, "h") ? 3600 : -1;
+    if (end == arg || errno || unit < 0 || !isfinite(v) || v < 0)
+        return cli_usage(cmd, "--%s expects seconds, or a number with s, m or h, got '%s'",
+                         o->name, arg);
+    v *= unit;
+    memcpy(field, &v, sizeof v);
+    return 0;
+}

@@ -1,12 +1,61 @@
-/* The tables of a run (cetune evolve): the best distinct individuals
- * against the defaults, and the validation against the training fitness. */
+/* What cetune evolve prints of a run: the progress line, the best
+ * distinct individuals against the defaults, and the validation against
+ * the training fitness. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cetune/run.h"
 #include "cli.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga)
+{
+    p->evals0 = ga->evals;
+    p->t0 = now();
+}
+
+void cli_progress_print(const struct cli_progress *p, const struct cet_ga *ga)
+{
+    const struct cet_ga_stats *st = &ga->hist[ga->nhist - 1];
+    double spent = now() - p->t0;
+    double rate = spent > 0 ? (double)(ga->evals - p->evals0) / spent : 0;
+    char left[32] = "?", gens[48];
+    if (ga->stop != CET_STOP_NONE) {
+        snprintf(left, sizeof left, "0:00");
+    } else {
+        double per_gen = ga->elapsed / (double)(ga->gen + 1), t = -1;
+        if (ga->opt.generations > 0)
+            t = per_gen * (double)(ga->opt.generations - ga->gen - 1);
+        if (ga->opt.time_limit > 0 && (t < 0 || ga->opt.time_limit - ga->elapsed < t))
+            t = fmax(0, ga->opt.time_limit - ga->elapsed);
+        long l = (long)(t + 0.5);
+        if (t >= 0 && l >= 3600)
+            snprintf(left, sizeof left, "%ld:%02ld:%02ld", l / 3600, l / 60 % 60, l % 60);
+        else if (t >= 0)
+            snprintf(left, sizeof left, "%ld:%02ld", l / 60, l % 60);
+    }
+    int n = snprintf(gens, sizeof gens, "%ld", ga->gen + 1);
+    if (ga->opt.generations > 0)
+        snprintf(gens + n, sizeof gens - (size_t)n, "/%ld", ga->opt.generations);
+    /* With racing, the document evaluations and the saving against scoring
+     * every individual on every document. */
+    char docs[64] = "";
+    if (ga->opt.race && ga->doc_evals > 0)
+        snprintf(docs, sizeof docs, "  docs %ld (%.1fx fewer)", ga->doc_evals,
+                 (double)ga->evals * (double)ga->ndocs / (double)ga->doc_evals);
+    fprintf(stderr, "\rgeneration %-9s best %.4f  mean %.4f  %6.1f evals/s%s  left %s (at most)   ",
+            gens, st->best, st->mean, rate, docs, left);
+    fflush(stderr);
+}
 
 /* Gene k of genome g for people: its value, or "-" when inactive. */
 static void gene_text(const struct cet_params_desc *d, const double *g, size_t k, char *v,

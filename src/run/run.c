@@ -255,6 +255,23 @@ void cet_run_set_backend(struct cet_run *run, const struct cet_backend *be)
         memset(&run->be, 0, sizeof run->be);
 }
 
+char *cet_run_dir_name(const struct cet_run *run, const char *given)
+{
+    struct cet_buf b = {0};
+    char stamp[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime_r(&t, &tm));
+    if (given ? cet_buf_puts(&b, given)
+              : cet_buf_printf(&b, "runs/%s-%s", run->desc.ex->name, stamp)) {
+        cet_buf_free(&b);
+        return NULL;
+    }
+    while (b.len > 1 && b.p[b.len - 1] == '/')
+        b.p[--b.len] = 0;
+    return b.p;
+}
+
 int cet_run_claim(struct cet_run *run, const char *dir, int force, struct cet_error *err)
 {
     if (run->dir)

@@ -27,8 +27,6 @@ struct cet_run {
     void *cancel_ctx;
 };
 
-/* rundir.c: DIR/NAME, allocated; NULL when out of memory. */
-char *cet_run_path(const char *dir, const char *name);
 /* Writes data into DIR/NAME atomically. */
 int cet_run_write_file(const char *dir, const char *name, const char *data, size_t len,
                        struct cet_error *err);

@@ -1,0 +1,109 @@
+/* cetune evolve's run from its first generation (or where it was
+ * resumed) to its end: the generations with the progress line, then the
+ * tables, the validation, or what to do after an interruption or an error.
+ * A signal abandons the generation in progress and exits 128 + the signal
+ * after printing the resume command (with --race, a raced generation is
+ * kept after its last block and the resumed run goes on from there). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/run.h"
+#include "cli.h"
+#include "evolve.h"
+
+/* Generations until the GA stops or a signal arrives, then the results. */
+int evolve_run_loop(struct cet_run *run, int threads)
+{
+    const struct cet_ga *ga = cet_run_ga(run);
+    const char *dir = cet_run_dir(run);
+    struct cet_error err;
+    int tty = cli_is_tty(), r = 0;
+    struct cli_progress pr;
+    cli_progress_start(&pr, ga);
+    cet_run_set_cancel(run, cli_cancelled, NULL);
+    tty = tty && !cli_evolve_fold; /* the folds' runs are quiet */
+    while (!cet_run_stopped(run) && !cli_signal && !(r = cet_run_step(run, &err)))
+        if (tty)
+            cli_progress_print(&pr, ga);
+    if (tty && ga->nhist)
+        fputc('\n', stderr);
+    if (r < 0) {
+        /* Every file is whole (atomic writes): the last checkpoint on disk still resumes. */
+        cli_error("%s", err.msg);
+        fprintf(stderr, "cetune: the run can go on from its last checkpoint once the files "
+                        "can be written: cetune evolve --resume %s\n", dir);
+        return CLI_RUNTIME;
+    }
+    if (cli_signal && !cet_run_stopped(run)) {
+        if (cet_run_interrupt(run, &err))
+            cli_error("%s", err.msg);
+        if (!cli_evolve_fold) /* the run of the folds says how to resume */
+            fprintf(stderr, "cetune: interrupted by %s after %ld complete generation%s; "
+                        "the checkpoint is in %s/checkpoint.json\n"
+                        "cetune: resume with: cetune evolve --resume %s\n",
+                cli_signal_name(), ga->gen + 1, ga->gen == 0 ? "" : "s", dir, dir);
+        if (ga->race && ga->race->pending)
+            fprintf(stderr, "cetune: the raced generation %ld is kept after %zu of %zu documents; "
+                            "the resumed run goes on from there\n",
+                    ga->gen + 1, ga->race->done, ga->race->ndocs);
+        return 128 + cli_signal;
+    }
+    if (cet_run_finish(run, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    if (!cli_evolve_fold)
+        cli_print_run(run);
+    int rc = cet_run_info(run)->nvalidate ? cli_validate_run(run, threads) : 0;
+    if (!rc && fflush(stdout) != 0) {
+        cli_error("cannot write to standard output: %s", strerror(errno));
+        return CLI_RUNTIME;
+    }
+    return rc;
+}
+
+int evolve_resume(const char *dir, const char *command, int threads)
+{
+    struct cet_run *run = NULL;
+    struct cet_error err;
+    int rc = CLI_RUNTIME;
+    if (cet_run_open(&run, dir, threads, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    cli_catch_signals();
+    const struct cet_ga *ga = cet_run_ga(run);
+    if (cet_run_stopped(run) && cli_evolve_fold) {
+        rc = 0;
+        goto done;
+    }
+    if (cet_run_stopped(run)) {
+        cet_rundir_remove_temporaries(dir);
+        fprintf(stderr, "cetune: %s has finished already (stopped by %s); nothing to resume\n",
+                dir, cet_ga_stop_name(ga->stop));
+        cli_print_run(run);
+        /* A validation that was interrupted or failed is done now. */
+        rc = cet_run_needs_validation(run) ? cli_validate_run(run, threads) : 0;
+        goto done;
+    }
+    cet_run_set_backend(run, cli_backend());
+    int bad = cet_run_resume(run, command, &err);
+    cli_print_skips(cet_run_train(run));
+    if (bad) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    fprintf(stderr, "cetune: resuming %s after generation %ld (%ld evaluations so far)\n",
+            dir, ga->gen, ga->evals);
+    if (cet_run_info(run)->folds && ga->gen < 0 && (rc = evolve_folds(run, threads)))
+        goto done;
+    if (ga->race && ga->race->pending)
+        fprintf(stderr, "cetune: generation %ld was raced on %zu of %zu documents; it goes on "
+                        "from there\n", ga->gen + 1, ga->race->done, ga->race->ndocs);
+    rc = evolve_run_loop(run, threads);
+done:
+    cet_run_free(run);
+    return rc;
+}
