@@ -14,6 +14,7 @@
  *
  * Shards are contiguous ranges of the corpus order, so rank r's documents
  * follow rank r-1's and the gathered rows are already in corpus order. */
+#include <errno.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -123,12 +124,14 @@ void cet_shard_plan(const uint64_t *cost, size_t n, int nranks, size_t *first)
 
 /* ---- entries on the wire: a flags byte, then NUL-terminated strings ---- */
 
-enum { E_GOLD_MISSING = 1, E_CLEANEVAL = 2, E_GOLD_PATH = 4, E_GOLD_INLINE = 8 };
+/* E_SEEN: rank 0 found the page (stat) when it planned the shards. */
+enum { E_GOLD_MISSING = 1, E_CLEANEVAL = 2, E_GOLD_PATH = 4, E_GOLD_INLINE = 8, E_SEEN = 16 };
 
-static int pack_entry(struct cet_buf *b, const struct cet_entry *e)
+static int pack_entry(struct cet_buf *b, const struct cet_entry *e, int seen)
 {
     char flags = (char)((e->gold_missing ? E_GOLD_MISSING : 0) | (e->cleaneval ? E_CLEANEVAL : 0) |
-                        (e->gold_path ? E_GOLD_PATH : 0) | (e->gold_inline ? E_GOLD_INLINE : 0));
+                        (e->gold_path ? E_GOLD_PATH : 0) | (e->gold_inline ? E_GOLD_INLINE : 0) |
+                        (seen ? E_SEEN : 0));
     return cet_buf_add(b, &flags, 1) || cet_buf_add(b, e->package, strlen(e->package) + 1) ||
            cet_buf_add(b, e->name, strlen(e->name) + 1) ||
            cet_buf_add(b, e->html_path, strlen(e->html_path) + 1) ||
@@ -146,10 +149,12 @@ static char *take_str(const char *p, size_t len, size_t *at)
     return strdup(s);
 }
 
-static int unpack_entries(struct cet_entries *out, const char *p, size_t len, size_t n)
+/* The entries, and in seen[i] whether rank 0 found entry i's page. */
+static int unpack_entries(struct cet_entries *out, uint8_t **seen, const char *p, size_t len,
+                          size_t n)
 {
     memset(out, 0, sizeof *out);
-    if (!(out->v = calloc(n ? n : 1, sizeof *out->v)))
+    if (!(out->v = calloc(n ? n : 1, sizeof *out->v)) || !(*seen = calloc(n ? n : 1, 1)))
         return -1;
     out->cap = n;
     size_t at = 0;
@@ -160,6 +165,7 @@ static int unpack_entries(struct cet_entries *out, const char *p, size_t len, si
         struct cet_entry *e = &out->v[out->n++];
         e->gold_missing = (flags & E_GOLD_MISSING) != 0;
         e->cleaneval = (flags & E_CLEANEVAL) != 0;
+        (*seen)[i] = (flags & E_SEEN) != 0;
         if (!(e->package = take_str(p, len, &at)) || !(e->name = take_str(p, len, &at)) ||
             !(e->html_path = take_str(p, len, &at)) ||
             ((flags & E_GOLD_PATH) && !(e->gold_path = take_str(p, len, &at))) ||
@@ -195,12 +201,34 @@ static int pack_status(struct cet_buf *b, const struct cet_entries *shard,
     return 0;
 }
 
-/* This rank's part of LOAD: receive the shard, load it, send the status. */
+/* A page rank 0 found but this rank cannot: the ranks do not see the same
+ * files (a file system missing on a node), which would make the result
+ * depend on where the ranks run, so the run stops rather than skip it. */
+static int check_seen(const struct cet_cluster *cl, const uint8_t *seen, char *msg, size_t size)
+{
+    for (size_t i = 0; i < cl->shard.n; i++) {
+        struct stat sb;
+        const char *path = cl->shard.v[i].html_path;
+        if (seen[i] && stat(path, &sb) != 0) {
+            snprintf(msg, size, "rank %d cannot load its shard: %.300s: %s (rank 0 found it; "
+                     "every rank must see the corpora at the same paths)", cl->rank, path,
+                     strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* This rank's part of LOAD: receive the shard, load it, send the status:
+ * per entry as pack_status, or 'E' and a message naming the rank (and the
+ * document when one is to blame) when the shard cannot be loaded. */
 static int load_part(struct cet_cluster *cl, const int *sizes, const int *displs, const char *all,
                      int threads, char **status_all, int **ssizes, struct cet_error *err)
 {
     int my = 0;
     int64_t nmine = 0;
+    char msg[MSG] = "";
+    uint8_t *seen = NULL;
     MPI_Scatter(sizes, 1, MPI_INT, &my, 1, MPI_INT, 0, MPI_COMM_WORLD);
     /* the number of entries rides in the first 8 bytes of each part */
     char *buf = malloc(my ? (size_t)my : 1);
@@ -211,16 +239,27 @@ static int load_part(struct cet_cluster *cl, const int *sizes, const int *displs
     struct cet_buf st = {0};
     if (ok && (size_t)my >= sizeof nmine) {
         memcpy(&nmine, buf, sizeof nmine);
-        ok = !unpack_entries(&cl->shard, buf + sizeof nmine, (size_t)my - sizeof nmine,
+        ok = !unpack_entries(&cl->shard, &seen, buf + sizeof nmine, (size_t)my - sizeof nmine,
                              (size_t)nmine);
     }
     free(buf);
     struct cet_error lerr;
-    ok = ok && !cet_corpus_load(&cl->local, &cl->shard, NULL, threads, &lerr);
-    /* A status part of 0 bytes tells rank 0 this rank is out of memory. */
-    if (ok && pack_status(&st, &cl->shard, &cl->local))
+    if (!ok)
+        snprintf(msg, sizeof msg, "rank %d: out of memory receiving its shard", cl->rank);
+    else if (check_seen(cl, seen, msg, sizeof msg))
         ok = 0;
-    int slen = ok ? (int)st.len : 0;
+    else if (cet_corpus_load(&cl->local, &cl->shard, NULL, threads, &lerr) ||
+             pack_status(&st, &cl->shard, &cl->local)) {
+        ok = 0;
+        snprintf(msg, sizeof msg, "rank %d: out of memory loading its shard", cl->rank);
+    }
+    free(seen);
+    if (!ok) {
+        st.len = 0;
+        if (cet_buf_add(&st, "E", 1) || cet_buf_add(&st, msg, strlen(msg) + 1))
+            st.len = 0; /* 0 bytes: out of memory, said by rank 0 */
+    }
+    int slen = (int)st.len;
     int *rs = NULL, *rd = NULL;
     char *rall = NULL;
     if (cl->rank == 0) {
@@ -245,7 +284,7 @@ static int load_part(struct cet_cluster *cl, const int *sizes, const int *displs
         if (!rall || !rs)
             return cet_fail(err, "out of memory");
     }
-    return ok ? 0 : cet_fail(err, "rank %d: out of memory loading its documents", cl->rank);
+    return ok ? 0 : cet_fail(err, "%s", msg);
 }
 
 /* Every rank's entries: a count (8 bytes) then the packed entries, for
@@ -255,33 +294,38 @@ static int pack_shards(struct cet_buf *all, int *sizes, int *displs, size_t *wi,
 {
     size_t nw = 0;
     uint64_t *cost = malloc((e->n ? e->n : 1) * sizeof *cost);
-    if (!cost)
+    uint8_t *seen = malloc(e->n ? e->n : 1);
+    if (!cost || !seen) {
+        free(cost);
+        free(seen);
         return -1;
+    }
     for (size_t i = 0; i < e->n; i++) {
         if (want && !want[i])
             continue;
         struct stat sb;
         /* Cost: the page's bytes (what parsing, the model and the evaluation grow with). */
-        cost[nw] = 1 + (stat(e->v[i].html_path, &sb) == 0 ? (uint64_t)sb.st_size : 0) +
+        seen[nw] = stat(e->v[i].html_path, &sb) == 0;
+        cost[nw] = 1 + (seen[nw] ? (uint64_t)sb.st_size : 0) +
                    (e->v[i].gold_inline ? strlen(e->v[i].gold_inline) : 0);
         wi[nw++] = i;
     }
     cet_shard_plan(cost, nw, N, first);
     free(cost);
-    for (int r = 0; r < N; r++) {
+    int rc = 0;
+    for (int r = 0; r < N && !rc; r++) {
         int64_t n = (int64_t)(first[r + 1] - first[r]);
         size_t at = all->len;
-        if (cet_buf_add(all, (const char *)&n, sizeof n))
-            return -1;
-        for (size_t q = first[r]; q < first[r + 1]; q++)
-            if (pack_entry(all, &e->v[wi[q]]))
-                return -1;
+        rc = cet_buf_add(all, (const char *)&n, sizeof n);
+        for (size_t q = first[r]; q < first[r + 1] && !rc; q++)
+            rc = pack_entry(all, &e->v[wi[q]], seen[q]);
         if (all->len > (size_t)INT_MAX)
-            return -1;
+            rc = -1;
         displs[r] = (int)at;
         sizes[r] = (int)(all->len - at);
     }
-    return 0;
+    free(seen);
+    return rc ? -1 : 0;
 }
 
 /* Rank 0: the catalogue corpus from the gathered statuses, and docoff. */
@@ -290,13 +334,19 @@ static int catalogue(struct cet_cluster *cl, struct cet_corpus *c, const struct 
                      const int *ssizes, struct cet_error *err)
 {
     int N = cl->size;
-    for (int r = 0; r < N; r++)
+    size_t at = 0;
+    for (int r = 0; r < N; r++) {
         if (!ssizes[r] && first[r + 1] > first[r])
-            return cet_fail(err, "rank %d: out of memory loading its documents", r);
+            return cet_fail(err, "rank %d: out of memory loading its shard", r);
+        if (ssizes[r] && status[at] == 'E')
+            return cet_fail(err, "%.*s", MSG, status + at + 1);
+        at += (size_t)ssizes[r];
+    }
+    at = 0;
     struct cet_doc **docs = calloc(e->n ? e->n : 1, sizeof *docs);
     char **reasons = calloc(e->n ? e->n : 1, sizeof *reasons);
     int oom = !docs || !reasons;
-    size_t at = 0, ndocs = 0;
+    size_t ndocs = 0;
     for (int r = 0; r < N && !oom; r++) {
         cl->docoff[r] = ndocs;
         for (size_t q = first[r]; q < first[r + 1]; q++) {

@@ -42,7 +42,10 @@ void cet_shard_plan(const uint64_t *cost, size_t n, int nranks, size_t *first);
  * cet_corpus_load would give it (documents, packages, skips with their
  * reasons, bytes), but its documents are catalogue entries only (package,
  * name, path, bytes): the models stay on their ranks.  A new load replaces
- * the shards of the last. */
+ * the shards of the last.  A page rank 0 found but another rank cannot see
+ * fails the load with a message naming that rank and the page (the ranks
+ * must see the same files); a page no rank can read is skipped as in
+ * cet_corpus_load. */
 int cet_cluster_load(struct cet_cluster *cl, struct cet_corpus *c, const struct cet_entries *e,
                      const uint8_t *want, int threads, struct cet_error *err);
 /* Binds extractor ex and metric to every rank's shard (cet_evaluator_new);

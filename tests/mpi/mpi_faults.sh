@@ -1,14 +1,19 @@
 # MPI build, faults: SIGTERM to mpirun stops every rank after rank 0 has
-# written its checkpoint; a rank killed mid-run ends mpirun with a non-zero
-# exit and a message naming the rank; both runs resume on another number of
-# ranks and end byte-identically with the single-process run left alone.
+# written its checkpoint (mpirun exits 1: Open MPI's status when it is
+# signalled itself); SIGTERM to rank 0 does the same and mpirun exits 143,
+# rank 0's status, as the single process; a rank killed mid-run ends mpirun
+# with a non-zero exit and a message naming the rank; the runs resume on
+# another number of ranks and end byte-identically with the single-process
+# run left alone.  A rank that cannot read a page rank 0 found stops the run
+# with a message naming the rank and the page.
 CETUNE=$1 PLAIN=$2 SRC=$3
 . "$SRC/tests/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
 G=$SRC/tests/data/ga
 # The demo corpus and 300 generations: long enough (several seconds) that
 # SIGTERM and the kill land mid-run however fast the machine is.
-RUN="-p $G/lqf.json -d $SRC/samples/demo --pop 20 --generations 300 --patience 0 --resolution 0 --seed 11 --threads 1"
+BASE="-p $G/lqf.json --pop 20 --generations 300 --patience 0 --resolution 0 --seed 11 --threads 1"
+RUN="$BASE -d $SRC/samples/demo"
 
 # The PID of rank R among mpirun's children.
 rank_pid() {
@@ -40,6 +45,18 @@ expect_status 0 mpirun $MPIRUN_OPTS -np 2 "$CETUNE" evolve --resume "$TMP/term"
 expect_grep "$TMP/err" "resuming $TMP/term after generation"
 same_as_ref "$TMP/term" "SIGTERM, resumed on 2 ranks"
 
+# SIGTERM to rank 0 (as Slurm's scancel signals the tasks): mpirun exits 143.
+mpirun $MPIRUN_OPTS -np 3 "$CETUNE" evolve $RUN -o "$TMP/term0" >"$TMP/out3" 2>"$TMP/err3" &
+pid=$!
+if wait_generation "$TMP/term0" 3 $pid; then ok; else fail "the run ended before it could be interrupted"; fi
+rank0=$(rank_pid $pid 0)
+if [ -n "$rank0" ]; then ok; kill -TERM "$rank0"; else fail "rank 0 not found"; fi
+wait $pid
+status=$?
+if [ $status -eq 143 ]; then ok; else fail "SIGTERM to rank 0: mpirun exit $status, not 143"; fi
+expect_grep "$TMP/err3" "interrupted by SIGTERM after"
+expect_grep "$TMP/term0/run.json" '"status":	"interrupted"'
+
 # Rank 1 of 3 killed, resumed on 2.
 mpirun $MPIRUN_OPTS -np 3 "$CETUNE" evolve $RUN -o "$TMP/kill" >"$TMP/out2" 2>"$TMP/err2" &
 pid=$!
@@ -52,4 +69,15 @@ if [ $status -ne 0 ]; then ok; else fail "a killed rank: mpirun exit 0"; fi
 expect_grep "$TMP/err2" "process rank 1 .* exited on signal 9"
 expect_status 0 mpirun $MPIRUN_OPTS -np 2 "$CETUNE" evolve --resume "$TMP/kill"
 same_as_ref "$TMP/kill" "rank 1 killed, resumed on 2 ranks"
+
+# Rank 0 and the others in different directories (mpirun --wdir), the
+# relative corpus path missing a page for ranks 1 and 2: as nodes that do
+# not see the same files.
+mkdir -p "$TMP/node0" "$TMP/node1"
+cp -r "$SRC/samples/demo" "$TMP/node0/corpus"
+cp -r "$SRC/samples/demo" "$TMP/node1/corpus"
+rm "$TMP/node1/corpus/dailyherald/harriers-county-cup-semi-final.html"
+expect_status 1 mpirun $MPIRUN_OPTS -np 1 --wdir "$TMP/node0" "$CETUNE" evolve $BASE -d corpus \
+  -o "$TMP/shard" : -np 2 --wdir "$TMP/node1" "$CETUNE"
+expect_grep "$TMP/err" "rank 1 cannot load its shard: corpus/dailyherald/harriers-county-cup-semi-final.html: No such file"
 finish
