@@ -50,21 +50,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     struct cet_ga *ga;
     if (cet_ga_create(&ga, &d, &err) == 0) {
-        ga->opt.pop = 6;
-        ga->opt.generations = 3;
-        ga->opt.elite = 1;
-        ga->opt.seed = size;
+        struct cet_ga_options o = *cet_ga_opts(ga);
+        struct cet_ga_status st;
+        o.pop = 6;
+        o.generations = 3;
+        o.elite = 1;
+        o.seed = size;
+        cet_ga_set_options(ga, &o);
         if (cet_ga_setup(ga, eval, NULL, &d, &err) == 0)
-            while (ga->stop == CET_STOP_NONE)
+            for (cet_ga_status(ga, &st); st.stop == CET_STOP_NONE; cet_ga_status(ga, &st))
                 if (cet_ga_generation(ga, &err))
                     __builtin_trap(); /* the callback never fails or cancels */
         /* Nothing forbidden was evaluated, and every archived genome is
          * normalised (inactive genes at their defaults): normalising again
          * changes nothing. */
-        for (size_t i = 0; i < ga->narch; i++) {
-            const double *a = ga->genes + i * d.ngenes;
+        cet_ga_status(ga, &st);
+        for (size_t i = 0; i < st.narch; i++) {
+            struct cet_individual ind;
+            cet_ga_individual(ga, i, &ind);
+            const double *a = ind.genes;
             memcpy(g, a, d.ngenes * sizeof *g);
-            cet_genome_normalise(&d, ga->opt.resolution, g);
+            cet_genome_normalise(&d, o.resolution, g);
             if (cet_params_forbidden(&d, a) || memcmp(g, a, d.ngenes * sizeof *g))
                 __builtin_trap();
         }

@@ -3,10 +3,12 @@
  * (params.h), evolves by selection, recombination and mutation until the
  * best fitness (mean word F1 on the training sample) stops improving.
  *
- * The lifecycle follows PGAPack: cet_ga_create (defaults), set fields of
- * ga->opt, cet_ga_add_seed, cet_ga_setup (validate, seed the random
- * stream; a GA restored from a checkpoint keeps its stream), then
- * cet_ga_generation until ga->stop is set, cet_ga_destroy.
+ * The lifecycle follows PGAPack: cet_ga_create (defaults),
+ * cet_ga_set_options, cet_ga_add_seed, cet_ga_setup (validate, seed the
+ * random stream; a GA restored from a checkpoint keeps its stream), then
+ * cet_ga_generation until cet_ga_status says it stopped, cet_ga_destroy.
+ * The GA object is opaque; its operators, which draw from its random
+ * stream, are private (src/ga/ga_internal.h).
  *
  * Reproducibility: every random draw comes from one gsl_rng (MT19937) on the
  * calling thread, seeded from opt.seed, in a fixed order; fitness comes from
@@ -27,8 +29,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-#include <gsl/gsl_rng.h>
 
 #include "cetune/buf.h"
 #include "cetune/error.h"
@@ -105,86 +105,55 @@ struct cet_ga_stats {
     long doc_evaluations;       /* (individual, document) evaluations so far */
 };
 
-/* The state of racing (race.c), NULL without it.  Memory: the incumbent's
- * per-document F1 (ndocs doubles) and the scores of one generation's new
- * individuals (pop x ndocs struct cet_score, 40 bytes each), nothing per
- * archived individual but its document count and raced-out flag. */
-struct cet_race {
-    uint32_t *order;              /* the documents in racing order (ndocs) */
-    uint32_t *pos;                /* pos[doc] = its place in order */
-    size_t ndocs;
-    size_t incumbent;             /* archive index of the best fully evaluated, or -1 */
-    double *inc_f1;               /* its F1 per document (corpus order) */
-    cet_ga_score_fn score;
-    /* The generation in progress, kept when cancelled between blocks so a
-     * checkpoint can resume it: */
-    int pending;
-    size_t *members;              /* archive indices of the generation (pop) */
-    size_t nmembers;
-    size_t first, n;              /* its new individuals: archive first .. first+n */
-    size_t done;                  /* documents of the order scored so far */
-    struct cet_score *scores;     /* n x ndocs (row j by document index) */
+/* A GA (its definition is private: src/ga/ga_internal.h).  Read it with
+ * the functions below. */
+struct cet_ga;
+
+/* Where a GA stands after its last complete generation. */
+struct cet_ga_status {
+    long gen;           /* last complete generation, -1 before the first */
+    long evals;         /* evaluations so far */
+    long doc_evals;     /* (individual, document) evaluations so far */
+    size_t ndocs;       /* documents of a full evaluation */
+    size_t narch;       /* individuals evaluated so far (the archive) */
+    double elapsed;     /* wall-clock seconds of complete generations, across resumes */
+    enum cet_stop stop; /* CET_STOP_NONE while it goes on */
+    /* Racing: a generation paused between blocks (a checkpoint resumes
+     * it), with race_done of race_ndocs documents in racing order scored. */
+    int race_pending;
+    size_t race_done, race_ndocs;
+};
+/* One evaluated individual (an archive entry), in the GA's memory: valid
+ * until the next generation. */
+struct cet_individual {
+    const double *genes;  /* ngenes normalised values (cet_ga_desc(ga)->genes) */
+    double fit;           /* the objective (--pareto: mean F1) */
+    double prec, rec, f1; /* means over the documents it was evaluated on */
+    double words;         /* mean extracted words */
+    double viol;          /* constraint violation (0: feasible) */
+    const double *obj;    /* CET_MAX_PARETO Pareto objectives */
+    long born;            /* generation of its evaluation */
+    uint32_t ndone;       /* documents it was evaluated on */
+    int raced;            /* 1: raced out (its means are over ndone documents) */
 };
 
-/* Everything below is read-only outside src/ga (the row caches change when
- * results are written). */
-struct cet_ga {
-    struct cet_ga_options opt;
-    const struct cet_params_desc *desc;
-    size_t ngenes, nfull;         /* genes; extractor parameters */
-    gsl_rng *rng;
-    gsl_rng *rng_saved;           /* the state before the generation in progress */
-    int ready;                    /* cet_ga_setup done */
-
-    double *seeds;                /* injected into generation 0: nseeds x ngenes */
-    size_t nseeds;
-
-    /* The archive: every evaluated genome once, in evaluation order. */
-    double *genes;                /* narch x ngenes */
-    double *fit, *prec, *rec;     /* fit: the objective (--pareto: mean F1) */
-    double *f1, *words, *viol;    /* mean F1, mean extracted words, constraint violation */
-    double *obj;                  /* narch x CET_MAX_PARETO: the Pareto objectives */
-    long *born;                   /* generation of its evaluation */
-    uint32_t *ndone;              /* documents it was evaluated on */
-    uint8_t *raced;               /* 1: raced out (fit is the mean over ndone documents) */
-    size_t narch, cap;
-    uint32_t *slots;              /* hash of normalised genome -> archive index + 1 */
-    size_t nslots;
-
-    size_t *pop;                  /* archive indices of the current generation */
-    size_t npop;
-
-    long gen;                     /* last complete generation, -1 before the first */
-    long evals;                   /* evaluations so far */
-    size_t ndocs;                 /* documents of a full evaluation (set before
-                                     cet_ga_setup; only counted) */
-    long doc_evals;               /* (individual, document) evaluations so far */
-    struct cet_race *race;        /* racing state (cet_ga_race_setup), or NULL */
-    double best_ref;              /* best fitness at the last improvement */
-    long last_improve;            /* generation of the last improvement */
-    double elapsed;               /* wall-clock seconds of complete generations, including
-                                     the caller's work between them, across resumes */
-    double t_last;                /* when the last generation of this process ended */
-    enum cet_stop stop;
-
-    struct cet_ga_stats *hist;    /* one row per complete generation */
-    size_t nhist, hist_cap;
-
-    /* Formatted archive rows, kept so each generation formats only its own
-     * (rows of complete generations never change). */
-    struct cet_buf csv_rows, json_rows;
-    size_t ncsv_rows, njson_rows;
-
-    cet_ga_eval_fn eval;
-    cet_ga_measure_fn measure;
-    cet_ga_cancel_fn cancel;
-    void *ctx;
-};
+void cet_ga_status(const struct cet_ga *ga, struct cet_ga_status *st);
+/* Archive entry i (i < narch), in evaluation order. */
+void cet_ga_individual(const struct cet_ga *ga, size_t i, struct cet_individual *ind);
+/* One row per complete generation, *n rows. */
+const struct cet_ga_stats *cet_ga_history(const struct cet_ga *ga, size_t *n);
+const struct cet_ga_options *cet_ga_opts(const struct cet_ga *ga);
+const struct cet_params_desc *cet_ga_desc(const struct cet_ga *ga);
 
 /* Fills o with the defaults listed above. */
 void cet_ga_default_options(struct cet_ga_options *o);
 /* Creates a GA for desc (which must outlive it) with default options. */
 int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err);
+/* Replaces the options (before cet_ga_setup). */
+void cet_ga_set_options(struct cet_ga *ga, const struct cet_ga_options *o);
+/* The number of documents of a full evaluation (before cet_ga_setup; it is
+ * only counted, and racing orders that many). */
+void cet_ga_set_ndocs(struct cet_ga *ga, size_t ndocs);
 /* Adds an individual to the first generation (after the description's
  * seeds), from a full parameter vector; fails when a described value is
  * outside the description. */
@@ -238,9 +207,6 @@ size_t cet_ga_lookup(const struct cet_ga *ga, const double *g);
 
 /* Puts every gene inside its bounds and onto its grid (see above). */
 void cet_genome_normalise(const struct cet_params_desc *d, double resolution, double *g);
-/* A random genome, uniform (or log-uniform) within the ranges, normalised. */
-void cet_genome_random(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
-                       double *g);
 /* Position of gene value v in [0, 1] of its range (log scale where set). */
 double cet_gene_unit(const struct cet_gene *gene, double v);
 /* Mean over genes of the standard deviation of the unit positions of n
@@ -248,59 +214,13 @@ double cet_gene_unit(const struct cet_gene *gene, double v);
  * all when it is active in none (NAN when out of memory). */
 double cet_genome_diversity(const struct cet_params_desc *d, const double *genomes, size_t n);
 
-/* ---- operators (select.c, crossover.c, mutate.c) ---- */
+/* ---- operators by name (select.c, crossover.c) ---- */
 
-/* The operator tables: adding a scheme is a file with its function, an
- * enum value and a row.  A row names the scheme (as options, run.json and
- * checkpoints say it), says which options it reads (`uses`: the option
- * names in checkpoints, which always store every option) and calls it. */
-struct cet_selection {
-    const char *name;
-    const char *uses;
-    /* A parent's rank among n individuals ranked best first. */
-    size_t (*pick)(gsl_rng *rng, size_t n, const struct cet_ga_options *o);
-};
-extern const struct cet_selection cet_selections[CET_SELECT_COUNT];
-extern const char *const cet_selection_names[CET_SELECT_COUNT + 1]; /* NULL-terminated */
-struct cet_crossover {
-    const char *name;
-    const char *uses;
-    void (*cross)(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
-                  const double *a, const double *b, double *child);
-};
-extern const struct cet_crossover cet_crossovers[CET_CROSS_COUNT];
-/* The index of the scheme called name in a table, or -1. */
+/* The selection schemes' names, by enum cet_select; NULL-terminated. */
+extern const char *const cet_selection_names[CET_SELECT_COUNT + 1];
+/* The index of the selection or crossover scheme called name, or -1. */
 int cet_selection_find(const char *name);
 int cet_crossover_find(const char *name);
-
-/* Picks a parent among n individuals ranked best first (rank 0 is best) and
- * returns its rank. */
-size_t cet_select_tournament(gsl_rng *rng, size_t n, size_t size);
-size_t cet_select_truncation(gsl_rng *rng, size_t n, double fraction);
-/* Uniform crossover per gene; correlated groups are blended instead: one
- * weight w ~ U(0,1) per group, child = w a + (1-w) b (in log space for log
- * genes).  A gene active in one parent only is copied from it.  The child
- * is normalised. */
-void cet_crossover(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
-                   const double *a, const double *b, double *child);
-/* Mutates each active gene with probability rate (0: 1/active genes; at
- * least one gene always):
- * Gaussian with spread sigma x range (integers move at least one step),
- * booleans flip, enums take another allowed value.  Normalised after. */
-void cet_mutate(const struct cet_params_desc *d, double resolution, gsl_rng *rng, double rate,
-                double sigma, double *g);
-/* When g is forbidden, changes one gene (chosen uniformly) of the first
- * forbidden combination it matches, as a mutation would, and normalises;
- * g may match another combination after. */
-void cet_repair(const struct cet_params_desc *d, double resolution, gsl_rng *rng, double sigma,
-                double *g);
-
-/* ---- stopping (stop.c) ---- */
-
-/* Updates the improvement record after generation ga->gen and sets ga->stop. */
-void cet_ga_check_stop(struct cet_ga *ga);
-/* The mutation spread in force: sigma, widened while stagnating when adaptive. */
-double cet_ga_sigma(const struct cet_ga *ga);
 
 /* ---- random streams (genome.c) ---- */
 

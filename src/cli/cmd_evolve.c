@@ -165,7 +165,7 @@ const struct cli_command cli_evolve = {
  * (with a warning when they differ from the fixed values). */
 static int add_seed_configs(struct cet_run *run, const struct cli_list *files)
 {
-    const struct cet_extractor *ex = cet_run_ga(run)->desc->ex;
+    const struct cet_extractor *ex = cet_ga_desc(cet_run_ga(run))->ex;
     for (size_t i = 0; i < files->n; i++) {
         struct cet_error err;
         uint8_t *ignored = NULL;
@@ -253,7 +253,7 @@ static int cmd_evolve(int argc, char **argv)
     }
     if ((rc = new_run(&run, &a)))
         goto done;
-    const struct cet_params_desc *d = cet_run_ga(run)->desc;
+    const struct cet_params_desc *d = cet_ga_desc(cet_run_ga(run));
     rc = CLI_RUNTIME;
     if (!(dir = cet_run_dir_name(run, a.out)))
         goto oom;

@@ -115,7 +115,7 @@ int evolve_fold_args(char ***args, size_t *nargs, const char *params, const stru
     option(&w, "--max-evals", "%ld", o->max_evals);
     option(&w, "--time", "%.17g", o->time_limit);
     option(&w, "--elite", "%zu", o->elite);
-    option(&w, "--select", "%s", cet_selections[o->select].name);
+    option(&w, "--select", "%s", cet_selection_names[o->select]);
     option(&w, "--tournament", "%zu", o->tournament);
     option(&w, "--truncation", "%.17g", o->truncation);
     option(&w, "--crossover-rate", "%.17g", o->crossover_rate);
@@ -383,8 +383,8 @@ int evolve_folds(struct cet_run *run, int threads)
 {
     const struct cet_ga *ga = cet_run_ga(run);
     struct cet_error err;
-    int rc = folds(cet_run_dir(run), cet_run_info(run), ga->desc, cet_run_train(run),
-                   ga->opt.seed, threads);
+    int rc = folds(cet_run_dir(run), cet_run_info(run), cet_ga_desc(ga), cet_run_train(run),
+                   cet_ga_opts(ga)->seed, threads);
     if (rc && cli_signal) {
         if (cet_run_interrupt(run, &err))
             cli_error("%s", err.msg);

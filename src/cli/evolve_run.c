@@ -24,11 +24,14 @@ int evolve_run_loop(struct cet_run *run, int threads)
     cli_progress_start(&pr, ga);
     cet_run_set_cancel(run, cli_cancelled, NULL);
     tty = tty && !cli_evolve_fold; /* the folds' runs are quiet */
+    struct cet_ga_status st;
+    size_t nhist;
     while (!cet_run_stopped(run) && !cli_signal && !(r = cet_run_step(run, &err)))
         if (tty)
             cli_progress_print(&pr, ga);
-    if (tty && ga->nhist)
+    if (tty && cet_ga_history(ga, &nhist) && nhist)
         fputc('\n', stderr);
+    cet_ga_status(ga, &st);
     if (r < 0) {
         /* Every file is whole (atomic writes): the last checkpoint on disk still resumes. */
         cli_error("%s", err.msg);
@@ -43,11 +46,11 @@ int evolve_run_loop(struct cet_run *run, int threads)
             fprintf(stderr, "cetune: interrupted by %s after %ld complete generation%s; "
                         "the checkpoint is in %s/checkpoint.json\n"
                         "cetune: resume with: cetune evolve --resume %s\n",
-                cli_signal_name(), ga->gen + 1, ga->gen == 0 ? "" : "s", dir, dir);
-        if (ga->race && ga->race->pending)
+                cli_signal_name(), st.gen + 1, st.gen == 0 ? "" : "s", dir, dir);
+        if (st.race_pending)
             fprintf(stderr, "cetune: the raced generation %ld is kept after %zu of %zu documents; "
                             "the resumed run goes on from there\n",
-                    ga->gen + 1, ga->race->done, ga->race->ndocs);
+                    st.gen + 1, st.race_done, st.race_ndocs);
         return 128 + cli_signal;
     }
     if (cet_run_finish(run, &err)) {
@@ -75,6 +78,8 @@ int evolve_resume(const char *dir, const char *command, int threads)
     }
     cli_catch_signals();
     const struct cet_ga *ga = cet_run_ga(run);
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
     if (cet_run_stopped(run) && cli_evolve_fold) {
         rc = 0;
         goto done;
@@ -82,7 +87,7 @@ int evolve_resume(const char *dir, const char *command, int threads)
     if (cet_run_stopped(run)) {
         cet_rundir_remove_temporaries(dir);
         fprintf(stderr, "cetune: %s has finished already (stopped by %s); nothing to resume\n",
-                dir, cet_ga_stop_name(ga->stop));
+                dir, cet_ga_stop_name(st.stop));
         cli_print_run(run);
         /* A validation that was interrupted or failed is done now. */
         rc = cet_run_needs_validation(run) ? cli_validate_run(run, threads) : 0;
@@ -95,13 +100,14 @@ int evolve_resume(const char *dir, const char *command, int threads)
         cli_error("%s", err.msg);
         goto done;
     }
+    cet_ga_status(ga, &st); /* the training sample is loaded: racing knows its documents */
     fprintf(stderr, "cetune: resuming %s after generation %ld (%ld evaluations so far)\n",
-            dir, ga->gen, ga->evals);
-    if (cet_run_info(run)->folds && ga->gen < 0 && (rc = evolve_folds(run, threads)))
+            dir, st.gen, st.evals);
+    if (cet_run_info(run)->folds && st.gen < 0 && (rc = evolve_folds(run, threads)))
         goto done;
-    if (ga->race && ga->race->pending)
+    if (st.race_pending)
         fprintf(stderr, "cetune: generation %ld was raced on %zu of %zu documents; it goes on "
-                        "from there\n", ga->gen + 1, ga->race->done, ga->race->ndocs);
+                        "from there\n", st.gen + 1, st.race_done, st.race_ndocs);
     rc = evolve_run_loop(run, threads);
 done:
     cet_run_free(run);

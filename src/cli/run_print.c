@@ -19,41 +19,47 @@ static double now(void)
 
 void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga)
 {
-    p->evals0 = ga->evals;
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
+    p->evals0 = st.evals;
     p->t0 = now();
 }
 
 void cli_progress_print(const struct cli_progress *p, const struct cet_ga *ga)
 {
-    const struct cet_ga_stats *st = &ga->hist[ga->nhist - 1];
+    const struct cet_ga_options *o = cet_ga_opts(ga);
+    struct cet_ga_status st;
+    size_t nhist;
+    const struct cet_ga_stats *last = cet_ga_history(ga, &nhist) + nhist - 1;
+    cet_ga_status(ga, &st);
     double spent = now() - p->t0;
-    double rate = spent > 0 ? (double)(ga->evals - p->evals0) / spent : 0;
+    double rate = spent > 0 ? (double)(st.evals - p->evals0) / spent : 0;
     char left[32] = "?", gens[48];
-    if (ga->stop != CET_STOP_NONE) {
+    if (st.stop != CET_STOP_NONE) {
         snprintf(left, sizeof left, "0:00");
     } else {
-        double per_gen = ga->elapsed / (double)(ga->gen + 1), t = -1;
-        if (ga->opt.generations > 0)
-            t = per_gen * (double)(ga->opt.generations - ga->gen - 1);
-        if (ga->opt.time_limit > 0 && (t < 0 || ga->opt.time_limit - ga->elapsed < t))
-            t = fmax(0, ga->opt.time_limit - ga->elapsed);
+        double per_gen = st.elapsed / (double)(st.gen + 1), t = -1;
+        if (o->generations > 0)
+            t = per_gen * (double)(o->generations - st.gen - 1);
+        if (o->time_limit > 0 && (t < 0 || o->time_limit - st.elapsed < t))
+            t = fmax(0, o->time_limit - st.elapsed);
         long l = (long)(t + 0.5);
         if (t >= 0 && l >= 3600)
             snprintf(left, sizeof left, "%ld:%02ld:%02ld", l / 3600, l / 60 % 60, l % 60);
         else if (t >= 0)
             snprintf(left, sizeof left, "%ld:%02ld", l / 60, l % 60);
     }
-    int n = snprintf(gens, sizeof gens, "%ld", ga->gen + 1);
-    if (ga->opt.generations > 0)
-        snprintf(gens + n, sizeof gens - (size_t)n, "/%ld", ga->opt.generations);
+    int n = snprintf(gens, sizeof gens, "%ld", st.gen + 1);
+    if (o->generations > 0)
+        snprintf(gens + n, sizeof gens - (size_t)n, "/%ld", o->generations);
     /* With racing, the document evaluations and the saving against scoring
      * every individual on every document. */
     char docs[64] = "";
-    if (ga->opt.race && ga->doc_evals > 0)
-        snprintf(docs, sizeof docs, "  docs %ld (%.1fx fewer)", ga->doc_evals,
-                 (double)ga->evals * (double)ga->ndocs / (double)ga->doc_evals);
+    if (o->race && st.doc_evals > 0)
+        snprintf(docs, sizeof docs, "  docs %ld (%.1fx fewer)", st.doc_evals,
+                 (double)st.evals * (double)st.ndocs / (double)st.doc_evals);
     fprintf(stderr, "\rgeneration %-9s best %.4f  mean %.4f  %6.1f evals/s%s  left %s (at most)   ",
-            gens, st->best, st->mean, rate, docs, left);
+            gens, last->best, last->mean, rate, docs, left);
     fflush(stderr);
 }
 
@@ -73,7 +79,10 @@ static void gene_text(const struct cet_params_desc *d, const double *g, size_t k
  * could be met. */
 static void print_goal(const struct cet_ga *ga, const char *dir)
 {
-    const struct cet_goal *g = &ga->opt.goal;
+    const struct cet_goal *g = &cet_ga_opts(ga)->goal;
+    struct cet_ga_status st;
+    struct cet_individual ind;
+    cet_ga_status(ga, &st);
     char name[64];
     if (g->npareto) {
         size_t *front = NULL, n = 0;
@@ -93,19 +102,23 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
     if (!g->ncons)
         return;
     size_t feasible = 0, best = cet_ga_best(ga);
-    for (size_t i = 0; i < ga->narch; i++)
-        feasible += ga->viol[i] == 0;
+    for (size_t i = 0; i < st.narch; i++) {
+        cet_ga_individual(ga, i, &ind);
+        feasible += ind.viol == 0;
+    }
     printf("constraints:");
     for (size_t k = 0; k < g->ncons; k++) {
         cet_constraint_name(&g->cons[k], name, sizeof name);
         printf(" %s", name);
     }
     if (feasible)
-        printf("; %zu of %zu evaluated settings feasible\n", feasible, ga->narch);
-    else
+        printf("; %zu of %zu evaluated settings feasible\n", feasible, st.narch);
+    else {
+        if (best != (size_t)-1)
+            cet_ga_individual(ga, best, &ind);
         printf("; NO FEASIBLE SETTING FOUND among %zu evaluated: best.json is the one closest "
-               "to feasible (violation %.4f)\n", ga->narch,
-               best == (size_t)-1 ? NAN : ga->viol[best]);
+               "to feasible (violation %.4f)\n", st.narch, best == (size_t)-1 ? NAN : ind.viol);
+    }
 }
 
 /* Table 2 of Gottron (2008): the best distinct individuals, then the defaults
@@ -113,11 +126,14 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
 void cli_print_run(struct cet_run *run)
 {
     const struct cet_ga *ga = cet_run_ga(run);
-    const struct cet_params_desc *d = ga->desc;
+    const struct cet_params_desc *d = cet_ga_desc(ga);
     const struct cet_run_info *info = cet_run_info(run);
+    struct cet_ga_status st;
+    struct cet_individual ind;
     size_t *rank = NULL, n = 0;
+    cet_ga_status(ga, &st);
     int *w = calloc(d->ngenes + 1, sizeof *w);
-    double *g = malloc((ga->ngenes + 1) * sizeof *g);
+    double *g = malloc((d->ngenes + 1) * sizeof *g);
     uint8_t *shown = calloc(d->ngenes + 1, 1);
     if (!w || !g || !shown || cet_ga_top(ga, info->top ? info->top : 5, &rank, &n) || !n)
         goto done;
@@ -125,24 +141,27 @@ void cli_print_run(struct cet_run *run)
      * chose) gets no column: a pipeline has over a hundred. */
     for (size_t j = 0; j < n; j++) {
         uint8_t active[CET_MAX_GENES];
-        cet_params_active(d, ga->genes + rank[j] * ga->ngenes, active);
+        cet_ga_individual(ga, rank[j], &ind);
+        cet_params_active(d, ind.genes, active);
         for (size_t k = 0; k < d->ngenes; k++)
             shown[k] |= active[k];
     }
     printf("%s on %ld documents: %ld generations, %ld evaluations, stopped by %s\n",
-           d->ex->name, info->docs, ga->gen + 1, ga->evals, cet_ga_stop_name(ga->stop));
+           d->ex->name, info->docs, st.gen + 1, st.evals, cet_ga_stop_name(st.stop));
     /* The document evaluations; with racing, the saving against scoring
      * every individual on every document. */
     size_t raced = 0;
-    for (size_t i = 0; i < ga->narch; i++)
-        raced += ga->raced[i];
-    if (ga->opt.race && ga->doc_evals > 0)
+    for (size_t i = 0; i < st.narch; i++) {
+        cet_ga_individual(ga, i, &ind);
+        raced += (size_t)ind.raced;
+    }
+    if (cet_ga_opts(ga)->race && st.doc_evals > 0)
         printf("%ld document evaluations, %.2fx fewer than evaluating every individual fully "
                "(%.0f); %zu of %zu individuals raced out\n",
-               ga->doc_evals, (double)ga->evals * (double)ga->ndocs / (double)ga->doc_evals,
-               (double)ga->evals * (double)ga->ndocs, raced, ga->narch);
+               st.doc_evals, (double)st.evals * (double)st.ndocs / (double)st.doc_evals,
+               (double)st.evals * (double)st.ndocs, raced, st.narch);
     else
-        printf("%ld document evaluations\n", ga->doc_evals);
+        printf("%ld document evaluations\n", st.doc_evals);
     print_goal(ga, cet_run_dir(run));
     putchar('\n');
     printf("%4s", "rank");
@@ -152,7 +171,8 @@ void cli_print_run(struct cet_run *run)
         w[k] = (int)strlen(d->genes[k].name);
         for (size_t j = 0; j < n; j++) {
             char v[64];
-            gene_text(d, ga->genes + rank[j] * ga->ngenes, k, v, sizeof v);
+            cet_ga_individual(ga, rank[j], &ind);
+            gene_text(d, ind.genes, k, v, sizeof v);
             if ((int)strlen(v) > w[k])
                 w[k] = (int)strlen(v);
         }
@@ -160,16 +180,16 @@ void cli_print_run(struct cet_run *run)
     }
     printf("  %8s  %9s  %8s  %10s\n", "fitness", "precision", "recall", "generation");
     for (size_t j = 0; j < n; j++) {
-        size_t i = rank[j];
+        cet_ga_individual(ga, rank[j], &ind);
         printf("%4zu", j + 1);
         for (size_t k = 0; k < d->ngenes; k++) {
             char v[64];
             if (!shown[k])
                 continue;
-            gene_text(d, ga->genes + i * ga->ngenes, k, v, sizeof v);
+            gene_text(d, ind.genes, k, v, sizeof v);
             printf("  %*s", w[k], v);
         }
-        printf("  %8.4f  %9.4f  %8.4f  %10ld\n", ga->fit[i], ga->prec[i], ga->rec[i], ga->born[i]);
+        printf("  %8.4f  %9.4f  %8.4f  %10ld\n", ind.fit, ind.prec, ind.rec, ind.born);
     }
     double f = cet_run_defaults_fitness(run, g);
     uint8_t active[CET_MAX_GENES];
@@ -183,8 +203,10 @@ void cli_print_run(struct cet_run *run)
     }
     if (isnan(f))
         printf(")\n");
-    else
-        printf("): fitness %.4f\nbest: %+.4f over the defaults\n", f, ga->fit[rank[0]] - f);
+    else {
+        cet_ga_individual(ga, rank[0], &ind);
+        printf("): fitness %.4f\nbest: %+.4f over the defaults\n", f, ind.fit - f);
+    }
     printf("best configuration: %s/best.json\n", cet_run_dir(run));
 done:
     free(g);

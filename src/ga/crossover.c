@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cetune/ga.h"
+#include "ga_internal.h"
 
 void cet_crossover(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
                    const double *a, const double *b, double *child)

@@ -67,6 +67,50 @@ int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struc
     return 0;
 }
 
+void cet_ga_set_options(struct cet_ga *ga, const struct cet_ga_options *o)
+{
+    ga->opt = *o;
+}
+
+void cet_ga_set_ndocs(struct cet_ga *ga, size_t ndocs)
+{
+    ga->ndocs = ndocs;
+}
+
+void cet_ga_status(const struct cet_ga *ga, struct cet_ga_status *st)
+{
+    *st = (struct cet_ga_status){
+        .gen = ga->gen, .evals = ga->evals, .doc_evals = ga->doc_evals, .ndocs = ga->ndocs,
+        .narch = ga->narch, .elapsed = ga->elapsed, .stop = ga->stop,
+        .race_pending = ga->race && ga->race->pending,
+        .race_done = ga->race ? ga->race->done : 0, .race_ndocs = ga->race ? ga->race->ndocs : 0};
+}
+
+void cet_ga_individual(const struct cet_ga *ga, size_t i, struct cet_individual *ind)
+{
+    *ind = (struct cet_individual){
+        .genes = ga->genes + i * ga->ngenes, .fit = ga->fit[i], .prec = ga->prec[i],
+        .rec = ga->rec[i], .f1 = ga->f1[i], .words = ga->words[i], .viol = ga->viol[i],
+        .obj = ga->obj + i * CET_MAX_PARETO, .born = ga->born[i], .ndone = ga->ndone[i],
+        .raced = ga->raced[i]};
+}
+
+const struct cet_ga_stats *cet_ga_history(const struct cet_ga *ga, size_t *n)
+{
+    *n = ga->nhist;
+    return ga->hist;
+}
+
+const struct cet_ga_options *cet_ga_opts(const struct cet_ga *ga)
+{
+    return &ga->opt;
+}
+
+const struct cet_params_desc *cet_ga_desc(const struct cet_ga *ga)
+{
+    return ga->desc;
+}
+
 int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err)
 {
     double *s = realloc(ga->seeds, (ga->nseeds + 1) * ga->ngenes * sizeof *s);

@@ -22,6 +22,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/ga.h"
+#include "ga_internal.h"
 
 /* splitmix64 of the seed and the stream number. */
 uint64_t cet_seed_derive(uint64_t seed, uint64_t stream)

@@ -17,6 +17,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "cetune/ga.h"
+#include "ga_internal.h"
 
 static void mutate_gene(const struct cet_gene *ge, gsl_rng *rng, double sigma, double *v)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cetune/ga.h"
+#include "ga_internal.h"
 
 size_t cet_select_tournament(gsl_rng *rng, size_t n, size_t size)
 {

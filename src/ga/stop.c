@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "cetune/ga.h"
+#include "ga_internal.h"
 
 /* 1 when an individual born in generation gen is on the Pareto front. */
 static int front_joined(const struct cet_ga *ga, long gen)
