@@ -69,7 +69,7 @@ int cli_configs_opt(const char *cmd, const struct cli_opt *o, void *field, const
         if (!c->n)
             return cli_usage(cmd, "-P %s must follow -x EXTRACTOR or -c CONFIG.json", arg);
         if (cet_config_set(&c->v[c->n - 1], arg, &err))
-            return cli_usage(cmd, "%s", err.msg);
+            return cli_usage(cmd, "-P: %s", err.msg);
         return 0;
     }
     if (c->n == c->cap) {

@@ -353,8 +353,8 @@ int cet_corpus_scan(struct cet_entries *out, const char *const *dirs, size_t ndi
                 continue;
             for (size_t k = 0; k < before; k++)
                 if (strcmp(out->v[k].package, out->v[j].package) == 0) {
-                    cet_fail(err, "%s: package '%s' is also in an earlier -d corpus", dirs[i],
-                             out->v[j].package);
+                    cet_fail(err, "%s: package '%s' is also in an earlier corpus directory",
+                             dirs[i], out->v[j].package);
                     goto fail;
                 }
         }

@@ -47,11 +47,11 @@ int cet_config_set(struct cet_config *cfg, const char *assignment, struct cet_er
 {
     const char *eq = strchr(assignment, '=');
     if (!eq || eq == assignment)
-        return cet_fail(err, "-P expects name=value, got '%s'", assignment);
+        return cet_fail(err, "a parameter setting is name=value, got '%s'", assignment);
     char name[128];
     size_t n = (size_t)(eq - assignment);
     if (n >= sizeof name)
-        return cet_fail(err, "-P: parameter name too long");
+        return cet_fail(err, "parameter name too long in '%.40s...'", assignment);
     memcpy(name, assignment, n);
     name[n] = 0;
     int i = cet_param_index(cfg->ex, name);

@@ -87,17 +87,18 @@ int cet_pareto_parse(struct cet_goal *g, const char *s, struct cet_error *err)
     for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
         struct cet_objective o;
         if (g->npareto == CET_MAX_PARETO)
-            rc = cet_fail(err, "--pareto takes two or three objectives, got more in '%s'", s);
+            rc = cet_fail(err, "a Pareto search takes two or three objectives, got more in '%s'",
+                          s);
         else if (!(rc = cet_objective_parse(&o, t, err))) {
             for (size_t k = 0; k < g->npareto && !rc; k++)
                 if (g->pareto[k].m == o.m && g->pareto[k].beta == o.beta)
-                    rc = cet_fail(err, "--pareto names '%s' twice", t);
+                    rc = cet_fail(err, "'%s' is named twice in '%s'", t, s);
             g->pareto[g->npareto++] = o;
         }
     }
     if (!rc && g->npareto < 2)
-        rc = cet_fail(err, "--pareto takes two or three objectives separated by commas, got "
-                           "'%s'", s);
+        rc = cet_fail(err, "a Pareto search takes two or three objectives separated by commas, "
+                           "got '%s'", s);
     free(copy);
     return rc;
 }

@@ -116,7 +116,7 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
      * and Pareto fronts would need their own paired statistic. */
     if (!cet_goal_is_default(&ga->opt.goal) || ga->measure)
         return cet_fail(err, "racing works with the default objective (mean F1) only, not with "
-                             "--objective, --constraint or --pareto");
+                             "another objective, constraints or a Pareto search");
     if (!nd)
         return cet_fail(err, "racing needs the number of training documents");
     if (!ga->opt.race_first || !ga->opt.race_block)
