@@ -70,8 +70,9 @@ static int mark_written(struct job *j, const char *target)
     return 0;
 }
 
-/* DIR/NAME.txt (or .html): NAME is the file name without .gz and .html/.htm. */
-static void out_path(char *buf, size_t size, const struct job *j, const char *input)
+/* DIR/NAME.txt (or .html): NAME is the file name without .gz and
+ * .html/.htm; allocated, NULL when out of memory. */
+static char *out_path(const struct job *j, const char *input)
 {
     const char *base = strcmp(input, "-") ? strrchr(input, '/') : NULL;
     base = !strcmp(input, "-") ? "stdin" : base ? base + 1 : input;
@@ -82,7 +83,10 @@ static void out_path(char *buf, size_t size, const struct job *j, const char *in
         n -= 5;
     else if (n > 4 && !strncmp(base + n - 4, ".htm", 4))
         n -= 4;
-    snprintf(buf, size, "%s/%.*s.%s", j->out_dir, (int)n, base, j->html ? "html" : "txt");
+    struct cet_buf b = {0};
+    if (cet_buf_printf(&b, "%s/%.*s.%s", j->out_dir, (int)n, base, j->html ? "html" : "txt"))
+        cet_buf_free(&b);
+    return b.p;
 }
 
 static int same_file(const char *a, const char *b)
@@ -99,6 +103,7 @@ static int extract_one(struct job *j, const char *input)
     const char *path = strcmp(input, "-") ? input : "/dev/stdin";
     const char *shown = strcmp(input, "-") ? input : "standard input";
     struct cet_error err;
+    char *target = NULL;
     int rc = -1;
     if (cet_read_file(&j->page, path, CET_MAX_PAGE_BYTES, &err)) {
         cli_error("%s", err.msg);
@@ -113,8 +118,10 @@ static int extract_one(struct job *j, const char *input)
         goto done;
     }
     if (j->out_dir) {
-        char target[8192];
-        out_path(target, sizeof target, j, input);
+        if (!(target = out_path(j, input))) {
+            cli_error("%s: out of memory", shown);
+            goto done;
+        }
         if (same_file(target, path)) {
             cli_error("%s: the output %s would overwrite the page", shown, target);
             goto done;
@@ -147,6 +154,7 @@ static int extract_one(struct job *j, const char *input)
     }
     rc = 0;
 done:
+    free(target);
     return rc;
 }
 

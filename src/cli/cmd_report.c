@@ -15,35 +15,41 @@
 #include <unistd.h>
 
 #include "cetune/report.h"
+#include "cetune/rundir.h"
 #include "cli.h"
 
-/* The first executable NAME on PATH into out; 0, or -1 when there is none. */
-static int find_on_path(const char *name, char *out, size_t size)
+/* The first executable NAME on PATH, allocated; NULL when there is none
+ * (or out of memory). */
+static char *find_on_path(const char *name)
 {
     const char *path = getenv("PATH");
+    struct cet_buf out = {0};
     if (!path)
         path = "/usr/bin:/bin"; /* what execvp would search */
     while (*path) {
         size_t n = strcspn(path, ":");
         struct stat st;
+        out.len = 0;
         /* An empty PATH entry is the current directory. */
-        snprintf(out, size, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name);
-        if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
-            return 0;
+        if (cet_buf_printf(&out, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name))
+            break;
+        if (stat(out.p, &st) == 0 && S_ISREG(st.st_mode) && access(out.p, X_OK) == 0)
+            return out.p;
         path += n + (path[n] == ':');
     }
-    return -1;
+    cet_buf_free(&out);
+    return NULL;
 }
 
 /* Runs gnuplot report.gp inside dir (the script names its files relative to
  * it), its output on stderr.  0, or -1 with why filled. */
-static int run_gnuplot(const char *gnuplot, const char *dir, char *why, size_t size)
+static int run_gnuplot(const char *gnuplot, const char *dir, struct cet_buf *why)
 {
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(why, size, "gnuplot could not be started (%s)", strerror(errno));
+        cet_buf_printf(why, "gnuplot could not be started (%s)", strerror(errno));
         return -1;
     }
     if (pid == 0) {
@@ -57,17 +63,33 @@ static int run_gnuplot(const char *gnuplot, const char *dir, char *why, size_t s
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
-            snprintf(why, size, "gnuplot could not be waited for (%s)", strerror(errno));
+            cet_buf_printf(why, "gnuplot could not be waited for (%s)", strerror(errno));
             return -1;
         }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
     if (WIFEXITED(status))
-        snprintf(why, size, "gnuplot (%s) failed with exit status %d", gnuplot,
-                 WEXITSTATUS(status));
+        cet_buf_printf(why, "gnuplot (%s) failed with exit status %d", gnuplot,
+                       WEXITSTATUS(status));
     else
-        snprintf(why, size, "gnuplot (%s) was killed by signal %d", gnuplot, WTERMSIG(status));
+        cet_buf_printf(why, "gnuplot (%s) was killed by signal %d", gnuplot, WTERMSIG(status));
     return -1;
+}
+
+/* Whether gnuplot drew every plot of r in dir; why says which it did not. */
+static int all_drawn(const struct cet_report *r, const char *dir, struct cet_buf *why)
+{
+    for (size_t i = 0; i < r->nplots; i++) {
+        struct stat st;
+        char *path = cet_run_path(dir, r->plots[i]);
+        int bad = !path || stat(path, &st) || st.st_size == 0;
+        free(path);
+        if (bad) {
+            cet_buf_printf(why, "gnuplot did not draw %s", r->plots[i]);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static int cmd_report(int argc, char **argv);
@@ -87,59 +109,51 @@ static int cmd_report(int argc, char **argv)
     if (optind + 1 < argc)
         return cli_usage("report", "unexpected argument '%s'", argv[optind + 1]);
 
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", argv[optind]);
-    size_t dl = strlen(dir);
-    while (dl > 1 && dir[dl - 1] == '/')
-        dir[--dl] = 0;
+    struct cet_report r = {0};
+    struct cet_error err;
+    struct cet_buf why = {0};
     struct stat st;
+    char *dir = strdup(argv[optind]), *ckpt = NULL, *gnuplot = NULL;
+    int loaded = 0;
+    rc = CLI_RUNTIME;
+    if (!dir)
+        goto oom;
+    for (size_t dl = strlen(dir); dl > 1 && dir[dl - 1] == '/';)
+        dir[--dl] = 0;
     if (stat(dir, &st)) {
         cli_error("%s: %s", dir, strerror(errno));
-        return CLI_RUNTIME;
+        goto done;
     }
-    char ckpt[4200];
-    snprintf(ckpt, sizeof ckpt, "%s/checkpoint.json", dir);
+    if (!(ckpt = cet_run_path(dir, CET_RUN_CHECKPOINT)))
+        goto oom;
     if (!S_ISDIR(st.st_mode) || access(ckpt, F_OK)) {
         cli_error("%s: not a run directory of cetune evolve (no checkpoint.json)", dir);
-        return CLI_RUNTIME;
+        goto done;
     }
-
-    struct cet_report r;
-    struct cet_error err;
     if (cet_report_load(&r, dir, &err)) {
         cli_error("%s", err.msg);
-        return CLI_RUNTIME;
+        goto done;
     }
-    rc = CLI_RUNTIME;
+    loaded = 1;
     if (cet_report_write_plots(&r, &err)) {
         cli_error("%s", err.msg);
         goto done;
     }
-    char gnuplot[4200], why[4400] = "";
     int drawn = 0, missing = 0;
     if (!r.nplots) {
         /* Nothing to draw; report.md says so. */
-    } else if (find_on_path("gnuplot", gnuplot, sizeof gnuplot)) {
+    } else if (!(gnuplot = find_on_path("gnuplot"))) {
         fprintf(stderr, "cetune: gnuplot not found on PATH: writing %s/report.md without plots "
                         "(install gnuplot-nox)\n", dir);
-        snprintf(why, sizeof why, "gnuplot was not found on PATH");
+        cet_buf_puts(&why, "gnuplot was not found on PATH");
         missing = 1;
-    } else if (run_gnuplot(gnuplot, dir, why, sizeof why) == 0) {
-        drawn = 1;
-        for (size_t i = 0; i < r.nplots && drawn; i++) {
-            char path[8400];
-            snprintf(path, sizeof path, "%s/%s", dir, r.plots[i]);
-            if (stat(path, &st) || st.st_size == 0) {
-                snprintf(why, sizeof why, "gnuplot did not draw %s", r.plots[i]);
-                drawn = 0;
-            }
-        }
-        if (!drawn)
-            cli_error("%s", why);
+    } else if (run_gnuplot(gnuplot, dir, &why) == 0) {
+        if (!(drawn = all_drawn(&r, dir, &why)))
+            cli_error("%s", why.p ? why.p : "out of memory");
     } else {
-        cli_error("%s; see its messages above", why);
+        cli_error("%s; see its messages above", why.p ? why.p : "gnuplot failed");
     }
-    if (cet_report_write_md(&r, r.nplots && !drawn ? why : NULL, &err)) {
+    if (cet_report_write_md(&r, r.nplots && !drawn ? (why.p ? why.p : "") : NULL, &err)) {
         cli_error("%s", err.msg);
         goto done;
     }
@@ -152,7 +166,15 @@ static int cmd_report(int argc, char **argv)
         cli_error("cannot write to standard output: %s", strerror(errno));
         rc = CLI_RUNTIME;
     }
+    goto done;
+oom:
+    cli_error("out of memory");
 done:
-    cet_report_free(&r);
+    if (loaded)
+        cet_report_free(&r);
+    cet_buf_free(&why);
+    free(dir);
+    free(ckpt);
+    free(gnuplot);
     return rc;
 }

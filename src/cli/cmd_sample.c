@@ -102,16 +102,19 @@ static int cmd_sample(int argc, char **argv)
         fwrite(text.p, 1, text.len, stdout);
     } else {
         struct cet_error err;
-        char parent[4096];
-        snprintf(parent, sizeof parent, "%s", out);
-        char *slash = strrchr(parent, '/');
-        if (slash && slash != parent) {
+        char *parent = strdup(out), *slash = parent ? strrchr(parent, '/') : NULL;
+        int bad = !parent;
+        if (bad)
+            cli_error("out of memory");
+        else if (slash && slash != parent) {
             *slash = 0;
-            if (cet_mkdirs(parent)) {
+            if ((bad = cet_mkdirs(parent) != 0))
                 cli_error("%s: cannot create directory: %s", parent, strerror(errno));
-                rc = CLI_RUNTIME;
-                goto done;
-            }
+        }
+        free(parent);
+        if (bad) {
+            rc = CLI_RUNTIME;
+            goto done;
         }
         if (cet_write_atomic(out, text.p, text.len, &err)) {
             cli_error("%s", err.msg);

@@ -48,13 +48,15 @@ static int remove_stale(const char *pdir, size_t n, struct cet_error *err)
     struct dirent *de;
     int rc = 0;
     while (!rc && (de = readdir(d))) {
-        char *end, path[4600];
+        char *end, *path;
         unsigned long k = strtoul(de->d_name, &end, 10);
         if (end == de->d_name || strcmp(end, ".json") || k <= n)
             continue;
-        snprintf(path, sizeof path, "%s/%s", pdir, de->d_name);
-        if (unlink(path) && errno != ENOENT)
+        if (!(path = cet_run_path(pdir, de->d_name)))
+            rc = cet_fail(err, "%s: out of memory", pdir);
+        else if (unlink(path) && errno != ENOENT)
             rc = cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+        free(path);
     }
     closedir(d);
     return rc;
@@ -67,9 +69,9 @@ int cet_run_write_pareto(struct cet_ga *ga, const struct cet_run_info *run, cons
     struct cet_buf b = {0};
     size_t *front = NULL, n = 0;
     double *full = malloc((ga->nfull + 1) * sizeof *full + ga->nfull);
-    char path[4600], pdir[4200];
+    char *path = cet_run_path(dir, CET_RUN_PARETO), *pdir = cet_run_path(dir, CET_RUN_PARETO_DIR);
     int rc = -1;
-    if (!full || cet_ga_front(ga, &front, &n))
+    if (!full || !path || !pdir || cet_ga_front(ga, &front, &n))
         goto oom;
     sort_front(ga, front, n);
     int bad = cet_buf_puts(&b, "point");
@@ -95,20 +97,19 @@ int cet_run_write_pareto(struct cet_ga *ga, const struct cet_run_info *run, cons
     }
     if (bad)
         goto oom;
-    snprintf(path, sizeof path, "%s/" CET_RUN_PARETO, dir);
     if (cet_write_atomic(path, b.p, b.len, err))
         goto done;
-    snprintf(pdir, sizeof pdir, "%s/" CET_RUN_PARETO_DIR, dir);
     if (cet_mkdirs(pdir)) {
         cet_fail(err, "%s: cannot create: %s", pdir, strerror(errno));
         goto done;
     }
     for (size_t p = 0; p < n; p++) {
+        char name[32];
+        snprintf(name, sizeof name, "%zu.json", p + 1);
         b.len = 0;
         if (cet_run_config_json(ga, run, front[p], 1, full, &b) || cet_buf_puts(&b, "\n"))
             goto oom;
-        snprintf(path, sizeof path, "%s/%zu.json", pdir, p + 1);
-        if (cet_write_atomic(path, b.p, b.len, err))
+        if (cet_run_write_file(pdir, name, b.p, b.len, err))
             goto done;
     }
     rc = remove_stale(pdir, n, err);
@@ -119,5 +120,7 @@ done:
     cet_buf_free(&b);
     free(front);
     free(full);
+    free(path);
+    free(pdir);
     return rc;
 }

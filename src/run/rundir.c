@@ -53,11 +53,13 @@ int cet_run_write_file(const char *dir, const char *name, const char *data, size
     return rc;
 }
 
-static int path_in(char *buf, size_t size, const char *dir, const char *name, struct cet_error *err)
+/* DIR/NAME, allocated; NULL with err filled when out of memory. */
+static char *path_in(const char *dir, const char *name, struct cet_error *err)
 {
-    if ((size_t)snprintf(buf, size, "%s/%s", dir, name) >= size)
-        return cet_fail(err, "%s/%s: path too long", dir, name);
-    return 0;
+    char *path = cet_run_path(dir, name);
+    if (!path)
+        cet_fail(err, "%s/%s: out of memory", dir, name);
+    return path;
 }
 
 /* The PID written in the lock file, or 0 while its holder has not written it yet. */
@@ -93,7 +95,6 @@ static int is_empty(const char *dir)
 
 int cet_rundir_lock(int *fd, int *created, const char *dir, int need_empty, struct cet_error *err)
 {
-    char path[4200];
     struct stat st;
     *fd = -1;
     *created = 0;
@@ -106,21 +107,27 @@ int cet_rundir_lock(int *fd, int *created, const char *dir, int need_empty, stru
         return 1;
     if (cet_mkdirs(dir))
         return cet_fail(err, "%s: cannot create directory: %s", dir, strerror(errno));
-    if (path_in(path, sizeof path, dir, CET_RUN_LOCK, err))
+    char *path = path_in(dir, CET_RUN_LOCK, err);
+    if (!path)
         return -1;
     int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (f < 0)
-        return cet_fail(err, "%s: cannot write in the run directory: %s", path, strerror(errno));
-    if (flock(f, LOCK_EX | LOCK_NB)) {
+    int rc = 0;
+    if (f < 0) {
+        rc = cet_fail(err, "%s: cannot write in the run directory: %s", path, strerror(errno));
+    } else if (flock(f, LOCK_EX | LOCK_NB)) {
         int e = errno;
         long pid = e == EWOULDBLOCK ? holder(f) : 0;
         close(f);
         if (e != EWOULDBLOCK)
-            return cet_fail(err, "%s: cannot lock: %s", path, strerror(e));
-        if (pid)
-            return cet_fail(err, "%s is in use by process %ld, which holds %s", dir, pid, path);
-        return cet_fail(err, "%s is in use by another process, which holds %s", dir, path);
+            rc = cet_fail(err, "%s: cannot lock: %s", path, strerror(e));
+        else if (pid)
+            rc = cet_fail(err, "%s is in use by process %ld, which holds %s", dir, pid, path);
+        else
+            rc = cet_fail(err, "%s is in use by another process, which holds %s", dir, path);
     }
+    free(path);
+    if (rc)
+        return rc;
     if (need_empty && !is_empty(dir)) {
         close(f);
         return 1;
@@ -141,10 +148,11 @@ void cet_rundir_unlock(int fd, const char *remove_dir)
     if (fd < 0)
         return;
     if (remove_dir) {
-        char path[4200];
-        if (!path_in(path, sizeof path, remove_dir, CET_RUN_LOCK, NULL))
+        char *path = cet_run_path(remove_dir, CET_RUN_LOCK);
+        if (path)
             unlink(path);
-        rmdir(remove_dir); /* fails, harmlessly, unless empty */
+        free(path);
+        rmdir(remove_dir); /* fails, harmlessly, unless empty (or the lock is left) */
     }
     close(fd); /* releases the flock */
 }
@@ -181,51 +189,63 @@ static int remove_matching(const char *dir, int run_files, struct cet_error *err
     struct dirent *de;
     int rc = 0;
     while (!rc && (de = readdir(d))) {
-        char path[4200];
+        char *path;
         /* run_files 2: a run's subdirectory, where every .json is the run's */
         int ours = run_files == 2 ? !fnmatch("*.json", de->d_name, 0) || !fnmatch("*.json.tmp.*", de->d_name, 0)
                                   : run_files && is_run_file(de->d_name);
         if (!ours && !dead_temporary(de->d_name))
             continue;
-        if (path_in(path, sizeof path, dir, de->d_name, err))
+        if (!(path = path_in(dir, de->d_name, err)))
             rc = -1;
         else if (unlink(path) && errno != ENOENT)
             rc = cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+        free(path);
     }
     closedir(d);
     return rc;
 }
 
-/* DIR/folds/K: each a run directory with its two document lists. */
+/* Fold directory sub (DIR/folds/K): a run directory with its two document
+ * lists. */
+static int clear_fold(const char *sub, struct cet_error *err)
+{
+    static const char *const own[] = {CET_FOLD_TRAIN, CET_FOLD_HELDOUT, CET_RUN_LOCK};
+    int rc = cet_rundir_clear(sub, err);
+    for (size_t i = 0; i < 3 && !rc; i++) {
+        char *file = path_in(sub, own[i], err);
+        if (!file)
+            rc = -1;
+        else if (unlink(file) && errno != ENOENT)
+            rc = cet_fail(err, "%s: cannot remove: %s", file, strerror(errno));
+        free(file);
+    }
+    if (!rc && rmdir(sub) && errno != ENOENT && errno != ENOTEMPTY)
+        rc = cet_fail(err, "%s: cannot remove: %s", sub, strerror(errno));
+    return rc;
+}
+
+/* DIR/folds/K for every K, then DIR/folds. */
 static int clear_folds(const char *dir, struct cet_error *err)
 {
-    char folds[4200], sub[4500], file[4600];
-    if (path_in(folds, sizeof folds, dir, CET_RUN_FOLDS_DIR, err))
+    char *folds = path_in(dir, CET_RUN_FOLDS_DIR, err);
+    if (!folds)
         return -1;
     DIR *d = opendir(folds);
-    if (!d)
-        return 0;
-    struct dirent *de;
     int rc = 0;
-    while (!rc && (de = readdir(d))) {
-        char *end;
+    struct dirent *de;
+    while (d && !rc && (de = readdir(d))) {
+        char *end, *sub;
         strtoul(de->d_name, &end, 10);
         if (end == de->d_name || *end)
             continue;
-        snprintf(sub, sizeof sub, "%s/%s", folds, de->d_name);
-        rc = cet_rundir_clear(sub, err);
-        static const char *const own[] = {CET_FOLD_TRAIN, CET_FOLD_HELDOUT, CET_RUN_LOCK};
-        for (size_t i = 0; i < 3 && !rc; i++) {
-            snprintf(file, sizeof file, "%s/%s", sub, own[i]);
-            if (unlink(file) && errno != ENOENT)
-                rc = cet_fail(err, "%s: cannot remove: %s", file, strerror(errno));
-        }
-        if (!rc && rmdir(sub) && errno != ENOENT && errno != ENOTEMPTY)
-            rc = cet_fail(err, "%s: cannot remove: %s", sub, strerror(errno));
+        rc = (sub = path_in(folds, de->d_name, err)) ? clear_fold(sub, err) : -1;
+        free(sub);
     }
-    closedir(d);
-    if (!rc && rmdir(folds) && errno != ENOENT && errno != ENOTEMPTY)
+    if (d)
+        closedir(d);
+    if (d && !rc && rmdir(folds) && errno != ENOENT && errno != ENOTEMPTY)
         rc = cet_fail(err, "%s: cannot remove: %s", folds, strerror(errno));
+    free(folds);
     return rc;
 }
 
@@ -234,13 +254,15 @@ int cet_rundir_clear(const char *dir, struct cet_error *err)
     if (clear_folds(dir, err))
         return -1;
     for (size_t i = 0; cet_run_dirs[i]; i++) {
-        char sub[4200];
-        if (path_in(sub, sizeof sub, dir, cet_run_dirs[i], err))
+        char *sub = path_in(dir, cet_run_dirs[i], err);
+        int rc = !sub ? -1
+               : access(sub, F_OK) ? 0
+               : remove_matching(sub, 2, err) ? -1
+               : rmdir(sub) && errno != ENOENT && errno != ENOTEMPTY
+                   ? cet_fail(err, "%s: cannot remove: %s", sub, strerror(errno)) : 0;
+        free(sub);
+        if (rc)
             return -1;
-        if (access(sub, F_OK))
-            continue;
-        if (remove_matching(sub, 2, err) || (rmdir(sub) && errno != ENOENT && errno != ENOTEMPTY))
-            return cet_fail(err, "%s: cannot remove: %s", sub, strerror(errno));
     }
     return remove_matching(dir, 1, err);
 }

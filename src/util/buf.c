@@ -222,18 +222,19 @@ int cet_write_atomic(const char *path, const char *data, size_t len, struct cet_
 
 int cet_mkdirs(const char *path)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = tmp + 1; *p; p++) {
+    char *tmp = strdup(path);
+    int rc = tmp ? 0 : -1; /* errno ENOMEM */
+    for (char *p = tmp ? tmp + 1 : NULL; !rc && p && *p; p++) {
         if (*p != '/')
             continue;
         *p = 0;
-        if (mkdir(tmp, 0755) && errno != EEXIST)
-            return -1;
+        rc = mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
         *p = '/';
     }
-    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+    if (!rc && tmp)
+        rc = mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+    int e = errno;
+    free(tmp);
+    errno = e;
+    return rc;
 }
