@@ -659,8 +659,10 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
             }
         }
         budget = nfresh;
+        /* The evaluations left, never negative: a resumed checkpoint may
+         * already hold more evaluations than the limit. */
         if (ga->opt.max_evals > 0 && (long)nfresh > ga->opt.max_evals - ga->evals)
-            budget = (size_t)(ga->opt.max_evals - ga->evals);
+            budget = ga->evals < ga->opt.max_evals ? (size_t)(ga->opt.max_evals - ga->evals) : 0;
         if (R) {
             /* Over budget, the tail leaves at once: a paused raced
              * generation holds only what it evaluates. */
