@@ -99,76 +99,78 @@ static cJSON *archive_json(struct cet_ga *ga)
     return a;
 }
 
-static cJSON *exact_array(const double *v, size_t n)
+static cJSON *exact_array(const double *v, size_t n, int *bad)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; a && i < n; i++)
-        cJSON_AddItemToArray(a, exact(v[i]));
+        JSON_OK(cJSON_AddItemToArray(a, exact(v[i])));
     return a;
 }
 
-static cJSON *strings(char *const *v, size_t n)
+static cJSON *strings(char *const *v, size_t n, int *bad)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; a && i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+        JSON_OK(cJSON_AddItemToArray(a, cJSON_CreateString(v[i])));
     return a;
 }
 
 /* The goal's members of the options (objective.h); absent from older runs. */
-static void goal_json(cJSON *j, const struct cet_goal *g)
+static void goal_json(cJSON *j, const struct cet_goal *g, int *bad)
 {
     char name[64];
     cet_objective_name(&g->objective, name, sizeof name);
-    cJSON_AddStringToObject(j, "objective", name);
+    JSON_OK(cJSON_AddStringToObject(j, "objective", name));
     cJSON *c = cJSON_AddArrayToObject(j, "constraints");
+    JSON_OK(c);
     for (size_t k = 0; c && k < g->ncons; k++) {
         cet_constraint_name(&g->cons[k], name, sizeof name);
-        cJSON_AddItemToArray(c, cJSON_CreateString(name));
+        JSON_OK(cJSON_AddItemToArray(c, cJSON_CreateString(name)));
     }
     cJSON *p = cJSON_AddArrayToObject(j, "pareto");
+    JSON_OK(p);
     for (size_t k = 0; p && k < g->npareto; k++) {
         cet_objective_name(&g->pareto[k], name, sizeof name);
-        cJSON_AddItemToArray(p, cJSON_CreateString(name));
+        JSON_OK(cJSON_AddItemToArray(p, cJSON_CreateString(name)));
     }
 }
 
-static cJSON *options_json(const struct cet_ga_options *o)
+static cJSON *options_json(const struct cet_ga_options *o, int *bad)
 {
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "pop", (double)o->pop);
-    cJSON_AddNumberToObject(j, "generations", (double)o->generations);
-    cJSON_AddNumberToObject(j, "patience", (double)o->patience);
-    cJSON_AddItemToObject(j, "epsilon", exact(o->epsilon));
-    cJSON_AddNumberToObject(j, "max_evals", (double)o->max_evals);
-    cJSON_AddItemToObject(j, "time", exact(o->time_limit));
-    cJSON_AddNumberToObject(j, "elite", (double)o->elite);
-    cJSON_AddStringToObject(j, "select", cet_selections[o->select].name);
-    cJSON_AddStringToObject(j, "crossover", cet_crossovers[o->cross].name);
-    cJSON_AddNumberToObject(j, "tournament", (double)o->tournament);
-    cJSON_AddItemToObject(j, "truncation", exact(o->truncation));
-    cJSON_AddItemToObject(j, "crossover_rate", exact(o->crossover_rate));
-    cJSON_AddItemToObject(j, "mutation_rate", exact(o->mutation_rate));
-    cJSON_AddItemToObject(j, "sigma", exact(o->sigma));
-    cJSON_AddBoolToObject(j, "adaptive", o->adaptive);
-    cJSON_AddItemToObject(j, "adapt_factor", exact(o->adapt_factor));
-    cJSON_AddItemToObject(j, "resolution", exact(o->resolution));
-    cJSON_AddStringToObject(j, "seed", seed);
-    goal_json(j, &o->goal);
-    cJSON_AddBoolToObject(j, "race", o->race);
-    cJSON_AddNumberToObject(j, "race_first", (double)o->race_first);
-    cJSON_AddNumberToObject(j, "race_block", (double)o->race_block);
-    cJSON_AddItemToObject(j, "race_alpha", exact(o->race_alpha));
+    JSON_OK(cJSON_AddNumberToObject(j, "pop", (double)o->pop));
+    JSON_OK(cJSON_AddNumberToObject(j, "generations", (double)o->generations));
+    JSON_OK(cJSON_AddNumberToObject(j, "patience", (double)o->patience));
+    JSON_OK(cJSON_AddItemToObject(j, "epsilon", exact(o->epsilon)));
+    JSON_OK(cJSON_AddNumberToObject(j, "max_evals", (double)o->max_evals));
+    JSON_OK(cJSON_AddItemToObject(j, "time", exact(o->time_limit)));
+    JSON_OK(cJSON_AddNumberToObject(j, "elite", (double)o->elite));
+    JSON_OK(cJSON_AddStringToObject(j, "select", cet_selections[o->select].name));
+    JSON_OK(cJSON_AddStringToObject(j, "crossover", cet_crossovers[o->cross].name));
+    JSON_OK(cJSON_AddNumberToObject(j, "tournament", (double)o->tournament));
+    JSON_OK(cJSON_AddItemToObject(j, "truncation", exact(o->truncation)));
+    JSON_OK(cJSON_AddItemToObject(j, "crossover_rate", exact(o->crossover_rate)));
+    JSON_OK(cJSON_AddItemToObject(j, "mutation_rate", exact(o->mutation_rate)));
+    JSON_OK(cJSON_AddItemToObject(j, "sigma", exact(o->sigma)));
+    JSON_OK(cJSON_AddBoolToObject(j, "adaptive", o->adaptive));
+    JSON_OK(cJSON_AddItemToObject(j, "adapt_factor", exact(o->adapt_factor)));
+    JSON_OK(cJSON_AddItemToObject(j, "resolution", exact(o->resolution)));
+    JSON_OK(cJSON_AddStringToObject(j, "seed", seed));
+    goal_json(j, &o->goal, bad);
+    JSON_OK(cJSON_AddBoolToObject(j, "race", o->race));
+    JSON_OK(cJSON_AddNumberToObject(j, "race_first", (double)o->race_first));
+    JSON_OK(cJSON_AddNumberToObject(j, "race_block", (double)o->race_block));
+    JSON_OK(cJSON_AddItemToObject(j, "race_alpha", exact(o->race_alpha)));
     return j;
 }
 
-static cJSON *indices(const uint32_t *v, size_t n)
+static cJSON *indices(const uint32_t *v, size_t n, int *bad)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; a && i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+        JSON_OK(cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i])));
     return a;
 }
 
@@ -177,49 +179,61 @@ static cJSON *indices(const uint32_t *v, size_t n)
  * generation in progress: its members, its new individuals (archive first
  * .. first+n), the documents done and their scores, [f1, p, r] per
  * document of the order, for each new individual as far as it got. */
-static cJSON *race_json(const struct cet_ga *ga)
+static cJSON *race_json(const struct cet_ga *ga, int *bad)
 {
     const struct cet_race *R = ga->race;
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddItemToObject(j, "order", indices(R->order, R->ndocs));
-    cJSON_AddNumberToObject(j, "incumbent", R->incumbent == (size_t)-1 ? -1 : (double)R->incumbent);
-    cJSON_AddItemToObject(j, "incumbent_f1", exact_array(R->inc_f1, R->incumbent == (size_t)-1
-                                                                         ? 0 : R->ndocs));
+    JSON_OK(cJSON_AddItemToObject(j, "order", indices(R->order, R->ndocs, bad)));
+    JSON_OK(cJSON_AddNumberToObject(j, "incumbent",
+                               R->incumbent == (size_t)-1 ? -1 : (double)R->incumbent));
+    size_t ninc = R->incumbent == (size_t)-1 ? 0 : R->ndocs;
+    JSON_OK(cJSON_AddItemToObject(j, "incumbent_f1", exact_array(R->inc_f1, ninc, bad)));
     cJSON *raced = cJSON_AddArrayToObject(j, "raced");
+    JSON_OK(raced);
     size_t stable = R->pending ? R->first : ga->narch;
     for (size_t i = 0; raced && i < stable; i++)
         if (ga->raced[i]) {
             uint32_t v[2] = {(uint32_t)i, ga->ndone[i]};
-            cJSON_AddItemToArray(raced, indices(v, 2));
+            JSON_OK(cJSON_AddItemToArray(raced, indices(v, 2, bad)));
         }
     if (!R->pending)
         return j;
     cJSON *p = cJSON_AddObjectToObject(j, "pending");
+    JSON_OK(p);
     cJSON *m = cJSON_AddArrayToObject(p, "members");
+    JSON_OK(m);
     for (size_t k = 0; m && k < R->nmembers; k++)
-        cJSON_AddItemToArray(m, cJSON_CreateNumber((double)R->members[k]));
-    cJSON_AddNumberToObject(p, "first", (double)R->first);
-    cJSON_AddNumberToObject(p, "n", (double)R->n);
-    cJSON_AddNumberToObject(p, "done", (double)R->done);
+        JSON_OK(cJSON_AddItemToArray(m, cJSON_CreateNumber((double)R->members[k])));
+    JSON_OK(cJSON_AddNumberToObject(p, "first", (double)R->first));
+    JSON_OK(cJSON_AddNumberToObject(p, "n", (double)R->n));
+    JSON_OK(cJSON_AddNumberToObject(p, "done", (double)R->done));
     cJSON *sc = cJSON_AddArrayToObject(p, "individuals");
+    JSON_OK(sc);
     for (size_t k = 0; sc && k < R->n; k++) {
         size_t i = R->first + k;
         cJSON *row = cJSON_CreateObject();
-        cJSON_AddBoolToObject(row, "raced", ga->raced[i]);
+        JSON_OK(cJSON_AddBoolToObject(row, "raced", ga->raced[i]));
         cJSON *v = cJSON_AddArrayToObject(row, "scores");
+        JSON_OK(v);
         for (size_t q = 0; v && q < ga->ndone[i]; q++) {
             const struct cet_score *s = &R->scores[k * R->ndocs + R->order[q]];
             double x[3] = {s->f1, s->p, s->r};
-            cJSON_AddItemToArray(v, exact_array(x, 3));
+            JSON_OK(cJSON_AddItemToArray(v, exact_array(x, 3, bad)));
         }
-        cJSON_AddItemToArray(sc, row);
+        JSON_OK(cJSON_AddItemToArray(sc, row));
     }
     return j;
 }
 
 cJSON *cet_run_options_json(const struct cet_ga_options *o)
 {
-    return options_json(o);
+    int bad = 0;
+    cJSON *j = options_json(o, &bad);
+    if (bad) {
+        cJSON_Delete(j);
+        return NULL;
+    }
+    return j;
 }
 
 int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
@@ -227,44 +241,48 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
 {
     const struct cet_params_desc *d = ga->desc;
     size_t G = ga->ngenes;
+    int failed = 0, *bad = &failed;
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "version", CHECKPOINT_VERSION);
-    cJSON_AddStringToObject(j, "extractor", d->ex->name);
-    cJSON_AddStringToObject(j, "params_path", run->params_path ? run->params_path : d->path);
-    cJSON_AddStringToObject(j, "params_text", d->text);
-    cJSON_AddItemToObject(j, "dirs", strings(run->dirs, run->ndirs));
-    cJSON_AddItemToObject(j, "validate", strings(run->validate, run->nvalidate));
+    JSON_OK(cJSON_AddNumberToObject(j, "version", CHECKPOINT_VERSION));
+    JSON_OK(cJSON_AddStringToObject(j, "extractor", d->ex->name));
+    JSON_OK(cJSON_AddStringToObject(j, "params_path",
+                                    run->params_path ? run->params_path : d->path));
+    JSON_OK(cJSON_AddStringToObject(j, "params_text", d->text));
+    JSON_OK(cJSON_AddItemToObject(j, "dirs", strings(run->dirs, run->ndirs, bad)));
+    JSON_OK(cJSON_AddItemToObject(j, "validate", strings(run->validate, run->nvalidate, bad)));
     if (run->sample_from)
-        cJSON_AddStringToObject(j, "sample_from", run->sample_from);
-    cJSON_AddNumberToObject(j, "sample_size", (double)run->sample_size);
-    cJSON_AddBoolToObject(j, "by_package", run->by_package);
-    cJSON_AddNumberToObject(j, "docs", (double)run->docs);
-    cJSON_AddNumberToObject(j, "top", (double)run->top);
+        JSON_OK(cJSON_AddStringToObject(j, "sample_from", run->sample_from));
+    JSON_OK(cJSON_AddNumberToObject(j, "sample_size", (double)run->sample_size));
+    JSON_OK(cJSON_AddBoolToObject(j, "by_package", run->by_package));
+    JSON_OK(cJSON_AddNumberToObject(j, "docs", (double)run->docs));
+    JSON_OK(cJSON_AddNumberToObject(j, "top", (double)run->top));
     if (run->folds) {
-        cJSON_AddNumberToObject(j, "folds", (double)run->folds);
-        cJSON_AddItemToObject(j, "fold_args", strings(run->fold_args, run->nfold_args));
+        JSON_OK(cJSON_AddNumberToObject(j, "folds", (double)run->folds));
+        JSON_OK(cJSON_AddItemToObject(j, "fold_args",
+                                      strings(run->fold_args, run->nfold_args, bad)));
     }
-    cJSON_AddStringToObject(j, "command", run->command ? run->command : "");
-    cJSON_AddItemToObject(j, "resumed", strings(run->resumed, run->nresumed));
-    cJSON_AddStringToObject(j, "started", run->started);
+    JSON_OK(cJSON_AddStringToObject(j, "command", run->command ? run->command : ""));
+    JSON_OK(cJSON_AddItemToObject(j, "resumed", strings(run->resumed, run->nresumed, bad)));
+    JSON_OK(cJSON_AddStringToObject(j, "started", run->started));
     if (run->adhosts[0]) {
-        cJSON_AddStringToObject(j, "adhosts", run->adhosts);
+        JSON_OK(cJSON_AddStringToObject(j, "adhosts", run->adhosts));
         if (run->adhosts_file)
-            cJSON_AddStringToObject(j, "adhosts_file", run->adhosts_file);
+            JSON_OK(cJSON_AddStringToObject(j, "adhosts_file", run->adhosts_file));
     }
-    cJSON_AddItemToObject(j, "options", options_json(&ga->opt));
+    JSON_OK(cJSON_AddItemToObject(j, "options", options_json(&ga->opt, bad)));
 
     cJSON *seeds = cJSON_AddArrayToObject(j, "seeds");
+    JSON_OK(seeds);
     for (size_t s = 0; seeds && s < ga->nseeds; s++)
-        cJSON_AddItemToArray(seeds, exact_array(ga->seeds + s * G, G));
+        JSON_OK(cJSON_AddItemToArray(seeds, exact_array(ga->seeds + s * G, G, bad)));
 
-    cJSON_AddNumberToObject(j, "generation", (double)ga->gen);
-    cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals);
-    cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals);
-    cJSON_AddItemToObject(j, "best_ref", exact(ga->best_ref));
-    cJSON_AddNumberToObject(j, "last_improve", (double)ga->last_improve);
-    cJSON_AddItemToObject(j, "elapsed", exact(ga->elapsed));
-    cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop));
+    JSON_OK(cJSON_AddNumberToObject(j, "generation", (double)ga->gen));
+    JSON_OK(cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals));
+    JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals));
+    JSON_OK(cJSON_AddItemToObject(j, "best_ref", exact(ga->best_ref)));
+    JSON_OK(cJSON_AddNumberToObject(j, "last_improve", (double)ga->last_improve));
+    JSON_OK(cJSON_AddItemToObject(j, "elapsed", exact(ga->elapsed)));
+    JSON_OK(cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop)));
 
     /* The random state as hex bytes: a checkpoint without it could not resume. */
     size_t n = ga->rng ? gsl_rng_size(ga->rng) : 0;
@@ -277,8 +295,8 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
     for (size_t i = 0; i < n; i++)
         snprintf(hex + 2 * i, 3, "%02x", st[i]);
     hex[2 * n] = 0;
-    cJSON_AddStringToObject(j, "rng", ga->rng ? gsl_rng_name(ga->rng) : "");
-    cJSON_AddStringToObject(j, "rng_state", hex);
+    JSON_OK(cJSON_AddStringToObject(j, "rng", ga->rng ? gsl_rng_name(ga->rng) : ""));
+    JSON_OK(cJSON_AddStringToObject(j, "rng_state", hex));
     free(hex);
 
     cJSON *arch = archive_json(ga);
@@ -286,30 +304,33 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
         cJSON_Delete(j);
         return cet_fail(err, "out of memory writing the checkpoint");
     }
-    cJSON_AddItemToObject(j, "archive", arch);
+    JSON_OK(cJSON_AddItemToObject(j, "archive", arch));
     if (!cet_goal_is_default(&ga->opt.goal)) {
         /* What the default goal does not need: [f1, words, violation, objectives...]. */
         cJSON *ms = cJSON_AddArrayToObject(j, "measures");
+        JSON_OK(ms);
         for (size_t i = 0; ms && i < ga->narch; i++) {
             double v[3 + CET_MAX_PARETO] = {ga->f1[i], ga->words[i], ga->viol[i]};
             memcpy(v + 3, ga->obj + i * CET_MAX_PARETO, CET_MAX_PARETO * sizeof *v);
-            cJSON_AddItemToArray(ms, exact_array(v, 3 + CET_MAX_PARETO));
+            JSON_OK(cJSON_AddItemToArray(ms, exact_array(v, 3 + CET_MAX_PARETO, bad)));
         }
     }
     cJSON *pop = cJSON_AddArrayToObject(j, "population");
+    JSON_OK(pop);
     for (size_t k = 0; pop && k < ga->npop; k++)
-        cJSON_AddItemToArray(pop, cJSON_CreateNumber((double)ga->pop[k]));
+        JSON_OK(cJSON_AddItemToArray(pop, cJSON_CreateNumber((double)ga->pop[k])));
     cJSON *hist = cJSON_AddArrayToObject(j, "history");
+    JSON_OK(hist);
     for (size_t h = 0; hist && h < ga->nhist; h++) {
         const struct cet_ga_stats *s = &ga->hist[h];
         double v[9] = {(double)s->generation, (double)s->evaluations, s->best, s->mean,
                        s->worst, s->std, s->diversity, s->seconds, (double)s->doc_evaluations};
-        cJSON_AddItemToArray(hist, exact_array(v, 9));
+        JSON_OK(cJSON_AddItemToArray(hist, exact_array(v, 9, bad)));
     }
     if (ga->race)
-        cJSON_AddItemToObject(j, "race", race_json(ga));
+        JSON_OK(cJSON_AddItemToObject(j, "race", race_json(ga, bad)));
 
-    char *text = cJSON_Print(j);
+    char *text = failed ? NULL : cJSON_Print(j);
     cJSON_Delete(j);
     if (!text)
         return cet_fail(err, "out of memory writing the checkpoint");

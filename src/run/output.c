@@ -184,76 +184,85 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
                        const char *status, const char *ended, int threads,
                        struct cet_error *err)
 {
+    int failed = 0, *bad = &failed;
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "command", run->command ? run->command : "");
+    JSON_OK(cJSON_AddStringToObject(j, "command", run->command ? run->command : ""));
     cJSON *res = cJSON_AddArrayToObject(j, "resumed");
+    JSON_OK(res);
     for (size_t i = 0; res && i < run->nresumed; i++)
-        cJSON_AddItemToArray(res, cJSON_CreateString(run->resumed[i]));
-    cJSON_AddStringToObject(j, "extractor", ga->desc->ex->name);
-    cJSON_AddStringToObject(j, "params", run->params_path ? run->params_path : ga->desc->path);
+        JSON_OK(cJSON_AddItemToArray(res, cJSON_CreateString(run->resumed[i])));
+    JSON_OK(cJSON_AddStringToObject(j, "extractor", ga->desc->ex->name));
+    JSON_OK(cJSON_AddStringToObject(j, "params",
+                                    run->params_path ? run->params_path : ga->desc->path));
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)ga->opt.seed);
     if (ga->opt.seed < (1ULL << 53))
-        cJSON_AddNumberToObject(j, "seed", (double)ga->opt.seed);
+        JSON_OK(cJSON_AddNumberToObject(j, "seed", (double)ga->opt.seed));
     else
-        cJSON_AddStringToObject(j, "seed", seed);
-    cJSON_AddItemToObject(j, "settings", cet_run_options_json(&ga->opt));
+        JSON_OK(cJSON_AddStringToObject(j, "seed", seed));
+    JSON_OK(cJSON_AddItemToObject(j, "settings", cet_run_options_json(&ga->opt)));
     cJSON *corpus = cJSON_AddArrayToObject(j, "corpus");
+    JSON_OK(corpus);
     for (size_t i = 0; corpus && i < run->ndirs; i++)
-        cJSON_AddItemToArray(corpus, cJSON_CreateString(run->dirs[i]));
+        JSON_OK(cJSON_AddItemToArray(corpus, cJSON_CreateString(run->dirs[i])));
     cJSON *valid = cJSON_AddArrayToObject(j, "validate");
+    JSON_OK(valid);
     for (size_t i = 0; valid && i < run->nvalidate; i++)
-        cJSON_AddItemToArray(valid, cJSON_CreateString(run->validate[i]));
+        JSON_OK(cJSON_AddItemToArray(valid, cJSON_CreateString(run->validate[i])));
     cJSON *sample = cJSON_AddObjectToObject(j, "sample");
-    cJSON_AddStringToObject(sample, "file", CET_RUN_SAMPLE);
+    JSON_OK(sample);
+    JSON_OK(cJSON_AddStringToObject(sample, "file", CET_RUN_SAMPLE));
     if (run->sample_from)
-        cJSON_AddStringToObject(sample, "from", run->sample_from);
+        JSON_OK(cJSON_AddStringToObject(sample, "from", run->sample_from));
     else if (run->sample_size >= 0)
-        cJSON_AddNumberToObject(sample, "drawn", (double)run->sample_size);
+        JSON_OK(cJSON_AddNumberToObject(sample, "drawn", (double)run->sample_size));
     else
-        cJSON_AddStringToObject(sample, "from", "all documents");
-    cJSON_AddBoolToObject(sample, "by_package", run->by_package);
+        JSON_OK(cJSON_AddStringToObject(sample, "from", "all documents"));
+    JSON_OK(cJSON_AddBoolToObject(sample, "by_package", run->by_package));
     if (run->folds)
-        cJSON_AddNumberToObject(j, "folds", (double)run->folds);
-    cJSON_AddNumberToObject(sample, "documents", (double)run->docs);
+        JSON_OK(cJSON_AddNumberToObject(j, "folds", (double)run->folds));
+    JSON_OK(cJSON_AddNumberToObject(sample, "documents", (double)run->docs));
     if (run->adhosts[0]) {
         cJSON *ah = cJSON_AddObjectToObject(j, "adhosts");
-        cJSON_AddStringToObject(ah, "digest", run->adhosts);
+        JSON_OK(ah);
+        JSON_OK(cJSON_AddStringToObject(ah, "digest", run->adhosts));
         if (run->adhosts_file)
-            cJSON_AddStringToObject(ah, "file", run->adhosts_file);
+            JSON_OK(cJSON_AddStringToObject(ah, "file", run->adhosts_file));
         else
-            cJSON_AddStringToObject(ah, "file", "built-in");
+            JSON_OK(cJSON_AddStringToObject(ah, "file", "built-in"));
     }
     cJSON *v = cJSON_AddObjectToObject(j, "versions");
+    JSON_OK(v);
     const struct cet_version *ver;
     size_t nver = cet_versions(&ver);
     for (size_t i = 0; i < nver; i++) {
         if (!strcmp(ver[i].key, "openmp")) /* a number in run.json: the _OPENMP date */
-            cJSON_AddNumberToObject(v, "openmp", _OPENMP);
+            JSON_OK(cJSON_AddNumberToObject(v, "openmp", _OPENMP));
         else
-            cJSON_AddStringToObject(v, ver[i].key, ver[i].version);
+            JSON_OK(cJSON_AddStringToObject(v, ver[i].key, ver[i].version));
     }
-    cJSON_AddNumberToObject(j, "threads", threads);
-    cJSON_AddStringToObject(j, "started", run->started);
+    JSON_OK(cJSON_AddNumberToObject(j, "threads", threads));
+    JSON_OK(cJSON_AddStringToObject(j, "started", run->started));
     if (ended)
-        cJSON_AddStringToObject(j, "ended", ended);
+        JSON_OK(cJSON_AddStringToObject(j, "ended", ended));
     else
-        cJSON_AddNullToObject(j, "ended");
-    cJSON_AddStringToObject(j, "status", status);
+        JSON_OK(cJSON_AddNullToObject(j, "ended"));
+    JSON_OK(cJSON_AddStringToObject(j, "status", status));
     if (ga->stop != CET_STOP_NONE)
-        cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop));
+        JSON_OK(cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop)));
     else
-        cJSON_AddNullToObject(j, "stop");
-    cJSON_AddNumberToObject(j, "generations", (double)(ga->gen + 1));
-    cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals);
-    cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals);
+        JSON_OK(cJSON_AddNullToObject(j, "stop"));
+    JSON_OK(cJSON_AddNumberToObject(j, "generations", (double)(ga->gen + 1)));
+    JSON_OK(cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals));
+    JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals));
     if (ga->race) {
         /* The racing order, as places in sample.txt (0 is its first document). */
         cJSON *order = cJSON_AddArrayToObject(j, "race_order");
+        JSON_OK(order);
         for (size_t i = 0; order && i < ga->race->ndocs; i++)
-            cJSON_AddItemToArray(order, cJSON_CreateNumber(ga->race->order[i]));
+            JSON_OK(cJSON_AddItemToArray(order, cJSON_CreateNumber(ga->race->order[i])));
     }
-    char *text = cJSON_Print(j);
+    char *text = failed ? NULL : cJSON_Print(j);
     cJSON_Delete(j);
     if (!text)
         return cet_fail(err, "out of memory writing run.json");

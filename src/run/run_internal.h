@@ -32,6 +32,12 @@ struct cet_run {
 int cet_run_write_file(const char *dir, const char *name, const char *data, size_t len,
                        struct cet_error *err);
 
+/* Building a file with cJSON (the checkpoint, run.json): every call either
+ * succeeds or sets *bad (an int * in scope), so that a file is written
+ * whole or not at all: out of memory must not leave a checkpoint that
+ * cannot resume. */
+#define JSON_OK(call) (void)((call) || (*bad = 1))
+
 /* checkpoint.c: writes DIR/checkpoint.json (the run, the options, the
  * description text, the archive, the population, the history and the
  * random state). */
