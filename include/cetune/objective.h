@@ -85,4 +85,23 @@ int cet_goal_is_default(const struct cet_goal *g);
 void cet_goal_measure(const struct cet_goal *g, const struct cet_corpus *c,
                       const struct cet_score *s, struct cet_measures *m);
 
+/* cet_goal_measure as a left fold over the documents in corpus order, in
+ * the same floating-point operations: a distributed evaluation carries the
+ * running sums from one rank's documents to the next's and reaches the same
+ * bits for any number of ranks (src/mpi/cluster.c).  Start from all zero. */
+struct cet_goal_sums {
+    double f1, p, r, words;
+    double fbeta[1 + CET_MAX_PARETO]; /* F_beta sums: the objective's, each Pareto one's */
+    double pkg[3];                    /* p, r, f1 sums of the package in progress */
+    double macro[3];                  /* p, r, f1: the finished packages' means / npkgs */
+};
+/* Adds one document's score; pkg_count is the number of documents of its
+ * package when it is the package's last document, else 0; npkgs is the
+ * corpus's number of packages. */
+void cet_goal_sums_add(struct cet_goal_sums *a, const struct cet_goal *g, const struct cet_score *s,
+                       uint32_t pkg_count, size_t npkgs);
+/* The measures of the sums over ndocs documents. */
+void cet_goal_sums_measure(const struct cet_goal_sums *a, const struct cet_goal *g, size_t ndocs,
+                           struct cet_measures *m);
+
 #endif

@@ -24,6 +24,7 @@
 #include "cetune/error.h"
 #include "cetune/eval.h"
 #include "cetune/ga.h"
+#include "cetune/objective.h"
 #include "cetune/rundir.h" /* the names of the run directory's files, its lock */
 
 /* ---- where the training sample is loaded and evaluated ---- */
@@ -34,7 +35,9 @@
  * contract of cet_corpus_load, except that the documents it returns may be
  * names only (package, name, path, bytes: no model); prepare binds the
  * run's extractor and metric to what was loaded last; evaluate has the
- * contract of cet_evaluate, docs indexing the loaded corpus. */
+ * contract of cet_evaluate, docs indexing the loaded corpus; measure (may
+ * be NULL: then evaluate's per-document scores are measured here) gives
+ * cet_goal_measure's results for k configurations on the whole corpus. */
 struct cet_backend {
     void *ctx;
     int (*load)(void *ctx, struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
@@ -44,6 +47,8 @@ struct cet_backend {
     int (*evaluate)(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t ndocs,
                     struct cet_score *scores, double *mean_f1, double *mean_p, double *mean_r,
                     struct cet_error *err);
+    int (*measure)(void *ctx, const double *params, size_t k, const struct cet_goal *goal,
+                   struct cet_measures *m, struct cet_error *err);
 };
 
 /* ---- training samples (sample.c) ---- */

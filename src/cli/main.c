@@ -3,6 +3,7 @@
  * are the table in its cmd_NAME.c (cli.h, "Option tables"). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <libxml/parser.h>
@@ -88,6 +89,34 @@ const struct cet_backend *cli_backend(void)
     return &cluster_backend;
 }
 
+/* After a command that evaluated: what the ranks exchanged per evaluation
+ * batch (a generation evaluates its new individuals in batches of up to
+ * 16), rank 0 and the busiest other rank (docs/distributed.md,
+ * "Communication"). */
+static void print_traffic(struct cet_cluster *cl)
+{
+    int n = cet_cluster_size(cl);
+    struct cet_cluster_traffic *t = calloc((size_t)n, sizeof *t);
+    struct cet_error err;
+    if (!t || cet_cluster_traffic(cl, t, &err) || !t[0].batches) {
+        free(t);
+        return;
+    }
+    double b = (double)t[0].batches, sent = 0, recv = 0;
+    for (int r = 1; r < n; r++) {
+        sent = t[r].sent / b > sent ? t[r].sent / b : sent;
+        recv = t[r].received / b > recv ? t[r].received / b : recv;
+    }
+    fprintf(stderr, "cetune: MPI traffic per evaluation batch (%d ranks, %llu batches, %llu "
+            "configurations): rank 0 sent %.0f and received %.0f bytes", n,
+            (unsigned long long)t[0].batches, (unsigned long long)t[0].configs, t[0].sent / b,
+            t[0].received / b);
+    if (n > 1)
+        fprintf(stderr, "; every other rank at most sent %.0f and received %.0f", sent, recv);
+    fprintf(stderr, "\n");
+    free(t);
+}
+
 /* Under MPI rank 0 runs the command; the other ranks serve its evaluations
  * (cluster.h) and leave when it ends. */
 int main(int argc, char **argv)
@@ -111,6 +140,7 @@ int main(int argc, char **argv)
         xmlCleanupParser();
     } else {
         rc = run(argc, argv);
+        print_traffic(cli_cluster);
     }
     cet_cluster_end(cli_cluster);
     return rc;

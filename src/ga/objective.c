@@ -119,54 +119,65 @@ static double fbeta(const struct cet_score *s, double beta)
     return (1 + b2) * s->p * s->r / (b2 * s->p + s->r);
 }
 
-static double objective_value(const struct cet_objective *o, const struct cet_corpus *c,
-                              const struct cet_score *s, const struct cet_measures *m)
+/* An objective's value from the sums; slot is its F_beta sum (fbeta only). */
+static double objective_value(const struct cet_objective *o, const struct cet_goal_sums *a,
+                              size_t ndocs, int slot, const struct cet_measures *m)
 {
     switch (o->m) {
     case CET_MEASURE_PRECISION: return m->p;
     case CET_MEASURE_RECALL: return m->r;
     case CET_MEASURE_WORDS: return m->words;
-    case CET_MEASURE_FBETA: {
-        double sum = 0;
-        for (size_t i = 0; i < c->ndocs; i++)
-            sum += fbeta(&s[i], o->beta);
-        return c->ndocs ? sum / (double)c->ndocs : 0;
-    }
-    case CET_MEASURE_MACRO_F1:
-    case CET_MEASURE_MACRO_PRECISION:
-    case CET_MEASURE_MACRO_RECALL: {
-        struct cet_score macro;
-        cet_score_macro(c, s, NULL, &macro);
-        return o->m == CET_MEASURE_MACRO_F1 ? macro.f1
-             : o->m == CET_MEASURE_MACRO_PRECISION ? macro.p : macro.r;
-    }
+    case CET_MEASURE_FBETA: return ndocs && slot >= 0 ? a->fbeta[slot] / (double)ndocs : 0;
+    case CET_MEASURE_MACRO_F1: return a->macro[2];
+    case CET_MEASURE_MACRO_PRECISION: return a->macro[0];
+    case CET_MEASURE_MACRO_RECALL: return a->macro[1];
     case CET_MEASURE_F1: break;
     }
     return m->f1;
 }
 
-void cet_goal_measure(const struct cet_goal *g, const struct cet_corpus *c,
-                      const struct cet_score *s, struct cet_measures *m)
+void cet_goal_sums_add(struct cet_goal_sums *a, const struct cet_goal *g, const struct cet_score *s,
+                       uint32_t pkg_count, size_t npkgs)
+{
+    a->f1 += s->f1;
+    a->p += s->p;
+    a->r += s->r;
+    a->words += s->n_extract;
+    if (g->objective.m == CET_MEASURE_FBETA)
+        a->fbeta[0] += fbeta(s, g->objective.beta);
+    for (size_t k = 0; k < g->npareto; k++)
+        if (g->pareto[k].m == CET_MEASURE_FBETA)
+            a->fbeta[1 + k] += fbeta(s, g->pareto[k].beta);
+    /* The macro average as cet_score_macro computes it: each package's mean,
+     * then their sum divided by the number of packages, term by term. */
+    a->pkg[0] += s->p;
+    a->pkg[1] += s->r;
+    a->pkg[2] += s->f1;
+    if (pkg_count) {
+        for (int i = 0; i < 3; i++) {
+            a->pkg[i] /= pkg_count;
+            a->macro[i] += a->pkg[i] / (double)npkgs;
+            a->pkg[i] = 0;
+        }
+    }
+}
+
+void cet_goal_sums_measure(const struct cet_goal_sums *a, const struct cet_goal *g, size_t ndocs,
+                           struct cet_measures *m)
 {
     *m = (struct cet_measures){0};
-    double f = 0, p = 0, r = 0, w = 0, n = c->ndocs ? (double)c->ndocs : 1.0;
-    for (size_t i = 0; i < c->ndocs; i++) {
-        f += s[i].f1;
-        p += s[i].p;
-        r += s[i].r;
-        w += s[i].n_extract;
-    }
-    m->f1 = f / n;
-    m->p = p / n;
-    m->r = r / n;
-    m->words = w / n;
-    m->fit = objective_value(&g->objective, c, s, m);
+    double n = ndocs ? (double)ndocs : 1.0;
+    m->f1 = a->f1 / n;
+    m->p = a->p / n;
+    m->r = a->r / n;
+    m->words = a->words / n;
+    m->fit = objective_value(&g->objective, a, ndocs, 0, m);
     for (size_t k = 0; k < g->npareto; k++)
-        m->obj[k] = objective_value(&g->pareto[k], c, s, m);
+        m->obj[k] = objective_value(&g->pareto[k], a, ndocs, 1 + (int)k, m);
     for (size_t k = 0; k < g->ncons; k++) {
         const struct cet_constraint *cn = &g->cons[k];
         struct cet_objective o = {.m = cn->m};
-        double v = objective_value(&o, c, s, m);
+        double v = objective_value(&o, a, ndocs, -1, m);
         double over = cn->upper ? v - cn->bound : cn->bound - v;
         /* precision, recall and f1 must hold both as means over documents
          * and as macro averages over packages, so that the figure `cetune
@@ -177,10 +188,24 @@ void cet_goal_measure(const struct cet_goal *g, const struct cet_corpus *c,
                                                   : -1;
         if (macro >= 0) {
             struct cet_objective om = {.m = macro};
-            double vm = objective_value(&om, c, s, m);
+            double vm = objective_value(&om, a, ndocs, -1, m);
             over = fmax(over, cn->upper ? vm - cn->bound : cn->bound - vm);
         }
         if (over > 0)
             m->viol += over / fmax(1.0, cn->bound);
     }
+}
+
+void cet_goal_measure(const struct cet_goal *g, const struct cet_corpus *c,
+                      const struct cet_score *s, struct cet_measures *m)
+{
+    struct cet_goal_sums a = {0};
+    /* Packages are contiguous ranges of the corpus order (corpus.h). */
+    for (size_t k = 0; k < c->npkgs; k++) {
+        const struct cet_package *pk = &c->pkgs[k];
+        for (uint32_t i = pk->first; i < pk->first + pk->count; i++)
+            cet_goal_sums_add(&a, g, &s[i], i + 1 == pk->first + pk->count ? pk->count : 0,
+                              c->npkgs);
+    }
+    cet_goal_sums_measure(&a, g, c->ndocs, m);
 }

@@ -6,10 +6,18 @@
  *            "loaded, bytes" or "skipped, reason"
  *   PREPARE  broadcast the extractor and metric, bind an evaluator to the
  *            shard, gather a status per rank
- *   EVAL     broadcast k configurations (and the documents, for a subset),
+ *   EVAL     broadcast k configurations (and the documents, for a subset:
+ *            racing's blocks; or when the caller wants every score),
  *            gather per rank a status and 3 counts per (configuration,
  *            document): the score is a function of the counts
  *            (cet_score_set), so 12 bytes per document rebuild it exactly
+ *   SUMS     broadcast k configurations and the goal; every rank evaluates
+ *            its range and adds its scores to the running sums of the
+ *            documents before it (cet_goal_sums), passed from rank to rank
+ *            in rank order, so they meet the documents in corpus order:
+ *            a few hundred bytes per configuration and rank, whatever the
+ *            number of documents
+ *   STATS    gather every rank's traffic counters
  *   STOP     leave
  *
  * Shards are contiguous ranges of the corpus order, so rank r's documents
@@ -25,7 +33,7 @@
 #include "cetune/buf.h"
 #include "cluster.h"
 
-enum { CMD_STOP, CMD_LOAD, CMD_PREPARE, CMD_EVAL };
+enum { CMD_STOP, CMD_LOAD, CMD_PREPARE, CMD_EVAL, CMD_SUMS, CMD_STATS };
 
 #define MSG 512 /* bytes of a rank's error message */
 
@@ -36,7 +44,9 @@ struct cet_cluster {
     struct cet_corpus local;  /* its documents */
     struct cet_evaluator *ev;
     uint64_t *docoff; /* every rank: corpus index of each rank's first document; [size] = total */
-    uint64_t traffic;
+    uint32_t *pkg_last; /* per local document: its package's size when it is the last, else 0 */
+    size_t npkgs;       /* packages of the whole corpus */
+    struct cet_cluster_traffic traffic; /* this rank's, in EVAL */
 };
 
 int cet_cluster_init(struct cet_cluster **out, int *argc, char ***argv, struct cet_error *err)
@@ -72,9 +82,33 @@ int cet_cluster_size(const struct cet_cluster *cl)
     return cl->size;
 }
 
-uint64_t cet_cluster_traffic(const struct cet_cluster *cl)
+static void bcast_cmd(int64_t h[4])
 {
-    return cl->traffic;
+    MPI_Bcast(h, 4, MPI_INT64_T, 0, MPI_COMM_WORLD);
+}
+
+/* Every rank's counters to rank 0 (STATS). */
+static void stats_part(const struct cet_cluster *cl, uint64_t *all)
+{
+    uint64_t mine[4] = {cl->traffic.sent, cl->traffic.received, cl->traffic.batches,
+                        cl->traffic.configs};
+    MPI_Gather(mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+}
+
+int cet_cluster_traffic(struct cet_cluster *cl, struct cet_cluster_traffic *per_rank,
+                        struct cet_error *err)
+{
+    uint64_t *all = malloc((size_t)cl->size * 4 * sizeof *all);
+    if (!all)
+        return cet_fail(err, "out of memory");
+    int64_t h[4] = {CMD_STATS, 0, 0, 0};
+    bcast_cmd(h);
+    stats_part(cl, all);
+    for (int r = 0; r < cl->size; r++)
+        per_rank[r] = (struct cet_cluster_traffic){all[4 * r], all[4 * r + 1], all[4 * r + 2],
+                                                   all[4 * r + 3]};
+    free(all);
+    return 0;
 }
 
 static void drop_shard(struct cet_cluster *cl)
@@ -83,11 +117,9 @@ static void drop_shard(struct cet_cluster *cl)
     cl->ev = NULL;
     cet_corpus_free(&cl->local);
     cet_entries_free(&cl->shard);
-}
-
-static void bcast_cmd(int64_t h[4])
-{
-    MPI_Bcast(h, 4, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    free(cl->pkg_last);
+    cl->pkg_last = NULL;
+    cl->npkgs = 0;
 }
 
 void cet_cluster_end(struct cet_cluster *cl)
@@ -378,6 +410,40 @@ static int catalogue(struct cet_cluster *cl, struct cet_corpus *c, const struct 
     return rc;
 }
 
+/* Every rank learns where the ranks' ranges start (docoff) and, for its
+ * own documents, which ones end a package of the whole corpus c (rank 0's;
+ * NULL after a failed load): what folding the sums in corpus order needs.
+ * -1 when this rank is out of memory (it then folds nothing: EVAL fails). */
+static int bcast_layout(struct cet_cluster *cl, const struct cet_corpus *c)
+{
+    MPI_Bcast(cl->docoff, cl->size + 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    uint64_t np = c ? c->npkgs : 0;
+    MPI_Bcast(&np, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    /* first and count of every package */
+    uint32_t *t = malloc((2 * np + 1) * sizeof *t);
+    static uint32_t scratch[2];
+    for (uint64_t k = 0; c && t && k < np; k++) {
+        t[2 * k] = c->pkgs[k].first;
+        t[2 * k + 1] = c->pkgs[k].count;
+    }
+    if (t)
+        MPI_Bcast(t, (int)(2 * np), MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    else /* out of memory: still take part, a package at a time */
+        for (uint64_t k = 0; k < np; k++)
+            MPI_Bcast(scratch, 2, MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    size_t n = cl->local.ndocs, lo = cl->docoff[cl->rank];
+    free(cl->pkg_last);
+    cl->pkg_last = t ? calloc(n ? n : 1, sizeof *cl->pkg_last) : NULL;
+    cl->npkgs = (size_t)np;
+    for (uint64_t k = 0; cl->pkg_last && k < np; k++) {
+        size_t last = (size_t)t[2 * k] + t[2 * k + 1] - 1;
+        if (t[2 * k + 1] && last >= lo && last < lo + n)
+            cl->pkg_last[last - lo] = t[2 * k + 1];
+    }
+    free(t);
+    return cl->pkg_last ? 0 : -1;
+}
+
 int cet_cluster_load(struct cet_cluster *cl, struct cet_corpus *c, const struct cet_entries *e,
                      const uint8_t *want, int threads, struct cet_error *err)
 {
@@ -404,7 +470,10 @@ int cet_cluster_load(struct cet_cluster *cl, struct cet_corpus *c, const struct 
         rc = catalogue(cl, c, e, wi, first, status, ssizes, err);
     if (rc)
         memset(cl->docoff, 0, ((size_t)N + 1) * sizeof *cl->docoff);
-    MPI_Bcast(cl->docoff, N + 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (bcast_layout(cl, rc ? NULL : c) && !rc) {
+        cet_corpus_free(c);
+        rc = cet_fail(err, "out of memory");
+    }
 done:
     free(status);
     free(ssizes);
@@ -493,6 +562,8 @@ static void eval_part(struct cet_cluster *cl, const double *params, size_t k, co
     }
     MPI_Gatherv(ok ? out : &status, ok ? (int)(1 + 3 * m) : 1, MPI_UINT32_T, recv, rs, rd,
                 MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    if (cl->rank > 0)
+        cl->traffic.sent += (ok ? 1 + 3 * m : 1) * sizeof(uint32_t);
     free(sc);
     free(out);
     free(sub);
@@ -522,8 +593,109 @@ static void eval_follow(struct cet_cluster *cl, const int64_t h[4])
             MPI_Bcast(docs, (int)nd, MPI_UINT32_T, 0, MPI_COMM_WORLD);
     }
     eval_part(cl, params, k, docs, nd, failed, NULL, NULL, NULL);
+    cl->traffic.received += 4 * sizeof(int64_t) + k * np * sizeof(double) + nd * sizeof(uint32_t);
+    cl->traffic.batches++;
+    cl->traffic.configs += k;
     free(params);
     free(docs);
+}
+
+/* ---- SUMS ---- */
+
+/* This rank's part of SUMS.  A message holds a status (0, or 1 + the first
+ * rank that failed) and k running sums; rank 0 starts from zero, every rank
+ * adds its documents (when all went well) and passes the message to the
+ * next rank, the last one back to rank 0, which gets the sums over the
+ * whole corpus in out.  Returns the status. */
+static int64_t sums_part(struct cet_cluster *cl, const double *params, size_t k,
+                         const struct cet_goal *g, int failed, struct cet_goal_sums *out)
+{
+    int N = cl->size, r = cl->rank;
+    size_t n = cl->local.ndocs, len = sizeof(int64_t) + k * sizeof(struct cet_goal_sums);
+    char *msg = calloc(1, len);
+    if (!msg) /* a few kilobytes: this process is done for; mpirun names the rank */
+        MPI_Abort(MPI_COMM_WORLD, 12);
+    struct cet_score *sc = NULL;
+    struct cet_error e;
+    int ok = !failed && cl->ev && cl->pkg_last && (sc = malloc((k * n + 1) * sizeof *sc)) &&
+             (!n || !cet_evaluate(cl->ev, params, k, NULL, 0, sc, NULL, NULL, NULL, &e));
+    if (r > 0) {
+        MPI_Recv(msg, (int)len, MPI_BYTE, r - 1, CMD_SUMS, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        cl->traffic.received += len;
+    }
+    int64_t status;
+    memcpy(&status, msg, sizeof status);
+    if (!status && !ok)
+        status = 1 + r;
+    memcpy(msg, &status, sizeof status);
+    for (size_t j = 0; !status && j < k; j++) {
+        struct cet_goal_sums a;
+        char *at = msg + sizeof(int64_t) + j * sizeof a;
+        memcpy(&a, at, sizeof a);
+        for (size_t i = 0; i < n; i++)
+            cet_goal_sums_add(&a, g, &sc[j * n + i], cl->pkg_last[i], cl->npkgs);
+        memcpy(at, &a, sizeof a);
+    }
+    if (N > 1) {
+        MPI_Send(msg, (int)len, MPI_BYTE, (r + 1) % N, CMD_SUMS, MPI_COMM_WORLD);
+        cl->traffic.sent += len;
+    }
+    if (r == 0 && N > 1) {
+        MPI_Recv(msg, (int)len, MPI_BYTE, N - 1, CMD_SUMS, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        cl->traffic.received += len;
+        memcpy(&status, msg, sizeof status);
+    }
+    if (out)
+        memcpy(out, msg + sizeof(int64_t), k * sizeof *out);
+    cl->traffic.batches++;
+    cl->traffic.configs += k;
+    free(msg);
+    free(sc);
+    return status;
+}
+
+/* The other ranks' side of SUMS. */
+static void sums_follow(struct cet_cluster *cl, const int64_t h[4])
+{
+    size_t k = (size_t)h[1], np = (size_t)h[3];
+    struct cet_goal g;
+    double *params = malloc((k * np + 1) * sizeof *params);
+    int failed = !params || np != cl->np;
+    static double sp[1];
+    if (failed) /* still takes part in the broadcast (into a scratch) */
+        for (size_t i = 0; i < k * np; i++)
+            MPI_Bcast(sp, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    else
+        MPI_Bcast(params, (int)(k * np), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&g, sizeof g, MPI_BYTE, 0, MPI_COMM_WORLD);
+    cl->traffic.received += 4 * sizeof(int64_t) + k * np * sizeof(double) + sizeof g;
+    sums_part(cl, params, k, &g, failed, NULL);
+    free(params);
+}
+
+int cet_cluster_measure(struct cet_cluster *cl, const double *params, size_t k,
+                        const struct cet_goal *goal, struct cet_measures *m,
+                        struct cet_error *err)
+{
+    if (!cl->ev)
+        return cet_fail(err, "no evaluator prepared");
+    struct cet_goal_sums *sums = malloc((k ? k : 1) * sizeof *sums);
+    if (!sums) /* nothing was sent: the other ranks still wait for a command */
+        return cet_fail(err, "out of memory");
+    int64_t h[4] = {CMD_SUMS, (int64_t)k, 0, (int64_t)cl->np};
+    struct cet_goal g = *goal;
+    bcast_cmd(h);
+    MPI_Bcast((void *)params, (int)(k * cl->np), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&g, sizeof g, MPI_BYTE, 0, MPI_COMM_WORLD);
+    cl->traffic.sent += (uint64_t)(cl->size - 1) * (sizeof h + k * cl->np * sizeof(double) + sizeof g);
+    int64_t status = sums_part(cl, params, k, &g, 0, sums);
+    int rc = 0;
+    if (status)
+        rc = cet_fail(err, "rank %lld: evaluation failed (out of memory)", (long long)status - 1);
+    for (size_t j = 0; j < k && !rc; j++)
+        cet_goal_sums_measure(&sums[j], &g, cl->docoff[cl->size], &m[j]);
+    free(sums);
+    return rc;
 }
 
 /* The rank whose range holds corpus document gi. */
@@ -542,6 +714,23 @@ int cet_cluster_evaluate(struct cet_cluster *cl, const double *params, size_t k,
     int N = cl->size;
     if (!cl->ev)
         return cet_fail(err, "no evaluator prepared");
+    if (!docs && !scores) {
+        /* Only the means: the sums travel, not the scores (the default goal
+         * measures mean F1, precision and recall). */
+        struct cet_measures *m = malloc((k ? k : 1) * sizeof *m);
+        struct cet_goal g = {0};
+        int rc = !m ? cet_fail(err, "out of memory") : cet_cluster_measure(cl, params, k, &g, m, err);
+        for (size_t j = 0; j < k && !rc; j++) {
+            if (mean_f1)
+                mean_f1[j] = m[j].f1;
+            if (mean_p)
+                mean_p[j] = m[j].p;
+            if (mean_r)
+                mean_r[j] = m[j].r;
+        }
+        free(m);
+        return rc;
+    }
     if (!docs)
         ndocs = cl->docoff[N];
     /* Every rank's share of the documents, hence of the gathered counts. */
@@ -572,10 +761,12 @@ int cet_cluster_evaluate(struct cet_cluster *cl, const double *params, size_t k,
     if (docs)
         MPI_Bcast((void *)docs, (int)ndocs, MPI_UINT32_T, 0, MPI_COMM_WORLD);
     eval_part(cl, params, k, docs, ndocs, 0, recv, rs, rd);
-    cl->traffic += (uint64_t)(N - 1) * (sizeof h + k * cl->np * sizeof(double) +
-                                        (docs ? ndocs * sizeof(uint32_t) : 0));
+    cl->traffic.sent += (uint64_t)(N - 1) * (sizeof h + k * cl->np * sizeof(double) +
+                                             (docs ? ndocs * sizeof(uint32_t) : 0));
     for (int r = 1; r < N; r++)
-        cl->traffic += (uint64_t)rs[r] * sizeof(uint32_t);
+        cl->traffic.received += (uint64_t)rs[r] * sizeof(uint32_t);
+    cl->traffic.batches++;
+    cl->traffic.configs += k;
     for (int r = 0; r < N && !rc; r++)
         if (recv[rd[r]])
             rc = cet_fail(err, "rank %d: evaluation failed (out of memory)", r);
@@ -620,9 +811,15 @@ static int be_evaluate(void *ctx, const double *params, size_t k, const uint32_t
     return cet_cluster_evaluate(ctx, params, k, docs, ndocs, scores, mean_f1, mean_p, mean_r, err);
 }
 
+static int be_measure(void *ctx, const double *params, size_t k, const struct cet_goal *goal,
+                      struct cet_measures *m, struct cet_error *err)
+{
+    return cet_cluster_measure(ctx, params, k, goal, m, err);
+}
+
 void cet_cluster_backend(struct cet_cluster *cl, struct cet_backend *be)
 {
-    *be = (struct cet_backend){cl, be_load, be_prepare, be_evaluate};
+    *be = (struct cet_backend){cl, be_load, be_prepare, be_evaluate, be_measure};
 }
 
 /* ---- the other ranks ---- */
@@ -639,7 +836,7 @@ int cet_cluster_serve(struct cet_cluster *cl, struct cet_error *err)
         case CMD_LOAD:
             /* A failure is reported to rank 0 through the status. */
             load_part(cl, NULL, NULL, NULL, (int)h[1], NULL, NULL, &e);
-            MPI_Bcast(cl->docoff, cl->size + 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+            bcast_layout(cl, NULL);
             break;
         case CMD_PREPARE: {
             char name[64];
@@ -650,6 +847,12 @@ int cet_cluster_serve(struct cet_cluster *cl, struct cet_error *err)
         }
         case CMD_EVAL:
             eval_follow(cl, h);
+            break;
+        case CMD_SUMS:
+            sums_follow(cl, h);
+            break;
+        case CMD_STATS:
+            stats_part(cl, NULL);
             break;
         default:
             return cet_fail(err, "rank %d: unknown command %lld from rank 0", cl->rank,

@@ -19,6 +19,7 @@
 
 #include "cetune/corpus.h"
 #include "cetune/eval.h"
+#include "cetune/objective.h"
 #include "cetune/run.h"
 
 struct cet_cluster;
@@ -57,8 +58,23 @@ int cet_cluster_prepare(struct cet_cluster *cl, const struct cet_extractor *ex,
 int cet_cluster_evaluate(struct cet_cluster *cl, const double *params, size_t k,
                          const uint32_t *docs, size_t ndocs, struct cet_score *scores,
                          double *mean_f1, double *mean_p, double *mean_r, struct cet_error *err);
-/* Bytes rank 0 has sent and received in cet_cluster_evaluate so far. */
-uint64_t cet_cluster_traffic(const struct cet_cluster *cl);
+/* cet_goal_measure of k configurations on the whole loaded corpus, into
+ * m[0..k): the ranks pass running sums (cet_goal_sums) from one to the
+ * next in rank order, never per-document scores, so the bits are those of
+ * the single process.  cet_cluster_evaluate uses it when only the means are
+ * wanted (no scores, no subset). */
+int cet_cluster_measure(struct cet_cluster *cl, const double *params, size_t k,
+                        const struct cet_goal *goal, struct cet_measures *m,
+                        struct cet_error *err);
+/* What one rank has sent and received in evaluations (the payloads of
+ * its messages, a broadcast counted once per receiving rank at the root),
+ * in how many evaluation batches, of how many configurations in all. */
+struct cet_cluster_traffic {
+    uint64_t sent, received, batches, configs;
+};
+/* Every rank's counters so far, into per_rank[0 .. size). */
+int cet_cluster_traffic(struct cet_cluster *cl, struct cet_cluster_traffic *per_rank,
+                        struct cet_error *err);
 
 /* The backend of a run (run.h) made of the three functions above. */
 void cet_cluster_backend(struct cet_cluster *cl, struct cet_backend *be);

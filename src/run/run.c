@@ -81,11 +81,13 @@ static int cancel_cb(void *ctx)
 }
 
 /* A goal other than mean F1 (objective.h) is measured from the
- * per-document scores. */
+ * per-document scores (by the backend, when it can). */
 static int measure_cb(void *ctx, const double *params, size_t k, struct cet_measures *m,
                       struct cet_error *err)
 {
     struct cet_run *run = ctx;
+    if (run->be.measure)
+        return run->be.measure(run->be.ctx, params, k, &run->ga->opt.goal, m, err);
     size_t n = run->train.ndocs;
     struct cet_score *sc = malloc((k * n + 1) * sizeof *sc);
     if (!sc)

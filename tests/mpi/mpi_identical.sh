@@ -1,7 +1,9 @@
 # MPI build: evolve on 1, 2 and 3 ranks (oversubscribed) gives best.json,
 # individuals.csv and top.json byte-identical to the single-process build,
 # also when a document of one rank's shard cannot be read (it is skipped
-# the same way, named in the same message), and with other goals and folds.
+# the same way, named in the same message), and with other goals and folds;
+# the bytes a rank sends per evaluation batch do not depend on how many
+# documents it holds.
 CETUNE=$1 PLAIN=$2 SRC=$3
 . "$SRC/tests/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -16,7 +18,7 @@ gzip -c "$bad" | head -c 300 >"$bad.gz"
 rm "$bad"
 
 for corpus in "$SRC/samples/demo" "$TMP/corpus"; do
-  rm -rf "$TMP/plain" "$TMP"/np*
+  rm -rf "$TMP/plain" "$TMP"/np* "$TMP/sent"
   expect_status 0 "$PLAIN" evolve $RUN -d "$corpus" -o "$TMP/plain" --threads 2
   cp "$TMP/err" "$TMP/plain.err"
   for np in 1 2 3; do
@@ -27,12 +29,17 @@ for corpus in "$SRC/samples/demo" "$TMP/corpus"; do
       for f in best.json individuals.csv top.json; do
         if cmp -s "$TMP/plain/$f" "$out/$f"; then ok; else fail "$corpus, $np ranks, $threads threads: $f differs"; fi
       done
+      # What a rank sends per batch: running sums, the same whatever its share of the documents.
+      sent=$(sed -n 's/.*every other rank at most sent \([0-9]*\) .*/\1/p' "$TMP/err")
+      [ $np -gt 1 ] && echo "$sent" >>"$TMP/sent"
       if [ "$corpus" = "$TMP/corpus" ]; then
         expect_grep "$TMP/err" "skipped $bad.gz: cannot read page"
         expect_grep "$TMP/err" "loaded 35 documents in 3 packages"
       fi
     done
   done
+  if [ "$(sort -u "$TMP/sent" | wc -l)" = 1 ] && [ -n "$(head -1 "$TMP/sent")" ]; then ok
+  else fail "$corpus: the bytes a rank sends per batch depend on its documents: $(tr '\n' ' ' <"$TMP/sent")"; fi
 done
 # Goals measured from per-document scores, and folds (whose runs share the
 # ranks with the final run), on 2 ranks.
