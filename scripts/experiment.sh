@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the experiment of docs/experiment.md (003 section 5.4 on the
+# Reproduces the experiment of docs/experiment.md (Gottron 2008, section 5.4, on the
 # dev corpora): tunes lqf, accb, tccb, sw, density, the block scorer and the
 # pipeline on one fixed sample of 120 documents, then verifies the best four
 # of each and the defaults on the four full dev corpora (table 3 style), and
@@ -67,7 +67,7 @@ for x in "${extractors[@]}"; do
     "${validate[@]}" "${threads[@]}" -o "$out/$x" --force | tee "$out/$x.txt"
   "$cetune" report "$out/$x" >/dev/null
   # top.json holds one configuration per line: each becomes a file (for
-  # extract -c) and -x/-P options (so table rows show the values, as in 003).
+  # extract -c) and -x/-P options (so table rows show the values, as in Gottron 2008).
   k=0
   while IFS= read -r line; do
     k=$((k + 1))

@@ -1,5 +1,5 @@
 /* Ad-server host lists for Crunch's advertisement remover (Gupta et al.
- * 2003, 001 §3): a node whose src or href points at a listed host is removed.
+ * 2003, section 3): a node whose src or href points at a listed host is removed.
  *
  * A list has one host per line; '#' starts a comment and blank lines are
  * ignored.  Hosts-file lines ("0.0.0.0 ads.example.com") are accepted too, as

@@ -1,4 +1,4 @@
-/* The character metrics of Arias et al. (002): `chars` is the LCS of the
+/* The character metrics of Arias et al. (2009): `chars` is the LCS of the
  * characters, `lcstring` the longest common substring.  Text is NFC
  * normalised and every white-space character removed; case is kept. */
 #ifndef CETUNE_CHARS_H

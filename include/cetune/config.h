@@ -1,5 +1,5 @@
 /* Configurations: an extractor with one value per parameter, read from and
- * written to the JSON of DESIGN.md:
+ * written to the JSON of docs/formats.md ("Configurations"):
  *   {"extractor": "accb", "params": {"r": 42, "t": 0.75}, "fitness": 0.861, "docs": 120} */
 #ifndef CETUNE_CONFIG_H
 #define CETUNE_CONFIG_H

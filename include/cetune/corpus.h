@@ -1,4 +1,4 @@
-/* Corpora in the three layouts of DESIGN.md, loaded into parsed documents. */
+/* Corpora in the three layouts of docs/formats.md ("Corpora"), loaded into parsed documents. */
 #ifndef CETUNE_CORPUS_H
 #define CETUNE_CORPUS_H
 

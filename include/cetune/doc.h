@@ -116,7 +116,7 @@ static inline const char *cet_word_str(const struct cet_doc *d, uint32_t id)
 /* Value of attribute name on element i, or NULL. */
 const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name);
 
-/* Charset handling (DESIGN.md): BOM, then the declared charset (from the
+/* Charset handling (docs/formats.md, "Corpora"): BOM, then the declared charset (from the
  * transport, e.g. HTTP; NULL for none), then <meta charset>/http-equiv, else
  * UTF-8 when valid, else windows-1252.  Returns malloc'd UTF-8 in *out and
  * the charset used in charset.  A declared charset that is unknown is an

@@ -1,4 +1,4 @@
-/* Scoring extractions against gold with the metric of DESIGN.md, in parallel. */
+/* Scoring extractions against gold with the metric of README.md ("The metric"), in parallel. */
 #ifndef CETUNE_EVAL_H
 #define CETUNE_EVAL_H
 
@@ -16,7 +16,7 @@ struct cet_score {
     double p, r, f1;
 };
 
-/* P, R and F1 from the counts, with DESIGN.md's empty cases. */
+/* P, R and F1 from the counts, with the metric's empty cases. */
 void cet_score_set(struct cet_score *s, uint32_t n_extract, uint32_t n_gold, uint32_t overlap);
 /* Means of the per-document scores docs[0..c->ndocs) (corpus order): per
  * package into pkgs[0..c->npkgs) (may be NULL), and their mean over the

@@ -1,4 +1,4 @@
-/* The evolutionary engine (003 section 4): a population of parameter
+/* The evolutionary engine (Gottron 2008, section 4; docs/papers.md): a population of parameter
  * settings of one extractor, described by a parameter description
  * (params.h), evolves by selection, recombination and mutation until the
  * best fitness (mean word F1 on the training sample) stops improving.

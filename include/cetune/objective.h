@@ -4,9 +4,9 @@
  *
  * Every measure is computed from the per-document scores of eval.h:
  * - f1, precision, recall: means over the documents (f1 is the default
- *   fitness of DESIGN.md);
+ *   fitness, README.md "The metric");
  * - fbeta:B: the mean over the documents of F_beta = (1+B^2)PR/(B^2 P+R),
- *   with DESIGN.md's empty cases (both empty 1, one empty 0), so fbeta:1
+ *   with the metric's empty cases (both empty 1, one empty 0), so fbeta:1
  *   is f1 exactly;
  * - macro-f1: the mean F1 of each package, then the mean over packages
  *   (the macro average `cetune evaluate` prints);

@@ -1,4 +1,4 @@
-/* Parameter descriptions (params/NAME.json, DESIGN.md): the blueprint of
+/* Parameter descriptions (params/NAME.json, docs/formats.md): the blueprint of
  * every individual the GA breeds.  A description names an extractor and the
  * subset of its parameters to evolve, each with a type, a range and an
  * optional log scale; it may add seed individuals and correlated groups.

@@ -8,7 +8,7 @@
  * plots, all drawn by gnuplot from report.gp, are
  * - convergence.png: best, mean and worst fitness per generation;
  * - explored-A-B.png: every evaluated individual at its values of A and B,
- *   coloured by fitness (figure 4 of 003), for each pair of evolved
+ *   coloured by fitness (figure 4 of Gottron 2008), for each pair of evolved
  *   parameters; explored-A.png (A against fitness, coloured by generation)
  *   when only one parameter is evolved;
  * - distribution.png: a histogram per parameter of the final population. */

@@ -1,4 +1,4 @@
-/* Words as the metric defines them (DESIGN.md): Unicode NFKC, case fold, then
+/* Words as the metric defines them (README.md, "The metric"): Unicode NFKC, case fold, then
  * maximal runs of letters (L*) and numbers (N*). */
 #ifndef CETUNE_TEXT_H
 #define CETUNE_TEXT_H

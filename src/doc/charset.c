@@ -1,4 +1,4 @@
-/* Page and gold decoding to UTF-8 (DESIGN.md): a BOM wins, then a <meta>
+/* Page and gold decoding to UTF-8 (docs/formats.md, "Corpora"): a BOM wins, then a <meta>
  * declaration, else UTF-8 when the bytes are valid UTF-8, else windows-1252.
  * A charset declared by the transport (HTTP Content-Type) ranks after a BOM
  * and before <meta>.  ISO-8859-1 and US-ASCII labels mean windows-1252, as browsers treat them

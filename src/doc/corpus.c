@@ -1,4 +1,4 @@
-/* Corpus layouts (DESIGN.md): canonical, CleanEval and article JSON, detected
+/* Corpus layouts (docs/formats.md, "Corpora"): canonical, CleanEval and article JSON, detected
  * per directory.  Scanning lists documents without reading them, so a sample
  * loads only what it names; loading parses in parallel and records every
  * unusable document with a reason instead of failing. */

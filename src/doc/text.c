@@ -1,4 +1,4 @@
-/* Words as DESIGN.md defines them: NFKC, case fold, then maximal runs of
+/* Words as the metric defines them (README.md, "The metric"): NFKC, case fold, then maximal runs of
  * letters and numbers.  ASCII text, the common case, takes a fast path with
  * the same result as the Unicode path. */
 #include "cetune/text.h"

@@ -1,4 +1,4 @@
-/* Character metrics (002): LCS of characters, bit-parallel like the word
+/* Character metrics (Arias et al. 2009): LCS of characters, bit-parallel like the word
  * metric, and the longest common substring with a suffix automaton of the
  * gold.  Each text node's characters are prepared once per document; NFC is
  * applied per text node, which differs from NFC over the joined text only

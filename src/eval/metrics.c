@@ -1,4 +1,4 @@
-/* P, R and F1 as DESIGN.md defines them, including the empty cases. */
+/* P, R and F1 as README.md ("The metric") defines them, including the empty cases. */
 #include "cetune/eval.h"
 
 void cet_score_set(struct cet_score *s, uint32_t n_extract, uint32_t n_gold, uint32_t overlap)

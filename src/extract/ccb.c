@@ -1,5 +1,5 @@
-/* Content code blurring: ccb, accb and tccb (Gottron 2008, summarised in
- * 003 section 5.2 and 002 section 2; its own paper is not available, so the
+/* Content code blurring: ccb, accb and tccb (Gottron 2008 CCB, summarised
+ * in Gottron 2008, section 5.2, and Arias et al. 2009, section 2; its own paper is not available, so the
  * choices below are ours where the summaries are silent).
  *
  * A page becomes a content code vector, 1 for content and 0 for code:

@@ -1,5 +1,4 @@
-/* Crunch (Gupta, Kaiser, Neistadt and Grimm 2003, 001; 000 is another
- * transcription): a framework of filters that walk the DOM top-down and
+/* Crunch (Gupta et al. 2003, docs/papers.md): a framework of filters that walk the DOM top-down and
  * remove nodes, applied in the paper's order to each node before its
  * children: the ignore filters, the advertisement remover and the link list
  * remover (by default bottom-up, see below); then the empty table remover

@@ -1,4 +1,4 @@
-/* Text density (Arias, Deschacht, Moens 2009, 002 §4): structural tags cut
+/* Text density (Arias et al. 2009, section 4): structural tags cut
  * the page's text into a list L of strings; the longest string seeds a region
  * R that grows over strings longer than c1 * maxL lying less than c2
  * positions from a member; everything from the leftmost to the rightmost

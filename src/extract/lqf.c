@@ -1,4 +1,4 @@
-/* Link quota filter (Gottron 2008, 003 §5.1; Mantratzis et al. 2005, 004):
+/* Link quota filter (Gottron 2008, section 5.1; Mantratzis et al. 2005):
  * every block-level element is judged by the share of its own text that is
  * link anchor text, and a block whose share is above t is dropped.
  *
@@ -18,7 +18,7 @@
  *   0.737 instead of 0.795 macro F1 on the dev corpora.)
  * - Text directly inside <body> belongs to the body block; text with no
  *   block ancestor at all forms one pseudo-block judged the same way.
- * - The quota is on text length (004 measures "length of the string"):
+ * - The quota is on text length (Mantratzis et al. 2005 measure "length of the string"):
  *   code points of the collapsed text of anchor text nodes (inside
  *   <a href>) over those of all own text nodes.  Anchors without text add
  *   nothing.  (Counting words instead gives nearly the same, 0.797.) */

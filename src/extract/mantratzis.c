@@ -1,4 +1,4 @@
-/* Mantratzis, Orgun and Cassidy (2005, 004): link lists found by DOM-structure
+/* Mantratzis, Orgun and Cassidy (2005; docs/papers.md): link lists found by DOM-structure
  * block analysis.  Inline elements are flattened into the structurally
  * important elements ("sections") around them; each section counts its
  * anchors with text among its tags with text, and its link text length

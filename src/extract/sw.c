@@ -1,4 +1,4 @@
-/* Stop-word filter (Gottron 2008, 003 §5.3): well-formed sentences are full
+/* Stop-word filter (Gottron 2008, section 5.3): well-formed sentences are full
  * of stop words, navigation and adverts are not.  A block is content when
  * the share of stop words among its words is at least the threshold of the
  * page's language.

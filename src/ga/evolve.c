@@ -1,7 +1,7 @@
 /* The run lifecycle (PGAPack style): cet_ga_create -> options ->
  * cet_ga_setup -> cet_ga_generation until ga->stop -> cet_ga_destroy.
  *
- * One generation (003 section 4, figure 3):
+ * One generation (Gottron 2008, section 4, figure 3):
  * - generation 0: the description's seeds and --seed-config individuals,
  *   then random individuals up to the population size;
  * - later generations: the best `elite` distinct individuals unchanged,

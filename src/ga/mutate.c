@@ -1,4 +1,4 @@
-/* Mutation: "random deviations of the parameter values" (003 section 4).
+/* Mutation: "random deviations of the parameter values" (Gottron 2008, section 4).
  * Each gene changes with probability rate; when none was picked, one gene
  * chosen uniformly changes, so a mutated child always differs in intent.
  * - int and float: a Gaussian step with standard deviation sigma x range

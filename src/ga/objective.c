@@ -108,7 +108,7 @@ int cet_goal_is_default(const struct cet_goal *g)
     return g->objective.m == CET_MEASURE_F1 && !g->ncons && !g->npareto;
 }
 
-/* F_beta of one document, with DESIGN.md's empty cases. */
+/* F_beta of one document, with the metric's empty cases (README.md, "The metric"). */
 static double fbeta(const struct cet_score *s, double beta)
 {
     if (!s->n_extract && !s->n_gold)

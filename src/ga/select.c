@@ -4,7 +4,7 @@
  * - Tournament (default): `size` ranks drawn uniformly with replacement,
  *   the best of them wins; larger tournaments press harder.
  * - Truncation: "the better performing individuals are used as parents"
- *   (003 section 4): a uniform pick among the best `fraction` of the
+ *   (Gottron 2008, section 4): a uniform pick among the best `fraction` of the
  *   population (at least two individuals, so crossover has a choice). */
 #include <math.h>
 #include <string.h>

@@ -18,7 +18,7 @@
  *   format, without its inactive parameters; its fitness is the objective's
  *   value (--pareto: mean F1);
  * - top.json: an array of the best distinct configurations (table 2 of
- *   003; see cet_ga_top), each with its precision, recall and the
+ *   Gottron 2008; see cet_ga_top), each with its precision, recall and the
  *   generation that found it;
  * - run.json: what ran, on what, with which libraries, when.
  * Numbers in the CSV files have six decimals; the JSON fitness is exact. */

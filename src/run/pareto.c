@@ -5,7 +5,7 @@
  *   one column per described parameter, f1, precision, recall, words,
  *   violation, then each Pareto objective that is none of the first three
  *   (fbeta:B, macro-f1) under its name;
- * - pareto/K.json: point K's configuration (DESIGN.md's format, fitness =
+ * - pareto/K.json: point K's configuration (docs/formats.md, "Configurations", fitness =
  *   mean F1, plus its measures), for evaluate -c and extract -c.  Files of
  *   points that left the front are removed.
  * The archive's front rather than the last population's: every evaluated

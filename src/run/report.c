@@ -791,7 +791,7 @@ static int md_goal(const struct cet_ga *ga, struct cet_buf *b)
     return rc;
 }
 
-/* Table 2 of 003: the best distinct individuals (top.json), then the
+/* Table 2 of Gottron 2008: the best distinct individuals (top.json), then the
  * defaults. */
 static int md_best(const struct cet_report *r, struct cet_buf *b)
 {

@@ -65,7 +65,7 @@ int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *info, co
  * cet_run_write_results. */
 int cet_run_write_pareto(struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
                          struct cet_error *err);
-/* output.c: archive entry i as a configuration (DESIGN.md's format); extra
+/* output.c: archive entry i as a configuration (docs/formats.md); extra
  * adds its measures and generation (top.json's rows). */
 int cet_run_config_json(const struct cet_ga *ga, const struct cet_run_info *info, size_t i,
                         int extra, double *full, struct cet_buf *b);

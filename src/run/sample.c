@@ -1,5 +1,5 @@
 /* Training samples: "a representative random sample of documents from the
- * different large evaluation packages" (003 section 4).
+ * different large evaluation packages" (Gottron 2008, section 4).
  *
  * Choices:
  * - Stratified by package: package k gets n * u_k / U documents (u_k its

@@ -31,7 +31,7 @@ expect_status 0 "$CETUNE" evaluate -x alltext -d "$TMP/c"
 expect_grep "$TMP/err" "skipped .*bad.html.gz: .*corrupt gzip data (incorrect data check)"
 expect_grep "$TMP/err" "loaded 1 documents in 1 packages .*skipped 1"
 
-# A gzipped page cut short (issue 17): zlib says so only in gzclose and
+# A gzipped page cut short: zlib says so only in gzclose and
 # gzerror; it was read as a shorter page, with exit 0.
 { printf '<html><body>'; for i in $(seq 300); do printf '<p>paragraph %d of a long page</p>' $i; done
   printf '</body></html>'; } | gzip -c | head -c 300 > "$TMP/c/p/cut.html.gz"

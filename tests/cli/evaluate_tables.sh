@@ -1,4 +1,4 @@
-# evaluate's tables with several configurations (issue 17): --per-doc in
+# evaluate's tables with several configurations: --per-doc in
 # every format, unique and readable row labels (run directory, changed
 # parameters, numbered when equal, a legend when long), whole column
 # headers, and titles that name the metric.

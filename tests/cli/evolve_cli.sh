@@ -5,7 +5,7 @@ CETUNE=$1 SRC=$2
 G=$SRC/tests/data/ga
 RUN="-p $G/lqf.json -d $G/corpus --pop 8 --generations 5 --seed 7"
 
-# The run directory of DESIGN.md, the same for one and two threads.
+# The run directory (docs/formats.md), the same for one and two threads.
 expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/t1"
 expect_grep "$TMP/out" '^lqf on 8 documents: 5 generations'
 expect_grep "$TMP/out" '^ *rank *t *fitness'

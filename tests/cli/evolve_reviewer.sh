@@ -1,4 +1,4 @@
-# The acceptance checks of issue 4 on the shared corpora (skipped when
+# The acceptance checks of a tuning run on the shared corpora (skipped when
 # ../shared/corpora is absent):
 # - lqf on portals: --threads 1 and --threads 2 give identical best.json and
 #   individuals.csv;

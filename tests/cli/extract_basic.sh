@@ -29,7 +29,7 @@ out=$("$CETUNE" extract -x alltext "$T/b.htm") || fail "b.htm"
 [ "$("$CETUNE" extract -x alltext < "$T/a.html")" = "$("$CETUNE" extract -x alltext "$T/a.html")" ] || fail "stdin default"
 [ "$("$CETUNE" extract -x crunch "$T/c.html.gz")" = "$("$CETUNE" extract -x crunch "$T/a.html")" ] || fail ".gz page"
 # crunch at its defaults drops the menu; several files on standard output
-# are separated by a line holding a form feed (issue 17: they ran together).
+# are separated by a line holding a form feed (they once ran together).
 out=$("$CETUNE" extract -x crunch "$T/a.html" "$T/b.htm") || fail "crunch exit status"
 [ "$out" = "$(printf 'Main text of page a, long enough to be kept by every extractor here.\nSponsored offer\n\f\nPage b été in windows-1252.')" ] ||
     fail "crunch text: $out"

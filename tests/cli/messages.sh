@@ -1,4 +1,4 @@
-# Messages and exit statuses for wrong inputs (issue 17): one rule for
+# Messages and exit statuses for wrong inputs: one rule for
 # files (missing or unreadable: 1, whichever option names it; a refused
 # configuration or parameter description: 2), messages that say what a
 # file is and which values are allowed, skip messages naming where the

@@ -1,4 +1,4 @@
-# The run directory belongs to one run (issue 17): simultaneous runs on one
+# The run directory belongs to one run: simultaneous runs on one
 # -o never both succeed, the loser names the process holding the lock and
 # touches nothing, --force removes every file a run or its report wrote,
 # and an unusable -o fails before the corpora load.

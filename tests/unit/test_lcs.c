@@ -1,5 +1,5 @@
 /* The bit-parallel LCS against the textbook dynamic programming, and the
- * metric's worked example (Gottron 2007, in 003 section 3). */
+ * metric's worked example (Gottron 2007, as Gottron 2008, section 3, gives it). */
 #include <gsl/gsl_rng.h>
 
 #include "cetune/eval.h"
