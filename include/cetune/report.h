@@ -18,35 +18,24 @@
 #include <stddef.h>
 
 #include "cetune/error.h"
-#include "cetune/run.h"
-#include "cetune/json.h"
 
-/* Most parameters whose pairs are drawn: more pairs are not worth looking at
- * (6 parameters give 15 plots); numeric parameters go first. */
-enum { CET_REPORT_MAX_PAIR_GENES = 6 };
+/* A run directory read back (its definition is private: src/run/report.c). */
+struct cet_report;
 
-struct cet_report {
-    char *dir;
-    struct cet_params_desc desc;
-    struct cet_run_info run;
-    struct cet_ga *ga;          /* as of the checkpoint, not set up */
-    struct cet_json info;       /* run.json */
-    char *validation;           /* validation.csv, or NULL */
-    char *folds;                /* folds.csv (evolve --folds), or NULL */
-    char **plots;               /* PNG file names report.gp draws, in report order */
-    size_t nplots;
-    size_t pair_genes;          /* parameters whose pairs are drawn */
-};
-
-/* Reads DIR's checkpoint.json, run.json and validation.csv (if any). */
-int cet_report_load(struct cet_report *r, const char *dir, struct cet_error *err);
+/* Reads DIR's checkpoint.json, run.json, validation.csv and folds.csv (the
+ * last two if any) into *out, freed with cet_report_free. */
+int cet_report_load(struct cet_report **out, const char *dir, struct cet_error *err);
 /* Writes DIR/report.gp and its data (report-*.dat) and removes the PNG
  * files it draws, so a failed drawing leaves none stale; fills r->plots
  * (none before the first complete generation). */
 int cet_report_write_plots(struct cet_report *r, struct cet_error *err);
+/* The PNG files report.gp draws (names in the run directory), in report
+ * order, after cet_report_write_plots; returns how many. */
+size_t cet_report_plots(const struct cet_report *r, const char *const **names);
 /* Writes DIR/report.md; no_plots says why there are no plots (NULL: they
  * were drawn). */
 int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct cet_error *err);
+/* Frees r (NULL: nothing). */
 void cet_report_free(struct cet_report *r);
 
 #endif

@@ -77,15 +77,16 @@ static int run_gnuplot(const char *gnuplot, const char *dir, struct cet_buf *why
 }
 
 /* Whether gnuplot drew every plot of r in dir; why says which it did not. */
-static int all_drawn(const struct cet_report *r, const char *dir, struct cet_buf *why)
+static int all_drawn(const char *const *plots, size_t nplots, const char *dir,
+                     struct cet_buf *why)
 {
-    for (size_t i = 0; i < r->nplots; i++) {
+    for (size_t i = 0; i < nplots; i++) {
         struct stat st;
-        char *path = cet_run_path(dir, r->plots[i]);
+        char *path = cet_run_path(dir, plots[i]);
         int bad = !path || stat(path, &st) || st.st_size == 0;
         free(path);
         if (bad) {
-            cet_buf_printf(why, "gnuplot did not draw %s", r->plots[i]);
+            cet_buf_printf(why, "gnuplot did not draw %s", plots[i]);
             return 0;
         }
     }
@@ -109,12 +110,13 @@ static int cmd_report(int argc, char **argv)
     if (optind + 1 < argc)
         return cli_usage("report", "unexpected argument '%s'", argv[optind + 1]);
 
-    struct cet_report r = {0};
+    struct cet_report *r = NULL;
+    const char *const *plots;
+    size_t nplots = 0;
     struct cet_error err;
     struct cet_buf why = {0};
     struct stat st;
     char *dir = strdup(argv[optind]), *ckpt = NULL, *gnuplot = NULL;
-    int loaded = 0;
     rc = CLI_RUNTIME;
     if (!dir)
         goto oom;
@@ -130,17 +132,13 @@ static int cmd_report(int argc, char **argv)
         cli_error("%s: not a run directory of cetune evolve (no checkpoint.json)", dir);
         goto done;
     }
-    if (cet_report_load(&r, dir, &err)) {
+    if (cet_report_load(&r, dir, &err) || cet_report_write_plots(r, &err)) {
         cli_error("%s", err.msg);
         goto done;
     }
-    loaded = 1;
-    if (cet_report_write_plots(&r, &err)) {
-        cli_error("%s", err.msg);
-        goto done;
-    }
+    nplots = cet_report_plots(r, &plots);
     int drawn = 0, missing = 0;
-    if (!r.nplots) {
+    if (!nplots) {
         /* Nothing to draw; report.md says so. */
     } else if (!(gnuplot = find_on_path("gnuplot"))) {
         fprintf(stderr, "cetune: gnuplot not found on PATH: writing %s/report.md without plots "
@@ -148,20 +146,20 @@ static int cmd_report(int argc, char **argv)
         cet_buf_puts(&why, "gnuplot was not found on PATH");
         missing = 1;
     } else if (run_gnuplot(gnuplot, dir, &why) == 0) {
-        if (!(drawn = all_drawn(&r, dir, &why)))
+        if (!(drawn = all_drawn(plots, nplots, dir, &why)))
             cli_error("%s", why.p ? why.p : "out of memory");
     } else {
         cli_error("%s; see its messages above", why.p ? why.p : "gnuplot failed");
     }
-    if (cet_report_write_md(&r, r.nplots && !drawn ? (why.p ? why.p : "") : NULL, &err)) {
+    if (cet_report_write_md(r, nplots && !drawn ? (why.p ? why.p : "") : NULL, &err)) {
         cli_error("%s", err.msg);
         goto done;
     }
     printf("%s/report.md\n", dir);
-    for (size_t i = 0; drawn && i < r.nplots; i++)
-        printf("%s/%s\n", dir, r.plots[i]);
+    for (size_t i = 0; drawn && i < nplots; i++)
+        printf("%s/%s\n", dir, plots[i]);
     /* A missing gnuplot is expected on some machines; a failing one is an error. */
-    rc = r.nplots && !drawn && !missing ? CLI_RUNTIME : CLI_OK;
+    rc = nplots && !drawn && !missing ? CLI_RUNTIME : CLI_OK;
     if (fflush(stdout) != 0) {
         cli_error("cannot write to standard output: %s", strerror(errno));
         rc = CLI_RUNTIME;
@@ -170,8 +168,7 @@ static int cmd_report(int argc, char **argv)
 oom:
     cli_error("out of memory");
 done:
-    if (loaded)
-        cet_report_free(&r);
+    cet_report_free(r);
     cet_buf_free(&why);
     free(dir);
     free(ckpt);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/json.h"
+#include "util/json.h"
 
 static int init(struct cet_config *cfg, const struct cet_extractor *ex, struct cet_error *err)
 {

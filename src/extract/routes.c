@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cetune/buf.h"
-#include "cetune/json.h"
+#include "util/json.h"
 
 struct route {
     char *pattern; /* normalised: lowercase, without "*." */

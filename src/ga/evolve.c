@@ -30,8 +30,8 @@
 
 #include "cetune/ga.h"
 #include "ga_internal.h"
-#include "cetune/nsga2.h"
-#include "cetune/sort.h"
+#include "nsga2.h"
+#include "util/sort.h"
 
 enum { RETRIES = 20, CHUNK = 16 };
 

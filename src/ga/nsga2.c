@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/nsga2.h"
-#include "cetune/sort.h"
+#include "nsga2.h"
+#include "util/sort.h"
 
 int cet_dominates(const double *a, const double *b, size_t nobj, double viol_a, double viol_b)
 {

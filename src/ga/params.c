@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "cetune/buf.h"
-#include "cetune/json.h"
+#include "util/json.h"
 
 static const char *type_name(enum cet_ptype t)
 {

@@ -13,7 +13,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cetune/json.h"
+#include "util/json.h"
 #include "../ga/ga_internal.h"
 #include "run_internal.h"
 

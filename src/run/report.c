@@ -27,8 +27,26 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "util/json.h"
 #include "cetune/report.h"
 #include "run_internal.h"
+
+/* Most parameters whose pairs are drawn: more pairs are not worth looking at
+ * (6 parameters give 15 plots); numeric parameters go first. */
+enum { CET_REPORT_MAX_PAIR_GENES = 6 };
+
+struct cet_report {
+    char *dir;
+    struct cet_params_desc desc;
+    struct cet_run_info run;
+    struct cet_ga *ga;          /* as of the checkpoint, not set up */
+    struct cet_json info;       /* run.json */
+    char *validation;           /* validation.csv, or NULL */
+    char *folds;                /* folds.csv (evolve --folds), or NULL */
+    char **plots;               /* PNG file names report.gp draws, in report order */
+    size_t nplots;
+    size_t pair_genes;          /* parameters whose pairs are drawn */
+};
 
 enum { BINS = 20, MAX_INT_BINS = 40, MAX_JITTER_VALUES = 10 };
 
@@ -46,6 +64,8 @@ static const char *const palette =
 
 void cet_report_free(struct cet_report *r)
 {
+    if (!r)
+        return;
     cet_ga_destroy(r->ga);
     cet_params_free(&r->desc);
     cet_run_info_free(&r->run);
@@ -56,16 +76,25 @@ void cet_report_free(struct cet_report *r)
         free(r->plots[i]);
     free(r->plots);
     free(r->dir);
-    memset(r, 0, sizeof *r);
+    free(r);
+}
+
+size_t cet_report_plots(const struct cet_report *r, const char *const **names)
+{
+    *names = (const char *const *)r->plots;
+    return r->nplots;
 }
 
 
-int cet_report_load(struct cet_report *r, const char *dir, struct cet_error *err)
+int cet_report_load(struct cet_report **out, const char *dir, struct cet_error *err)
 {
     char *path = NULL;
-    memset(r, 0, sizeof *r);
-    if (!(r->dir = strdup(dir)))
+    struct cet_report *r = calloc(1, sizeof *r);
+    *out = NULL;
+    if (!r)
         return cet_fail(err, "out of memory");
+    if (!(r->dir = strdup(dir)))
+        goto oom;
     if (cet_run_restore(&r->ga, &r->desc, &r->run, dir, NULL, err))
         goto fail;
     if (!(path = cet_run_path(dir, CET_RUN_INFO)))
@@ -98,6 +127,7 @@ int cet_report_load(struct cet_report *r, const char *dir, struct cet_error *err
             goto oom;
     }
     free(path);
+    *out = r;
     return 0;
 oom:
     cet_fail(err, "out of memory");

@@ -8,7 +8,7 @@
 
 #include "cetune/params.h"
 #include "cetune/run.h"
-#include "../ga/ga_internal.h" /* the GA object: checkpoints, result files */
+#include "ga/ga_internal.h" /* the GA object: checkpoints, result files */
 
 struct cet_run {
     char *dir;                   /* NULL until locked or opened */

@@ -1,4 +1,4 @@
-#include "cetune/json.h"
+#include "json.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/sort.h"
+#include "sort.h"
 
 static void merge_sort(size_t *v, size_t *tmp, size_t n, cet_before_fn before, const void *ctx)
 {

@@ -1,6 +1,6 @@
 /* Objectives, constraints (objective.c) and NSGA-II's sorting, crowding and
  * survival (nsga2.c) on hand-made scores and objective vectors. */
-#include "cetune/nsga2.h"
+#include "ga/nsga2.h"
 #include "cetune/objective.h"
 #include "test.h"
 

@@ -1,8 +1,8 @@
 /* NSGA-II's building blocks (src/ga/nsga2.c), on members given as indices
  * idx[0..n) into an objective table obj (row i: nobj values, maximised) and
  * a violation table viol (0: feasible). */
-#ifndef CETUNE_NSGA2_H
-#define CETUNE_NSGA2_H
+#ifndef CETUNE_GA_NSGA2_H
+#define CETUNE_GA_NSGA2_H
 
 #include <stddef.h>
 

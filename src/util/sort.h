@@ -1,8 +1,8 @@
 /* A stable merge sort of index arrays (src/util/sort.c): the GA's ranking
  * and NSGA-II's orders need the same ties in the same order on every run,
  * which qsort does not promise. */
-#ifndef CETUNE_SORT_H
-#define CETUNE_SORT_H
+#ifndef CETUNE_UTIL_SORT_H
+#define CETUNE_UTIL_SORT_H
 
 #include <stddef.h>
 

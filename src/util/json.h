@@ -1,7 +1,7 @@
 /* JSON files with positions: cJSON parses, and a second light scan records
  * where each value starts, so every error can say file:line:col. */
-#ifndef CETUNE_JSON_H
-#define CETUNE_JSON_H
+#ifndef CETUNE_UTIL_JSON_H
+#define CETUNE_UTIL_JSON_H
 
 #include <stddef.h>
 
