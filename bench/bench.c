@@ -167,23 +167,23 @@ static void measure(struct bench *b, const struct cet_config *cfg, struct timing
         ew[i].rows = realloc(ew[i].rows, (ew[i].n + 1) * sizeof *ew[i].rows);
         ew[i].nrows = 0;
         for (uint32_t w = 0; w < ew[i].n; w++)
-            if (d->gold_row[ew[i].w[w]] != CET_NONE)
-                ew[i].rows[ew[i].nrows++] = d->gold_row[ew[i].w[w]];
+            if (d->gold_peq.row[ew[i].w[w]] != CET_NONE)
+                ew[i].rows[ew[i].nrows++] = d->gold_peq.row[ew[i].w[w]];
     }
     volatile uint32_t sink = 0;
     uint32_t vcap = 1;
     for (size_t i = 0; i < corpus->ndocs; i++)
-        if (vcap < corpus->docs[i]->gold_blocks + 1)
-            vcap = corpus->docs[i]->gold_blocks + 1;
+        if (vcap < corpus->docs[i]->gold_peq.blocks + 1)
+            vcap = corpus->docs[i]->gold_peq.blocks + 1;
     uint64_t *v = malloc(vcap * sizeof *v);
     for (int r = 0; r < repeat; r++) {
         double t0 = now();
         for (int k = 0; k < BATCH; k++)
             for (size_t i = 0; i < corpus->ndocs; i++) {
                 const struct cet_doc *d = corpus->docs[i];
-                uint32_t blocks = d->gold_blocks ? d->gold_blocks : 1;
+                uint32_t blocks = d->gold_peq.blocks ? d->gold_peq.blocks : 1;
                 cet_lcs_start(v, blocks);
-                cet_lcs_feed_rows(v, blocks, d->gold_peq, ew[i].rows, ew[i].nrows);
+                cet_lcs_feed_rows(v, &d->gold_peq, ew[i].rows, ew[i].nrows);
                 sink += cet_lcs_result(v, blocks, d->ngold);
             }
         t[r] = (now() - t0) / BATCH;

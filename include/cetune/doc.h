@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "cetune/error.h"
+#include "cetune/lcs.h"
 #include "cetune/tags.h"
 
 #define CET_NONE UINT32_MAX
@@ -74,13 +75,12 @@ struct cet_doc {
     uint32_t nvocab;
     uint32_t *vocab_off;
     char *vocab_pool;
+    size_t vocab_pool_len;
 
-    /* Bit-parallel LCS tables for the gold: gold_row[id] is the row of id in
-     * gold_peq (CET_NONE if the word is not in the gold); each row has
-     * gold_blocks 64-bit words with bit j set where gold[j] == id. */
-    uint32_t *gold_row;
-    uint64_t *gold_peq;
-    uint32_t gold_blocks;
+    /* Bit-parallel LCS table of the gold words: gold_peq.row[id] is the row
+     * of word id (CET_NONE if the word is not in the gold), the bits of its
+     * gold positions kept for the 64-word blocks where it occurs. */
+    struct cet_peq gold_peq;
     /* The page's words mapped to their gold_peq rows, words absent from the
      * gold left out (they cannot match): text node texts[k] owns
      * mrows[mrow_off[k] .. mrow_off[k+1]).  The LCS reads these directly. */
@@ -104,6 +104,22 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len,
 int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
                      double deadline, const char *gold, size_t gold_len, struct cet_error *err);
 void cet_doc_free(struct cet_doc *doc);
+
+/* Bytes a document model holds, by component: its arrays at their
+ * allocated sizes (a parsed model keeps them at their final sizes).  The
+ * allocator's own overhead per block is not counted. */
+struct cet_doc_mem {
+    size_t nodes, attrs, texts; /* the node tree, attributes, text node index */
+    size_t pool;                /* tag names, attribute values, text */
+    size_t words, gold;         /* page and gold words as ids */
+    size_t gold_text;           /* the decoded gold, for the character metrics */
+    size_t vocab;               /* the word strings and their offsets */
+    size_t peq;                 /* the gold's LCS match table (gold_peq) */
+    size_t mrows;               /* the page words' gold rows (mrows, mrow_off) */
+    size_t other;               /* the struct, its names and path */
+    size_t total;
+};
+void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m);
 
 static inline const char *cet_node_str(const struct cet_doc *d, uint32_t i)
 {

@@ -5,30 +5,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Match table of a pattern b over an alphabet of ids [0, nsym):
- * row[id] is CET_NONE or the row in peq (blocks words per row). */
+/* Match table of a pattern b[0..m) over an alphabet of ids [0, nsym), in
+ * blocks of 64 positions.  Only the blocks where a symbol occurs are kept
+ * (a dense table of every symbol times every block grows with the square of
+ * the pattern, and most of it is zero): row[id] is CET_NONE for a symbol
+ * not in b, else its row r, whose entries off[r] .. off[r+1] give each block
+ * blk[e] (increasing) holding the symbol and the bits bits[e] of its
+ * positions there.  With a single block, entry e is row e. */
 struct cet_peq {
     uint32_t *row;
-    uint64_t *peq;
-    uint32_t blocks, nrows, nsym, m;
+    uint32_t *off;
+    uint32_t *blk;
+    uint64_t *bits;
+    uint32_t blocks, nrows, nent, nsym, m;
 };
 int cet_peq_build(struct cet_peq *t, const uint32_t *b, uint32_t m, uint32_t nsym);
 void cet_peq_free(struct cet_peq *t);
+/* Bytes the table holds. */
+size_t cet_peq_bytes(const struct cet_peq *t);
 
-/* LCS length of a[0..n) against the pattern of (row, peq, blocks, m); v is
- * scratch of `blocks` words.  Symbols without a row cannot match and are
- * skipped, which is exact for this recurrence. */
-uint32_t cet_lcs_bits(const uint32_t *a, size_t n, const uint32_t *row,
-                      const uint64_t *peq, uint32_t blocks, uint32_t m, uint64_t *v);
+/* LCS length of a[0..n) against the pattern of t; v is scratch of
+ * t->blocks words.  Symbols without a row cannot match and are skipped,
+ * which is exact for this recurrence. */
+uint32_t cet_lcs_bits(const struct cet_peq *t, const uint32_t *a, size_t n, uint64_t *v);
 
 /* Streaming form: feed symbols one run at a time, then read the length. */
 void cet_lcs_start(uint64_t *v, uint32_t blocks);
-void cet_lcs_feed(uint64_t *v, uint32_t blocks, const uint64_t *peq, const uint32_t *row,
-                  const uint32_t *a, size_t n);
+void cet_lcs_feed(uint64_t *v, const struct cet_peq *t, const uint32_t *a, size_t n);
 /* The same for symbols already mapped to their rows, non-matching ones left
  * out (the document model keeps its words that way, see cet_doc.mrows). */
-void cet_lcs_feed_rows(uint64_t *v, uint32_t blocks, const uint64_t *peq, const uint32_t *rows,
-                       size_t n);
+void cet_lcs_feed_rows(uint64_t *v, const struct cet_peq *t, const uint32_t *rows, size_t n);
 uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m);
 
 /* Textbook O(nm) dynamic programming; the oracle in tests and the baseline in bench. */

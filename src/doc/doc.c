@@ -290,8 +290,7 @@ void cet_doc_free(struct cet_doc *d)
     free(d->gold_text);
     free(d->vocab_off);
     free(d->vocab_pool);
-    free(d->gold_row);
-    free(d->gold_peq);
+    cet_peq_free(&d->gold_peq);
     free(d->mrows);
     free(d->mrow_off);
     free(d);
@@ -332,6 +331,41 @@ static int looks_binary(const char *s, size_t len)
             ctl++;
     }
     return n && ctl * 100 > n * 2;
+}
+
+/* p shrunk to n items of size bytes (at least one); p itself if realloc fails. */
+static void *fit(void *p, size_t n, size_t size)
+{
+    if (!p)
+        return p;
+    void *q = realloc(p, (n ? n : 1) * size);
+    return q ? q : p;
+}
+
+static size_t bytes_of(size_t n, size_t size)
+{
+    return (n ? n : 1) * size;
+}
+
+void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m)
+{
+    memset(m, 0, sizeof *m);
+    m->nodes = d->nodes ? bytes_of(d->nnodes, sizeof *d->nodes) : 0;
+    m->attrs = d->attrs ? bytes_of(d->nattrs, sizeof *d->attrs) : 0;
+    m->texts = d->texts ? bytes_of(d->ntexts, sizeof *d->texts) : 0;
+    m->pool = d->pool ? d->pool_len + 1 : 0;
+    m->words = d->words ? bytes_of(d->nwords, sizeof *d->words) : 0;
+    m->gold = d->gold ? bytes_of(d->ngold, sizeof *d->gold) : 0;
+    m->gold_text = d->gold_text ? d->gold_text_len + 1 : 0;
+    m->vocab = (d->vocab_off ? bytes_of(d->nvocab, sizeof *d->vocab_off) : 0) +
+               (d->vocab_pool ? bytes_of(d->vocab_pool_len, 1) : 0);
+    m->peq = cet_peq_bytes(&d->gold_peq);
+    m->mrows = (d->mrows ? bytes_of(d->mrow_off[d->ntexts], sizeof *d->mrows) : 0) +
+               (d->mrow_off ? ((size_t)d->ntexts + 1) * sizeof *d->mrow_off : 0);
+    m->other = sizeof *d + (d->package ? strlen(d->package) + 1 : 0) +
+               (d->name ? strlen(d->name) + 1 : 0) + (d->path ? strlen(d->path) + 1 : 0);
+    m->total = m->nodes + m->attrs + m->texts + m->pool + m->words + m->gold + m->gold_text +
+               m->vocab + m->peq + m->mrows + m->other;
 }
 
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char *gold,
@@ -461,18 +495,15 @@ int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const c
         rc = cet_fail(err, "out of memory");
         goto done;
     }
-    struct cet_peq peq;
-    if (cet_peq_build(&peq, d->gold, d->ngold, b.vocab.n)) {
+    const struct cet_peq *peq = &d->gold_peq;
+    if (cet_peq_build(&d->gold_peq, d->gold, d->ngold, b.vocab.n)) {
         rc = cet_fail(err, "out of memory");
         goto done;
     }
-    d->gold_row = peq.row;
-    d->gold_peq = peq.peq;
-    d->gold_blocks = peq.blocks;
     d->mrow_off = malloc((d->ntexts + 1) * sizeof *d->mrow_off);
     uint32_t nm = 0;
     for (uint32_t w = 0; w < d->nwords; w++)
-        nm += peq.row[d->words[w]] != CET_NONE;
+        nm += peq->row[d->words[w]] != CET_NONE;
     d->mrows = malloc((nm ? nm : 1) * sizeof *d->mrows);
     if (!d->mrow_off || !d->mrows) {
         rc = cet_fail(err, "out of memory");
@@ -483,20 +514,32 @@ int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const c
         const struct cet_node *t = &d->nodes[d->texts[k]];
         d->mrow_off[k] = nm;
         for (uint32_t w = t->w0; w < t->w1; w++)
-            if (peq.row[d->words[w]] != CET_NONE)
-                d->mrows[nm++] = peq.row[d->words[w]];
+            if (peq->row[d->words[w]] != CET_NONE)
+                d->mrows[nm++] = peq->row[d->words[w]];
     }
     d->mrow_off[d->ntexts] = nm;
     d->nvocab = b.vocab.n;
     d->vocab_off = b.vocab.off;
     d->vocab_pool = b.vocab.pool;
+    d->vocab_pool_len = b.vocab.pool_len;
     b.vocab.off = NULL;
     b.vocab.pool = NULL;
     d->pool = b.pool.p ? b.pool.p : calloc(1, 1);
     d->pool_len = b.pool.len;
     b.pool.p = NULL;
-    if (!d->pool)
+    if (!d->pool) {
         rc = cet_fail(err, "out of memory");
+        goto done;
+    }
+    /* The arrays grew by doubling: give the slack back (a model stays
+     * loaded for the whole run, a third of it would be unused). */
+    d->nodes = fit(d->nodes, d->nnodes, sizeof *d->nodes);
+    d->attrs = fit(d->attrs, d->nattrs, sizeof *d->attrs);
+    d->words = fit(d->words, d->nwords, sizeof *d->words);
+    d->gold = fit(d->gold, d->ngold, sizeof *d->gold);
+    d->pool = fit(d->pool, d->pool_len + 1, 1);
+    d->vocab_off = fit(d->vocab_off, d->nvocab, sizeof *d->vocab_off);
+    d->vocab_pool = fit(d->vocab_pool, d->vocab_pool_len, 1);
 
 done:
     if (ctxt)

@@ -372,6 +372,6 @@ int cet_chars_overlap(const struct cet_chars *c, const struct cet_doc *doc, cons
         s->v = v;
         s->v_cap = c->peq.blocks;
     }
-    *overlap = cet_lcs_bits(s->seq, n, c->peq.row, c->peq.peq, c->peq.blocks, c->ngold, s->v);
+    *overlap = cet_lcs_bits(&c->peq, s->seq, n, s->v);
     return 0;
 }

@@ -135,7 +135,7 @@ void cet_evaluator_free(struct cet_evaluator *ev)
 
 static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_score *out)
 {
-    uint32_t blocks = d->gold_blocks ? d->gold_blocks : 1;
+    uint32_t blocks = d->gold_peq.blocks ? d->gold_peq.blocks : 1;
     if (s->vcap < blocks) {
         uint64_t *v = realloc(s->v, blocks * sizeof *v);
         if (!v)
@@ -151,13 +151,13 @@ static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_sc
         if (!keep[i])
             continue;
         const struct cet_node *nd = &d->nodes[i];
-        cet_lcs_feed_rows(s->v, blocks, d->gold_peq, d->mrows + d->mrow_off[k],
+        cet_lcs_feed_rows(s->v, &d->gold_peq, d->mrows + d->mrow_off[k],
                           d->mrow_off[k + 1] - d->mrow_off[k]);
         n += nd->w1 - nd->w0;
     }
     for (uint32_t j = 0; j < s->sel.nextra; j++) {
         const struct cet_node *nd = &d->nodes[s->sel.extra[j]];
-        cet_lcs_feed(s->v, blocks, d->gold_peq, d->gold_row, d->words + nd->w0, nd->w1 - nd->w0);
+        cet_lcs_feed(s->v, &d->gold_peq, d->words + nd->w0, nd->w1 - nd->w0);
         n += nd->w1 - nd->w0;
     }
     uint32_t lcs = d->ngold && n ? cet_lcs_result(s->v, blocks, d->ngold) : 0;
@@ -223,7 +223,7 @@ int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const
             const struct cet_doc *d = c->docs[docs ? docs[i] : i];
             /* Extraction walks the nodes; the LCS costs words times gold blocks. */
             ev->jobs[i] = (struct job){(uint64_t)d->nnodes +
-                                           (uint64_t)d->nwords * (d->gold_blocks + 1),
+                                           (uint64_t)d->nwords * (d->gold_peq.blocks + 1),
                                        (uint32_t)i, docs ? docs[i] : (uint32_t)i};
         }
         qsort(ev->jobs, ndocs, sizeof *ev->jobs, cmp_job);

@@ -157,6 +157,26 @@ static void test_doc__bad_pages(void)
     cet_doc_free(d);
 }
 
+static void test_doc__memory_accounting(void)
+{
+    /* Every component is counted, and the parts add up to the total. */
+    struct cet_doc *d = parse("<html><body><div class=\"c\" id=\"m\"><p>One two three</p>"
+                              "<a href=\"/x\">four</a></div></body></html>",
+                              "one two four five");
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    struct cet_doc_mem m;
+    cet_doc_mem(d, &m);
+    CHECK(m.nodes == d->nnodes * sizeof *d->nodes);
+    CHECK(m.attrs > 0 && m.texts > 0 && m.pool > d->pool_len && m.words > 0 && m.gold > 0);
+    CHECK(m.gold_text == strlen("one two four five") + 1);
+    CHECK(m.vocab > 0 && m.peq > 0 && m.mrows > 0 && m.other >= sizeof *d);
+    CHECK_EQ_INT(m.total, m.nodes + m.attrs + m.texts + m.pool + m.words + m.gold + m.gold_text +
+                              m.vocab + m.peq + m.mrows + m.other);
+    cet_doc_free(d);
+}
+
 int main(void)
 {
     RUN(test_doc__structure);
@@ -164,5 +184,6 @@ int main(void)
     RUN(test_doc__void_elements_hold_nothing);
     RUN(test_doc__declared_charsets);
     RUN(test_doc__bad_pages);
+    RUN(test_doc__memory_accounting);
     TEST_END();
 }

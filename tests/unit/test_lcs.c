@@ -12,7 +12,7 @@ static uint32_t bits(const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
     struct cet_peq t;
     CHECK(cet_peq_build(&t, b, m, nsym) == 0);
     uint64_t *v = malloc((t.blocks + 1) * sizeof *v);
-    uint32_t r = cet_lcs_bits(a, n, t.row, t.peq, t.blocks, m, v);
+    uint32_t r = cet_lcs_bits(&t, a, n, v);
     free(v);
     cet_peq_free(&t);
     return r;
@@ -57,6 +57,36 @@ static void test_lcs__block_boundaries(void)
         CHECK_EQ_INT(bits(a, m, a, m, 7), m);
     CHECK_EQ_INT(bits(a, 0, a, 10, 7), 0);
     CHECK_EQ_INT(bits(a, 10, a, 0, 7), 0);
+}
+
+static void test_lcs__sparse_table(void)
+{
+    /* 640 positions of distinct symbols, but symbol 0 at 0, 1 and 639: its
+     * row keeps two blocks (0 and 9), every other row one. */
+    static uint32_t b[640], a[700];
+    for (uint32_t j = 0; j < 640; j++)
+        b[j] = j;
+    b[1] = b[639] = 0;
+    struct cet_peq t;
+    CHECK(cet_peq_build(&t, b, 640, 640) == 0);
+    CHECK_EQ_INT(t.blocks, 10);
+    CHECK_EQ_INT(t.nrows, 638);
+    CHECK_EQ_INT(t.nent, 639);
+    uint32_t r = t.row[0];
+    CHECK_EQ_INT(t.off[r + 1] - t.off[r], 2);
+    CHECK_EQ_INT(t.blk[t.off[r]], 0);
+    CHECK_EQ_INT(t.blk[t.off[r] + 1], 9);
+    CHECK(t.bits[t.off[r]] == 3 && t.bits[t.off[r] + 1] == 1ull << 63);
+    /* The dense table would take 638 rows of 10 words; this one, with the
+     * row of each symbol and the entries' offsets, under a third of that. */
+    CHECK(cet_peq_bytes(&t) < (size_t)638 * 10 * 8 / 3);
+    cet_peq_free(&t);
+    /* Carries crossing blocks where a symbol does not occur: the page runs
+     * through the gold backwards, then forwards, against DP. */
+    for (uint32_t i = 0; i < 700; i++)
+        a[i] = i < 350 ? 639 - i : (i * 7) % 640;
+    CHECK_EQ_INT(bits(a, 700, b, 640, 640), cet_lcs_dp(a, 700, b, 640));
+    CHECK_EQ_INT(bits(b, 640, b, 640, 640), 640);
 }
 
 struct seq {
@@ -110,6 +140,7 @@ int main(void)
 {
     RUN(test_lcs__random_pairs_match_dp);
     RUN(test_lcs__block_boundaries);
+    RUN(test_lcs__sparse_table);
     RUN(test_lcs__worked_example);
     RUN(test_lcs__empty_cases);
     TEST_END();
