@@ -207,8 +207,6 @@ size_t cet_ga_lookup(const struct cet_ga *ga, const double *g);
 
 /* Puts every gene inside its bounds and onto its grid (see above). */
 void cet_genome_normalise(const struct cet_params_desc *d, double resolution, double *g);
-/* Position of gene value v in [0, 1] of its range (log scale where set). */
-double cet_gene_unit(const struct cet_gene *gene, double v);
 /* Mean over genes of the standard deviation of the unit positions of n
  * genomes; a gene counts over the genomes where it is active, and not at
  * all when it is active in none (NAN when out of memory). */

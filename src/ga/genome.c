@@ -117,7 +117,8 @@ void cet_genome_random(const struct cet_params_desc *d, double resolution, gsl_r
     cet_genome_normalise(d, resolution, g);
 }
 
-double cet_gene_unit(const struct cet_gene *ge, double v)
+/* Position of gene value v in [0, 1] of its range (log scale where set). */
+static double gene_unit(const struct cet_gene *ge, double v)
 {
     if (ge->type == CET_P_ENUM) {
         size_t a = 0;
@@ -149,7 +150,7 @@ double cet_genome_diversity(const struct cet_params_desc *d, const double *genom
         double mean = 0, sq = 0, m = 0;
         for (size_t k = 0; k < n; k++)
             if (act[k * G + i]) {
-                mean += cet_gene_unit(&d->genes[i], genomes[k * G + i]);
+                mean += gene_unit(&d->genes[i], genomes[k * G + i]);
                 m++;
             }
         if (!m)
@@ -157,7 +158,7 @@ double cet_genome_diversity(const struct cet_params_desc *d, const double *genom
         mean /= m;
         for (size_t k = 0; k < n; k++)
             if (act[k * G + i]) {
-                double x = cet_gene_unit(&d->genes[i], genomes[k * G + i]) - mean;
+                double x = gene_unit(&d->genes[i], genomes[k * G + i]) - mean;
                 sq += x * x;
             }
         sum += sqrt(sq / m);

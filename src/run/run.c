@@ -63,7 +63,7 @@ static int score_cb(void *ctx, const double *params, size_t k, const uint32_t *d
 static int race_setup(struct cet_run *run, struct cet_error *err)
 {
     struct cet_ga *ga = run->ga;
-    ga->ndocs = run->train.ndocs;
+    cet_ga_set_ndocs(ga, run->train.ndocs);
     if (!ga->opt.race)
         return 0;
     uint32_t *order = malloc((run->train.ndocs ? run->train.ndocs : 1) * sizeof *order);
