@@ -9,6 +9,7 @@ struct cet_buf {
     size_t len, cap;
 };
 
+/* Each returns 0, or -1 when out of memory (the buffer keeps what it held). */
 int cet_buf_reserve(struct cet_buf *b, size_t extra);
 int cet_buf_add(struct cet_buf *b, const char *s, size_t n);
 int cet_buf_puts(struct cet_buf *b, const char *s);

@@ -1,5 +1,10 @@
 /* Error values: functions below the CLI return 0 on success or -1 and fill a
- * caller-owned struct cet_error; only src/cli prints it, once, at the edge. */
+ * caller-owned struct cet_error; only src/cli prints it, once, at the edge.
+ * Out of memory says so ("out of memory", with what was being done when
+ * that helps); nothing falls back silently to another algorithm or to a
+ * partial file.  The one exception: a function whose only possible failure
+ * is out of memory may take no struct cet_error and return -1 (its comment
+ * says so); its caller then fills the error. */
 #ifndef CETUNE_ERROR_H
 #define CETUNE_ERROR_H
 

@@ -185,7 +185,7 @@ const char *cet_ga_stop_name(enum cet_stop s);
 /* Archive indices sorted best first (Deb's rules: feasible before
  * infeasible, smaller violation first, then fitness, then evaluation
  * order; with racing, raced-out individuals last); the caller frees
- * *out. */
+ * *out.  -1 when out of memory, as for cet_ga_top and cet_ga_front. */
 int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n);
 /* The best distinct individuals, at most max, best first: individuals with
  * exactly the same fitness, precision and recall behave alike on the sample

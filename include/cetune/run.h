@@ -61,7 +61,8 @@ struct cet_backend {
  * there are fewer usable documents). */
 int cet_sample_draw(uint8_t *want, const struct cet_entries *e, const uint8_t *usable, size_t n,
                     uint64_t seed, int by_package, size_t *drawn, struct cet_error *err);
-/* Appends the sample file of a loaded corpus: PACKAGE/NAME per document. */
+/* Appends the sample file of a loaded corpus: PACKAGE/NAME per document;
+ * -1 when out of memory. */
 int cet_sample_format(struct cet_buf *out, const struct cet_corpus *c);
 
 /* Scans the corpora and loads a seeded sample of n documents: documents
