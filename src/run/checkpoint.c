@@ -701,12 +701,23 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
         run->folds = (long)fk->valuedouble;
         if (!(run->fold_args = calloc((size_t)cJSON_GetArraySize(fa) + 1, sizeof *run->fold_args)))
             goto oom;
-        for (const cJSON *x = fa->child; x; x = x->next)
-            if (cJSON_IsString(x) && !(run->fold_args[run->nfold_args++] = strdup(x->valuestring)))
+        for (const cJSON *x = fa->child; x; x = x->next) {
+            if (!cJSON_IsString(x)) {
+                cet_json_fail(&j, x, 0, err, "checkpoint: \"fold_args\" holds option strings");
+                goto done;
+            }
+            if (!(run->fold_args[run->nfold_args++] = strdup(x->valuestring)))
                 goto oom;
+        }
     }
     run->command = strdup(str(&r, root, "command"));
-    snprintf(run->started, sizeof run->started, "%s", str(&r, root, "started"));
+    const char *started = str(&r, root, "started");
+    if (strlen(started) >= sizeof run->started) {
+        cet_json_fail(&j, cJSON_GetObjectItemCaseSensitive(root, "started"), 0, err,
+                      "checkpoint: \"started\" must be a date and time (ISO 8601)");
+        goto done;
+    }
+    memcpy(run->started, started, strlen(started) + 1);
     /* Optional: checkpoints from before ad-host lists were recorded have none. */
     const cJSON *ah = cJSON_GetObjectItemCaseSensitive(root, "adhosts");
     const cJSON *ahf = cJSON_GetObjectItemCaseSensitive(root, "adhosts_file");
