@@ -17,6 +17,10 @@
 #include "../ga/ga_internal.h"
 #include "run_internal.h"
 
+/* The largest fitness or statistic a checkpoint may hold: far above any
+ * objective (a mean word count included), far below overflow. */
+#define CHECKPOINT_MAX_VALUE 1e12
+
 enum { CHECKPOINT_VERSION = 1 };
 
 void cet_run_info_free(struct cet_run_info *run)
@@ -55,6 +59,8 @@ static void format_exact(double v, char *buf, size_t size)
 
 static cJSON *exact(double v)
 {
+    if (!isfinite(v))
+        return cJSON_CreateNull(); /* never valid JSON as a number; the reader refuses it */
     char buf[64];
     format_exact(v, buf, sizeof buf);
     return cJSON_CreateRaw(buf);
@@ -806,13 +812,16 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
         /* born, fitness, precision, recall, then genes inside their ranges:
          * anything else did not come from a run of this description. */
         int ok = !bad && row[0] >= 0 && row[0] <= (double)ga->gen + 1 && row[0] == floor(row[0]);
-        for (int k = 1; ok && k < 4; k++) /* finite: fitness is the callback's (eval.h: F1) */
-            ok = isfinite(row[k]);
+        /* Fitness is an F1, a precision, a recall or a mean word count
+         * (objective.h), or what a library caller's callback returns;
+         * bounded, so the generation's statistics stay finite. */
+        for (int k = 1; ok && k < 4; k++)
+            ok = fabs(row[k]) <= CHECKPOINT_MAX_VALUE;
         for (size_t g = 0; ok && g < G; g++)
             ok = row[4 + g] >= desc->genes[g].min && row[4 + g] <= desc->genes[g].max;
         if (!bad && !ok) {
             cet_json_fail(&j, a, 0, err, "checkpoint: an archive row is out of range (generation, "
-                                         "finite fitness, precision and recall, genes in the "
+                                         "fitness, precision and recall within 1e12, genes in the "
                                          "described ranges)");
             r.failed = 1;
         }
@@ -862,8 +871,11 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
             goto done;
         if (cJSON_GetArraySize(h) == 8)
             v[8] = v[1] * (double)run->docs;
-        if (!(v[0] >= 0 && v[0] <= 1e9 && v[1] >= 0 && v[1] <= 1e12 && v[8] >= 0 &&
-              v[8] <= 1e15)) {
+        int ok = v[0] >= 0 && v[0] <= 1e9 && v[1] >= 0 && v[1] <= 1e12 && v[8] >= 0 &&
+                 v[8] <= 1e15 && v[7] >= 0 && v[7] <= 1e12;
+        for (int k = 2; ok && k < 7; k++) /* best, mean, worst, std, diversity */
+            ok = fabs(v[k]) <= CHECKPOINT_MAX_VALUE;
+        if (!ok) {
             cet_json_fail(&j, h, 0, err, "checkpoint: a history row is out of range");
             goto done;
         }
