@@ -209,7 +209,7 @@ size_t cet_ga_lookup(const struct cet_ga *ga, const double *g);
 void cet_genome_normalise(const struct cet_params_desc *d, double resolution, double *g);
 /* Mean over genes of the standard deviation of the unit positions of n
  * genomes; a gene counts over the genomes where it is active, and not at
- * all when it is active in none (NAN when out of memory). */
+ * all when it is active in none. */
 double cet_genome_diversity(const struct cet_params_desc *d, const double *genomes, size_t n);
 
 /* ---- operators by name (select.c, crossover.c) ---- */

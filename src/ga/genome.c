@@ -138,32 +138,35 @@ double cet_genome_diversity(const struct cet_params_desc *d, const double *genom
     size_t G = d->ngenes, counted = 0;
     if (!n || !G)
         return 0;
-    /* A gene counts over the individuals where it is active, and only when
-     * it is active in some. */
-    uint8_t *act = malloc(n * G);
-    if (!act)
-        return NAN;
-    for (size_t k = 0; k < n; k++)
-        cet_params_active(d, genomes + k * G, act + k * G);
-    double sum = 0;
-    for (size_t i = 0; i < G; i++) {
-        double mean = 0, sq = 0, m = 0;
-        for (size_t k = 0; k < n; k++)
-            if (act[k * G + i]) {
-                mean += gene_unit(&d->genes[i], genomes[k * G + i]);
-                m++;
+    /* Per gene, over the genomes where it is active: the mean, then the
+     * squared deviations, each summed in genome order.  A gene counts only
+     * when it is active in some genome.  No allocation, so no failure. */
+    double mean[CET_MAX_GENES] = {0}, sq[CET_MAX_GENES] = {0}, m[CET_MAX_GENES] = {0};
+    uint8_t act[CET_MAX_GENES];
+    for (size_t k = 0; k < n; k++) {
+        cet_params_active(d, genomes + k * G, act);
+        for (size_t i = 0; i < G; i++)
+            if (act[i]) {
+                mean[i] += gene_unit(&d->genes[i], genomes[k * G + i]);
+                m[i]++;
             }
-        if (!m)
-            continue;
-        mean /= m;
-        for (size_t k = 0; k < n; k++)
-            if (act[k * G + i]) {
-                double x = gene_unit(&d->genes[i], genomes[k * G + i]) - mean;
-                sq += x * x;
-            }
-        sum += sqrt(sq / m);
-        counted++;
     }
-    free(act);
+    for (size_t i = 0; i < G; i++)
+        if (m[i])
+            mean[i] /= m[i];
+    for (size_t k = 0; k < n; k++) {
+        cet_params_active(d, genomes + k * G, act);
+        for (size_t i = 0; i < G; i++)
+            if (act[i]) {
+                double x = gene_unit(&d->genes[i], genomes[k * G + i]) - mean[i];
+                sq[i] += x * x;
+            }
+    }
+    double sum = 0;
+    for (size_t i = 0; i < G; i++)
+        if (m[i]) {
+            sum += sqrt(sq[i] / m[i]);
+            counted++;
+        }
     return sum / (double)counted;
 }
