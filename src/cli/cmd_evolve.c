@@ -5,6 +5,7 @@
  * runs --folds, run_print.c prints the progress line and the tables.
  * --validate directories are scanned before evolving, so a typo does not
  * cost a whole run. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,6 @@ static void init(void *p)
     a->sample_size = -1;
     a->top = 5;
 }
-
 
 /* --objective, --constraint (repeatable) and --pareto into the goal (objective.h). */
 static int parse_goal(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
