@@ -24,6 +24,7 @@ check 's/^  \[0, /  [99, /' 'an archive row is out of range'
 check '0,/^  \[0, /s/, [0-9.e-]*\]/, 9]/' 'an archive row is out of range'
 check 's/"started":\t"[^"]*"/"started":\t"the first Monday of a very long month, early in the morning"/' \
   '"started" must be a date and time'
+check 's/"top":\t5,/"top":\t5, "folds": 2, "fold_args": ["-p", 7],/' '"fold_args" holds option strings'
 head -c 3000 "$TMP/good.json" > "$C"
 expect_status 1 "$CETUNE" evolve --resume "$TMP/run"
 expect_grep "$TMP/err" "checkpoint.json:[0-9]*:[0-9]*:"
