@@ -2,28 +2,14 @@
  * one and a crash may cut one.  Reading any bytes either fails with a
  * message naming the file, or gives a GA that breeds a few generations
  * without fault and checkpoints and reads back to the same archive. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "fuzz_fitness.h"
 #include "run/run_internal.h"
-
-static int eval(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
-                struct cet_error *err)
-{
-    const struct cet_params_desc *d = ctx;
-    (void)err;
-    for (size_t i = 0; i < k; i++) {
-        double s = 0;
-        for (size_t x = 0; x < d->ex->nparams; x++)
-            s += sin(params[i * d->ex->nparams + x] * (double)(x + 1));
-        f[i] = p[i] = r[i] = 0.5 + 0.5 * sin(s);
-    }
-    return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -47,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (ga->opt.generations > ga->gen + 3)
         ga->opt.generations = ga->gen + 3; /* a few generations, not a whole run */
-    if (ga->opt.pop <= 64 && ga->stop == CET_STOP_NONE && cet_ga_setup(ga, eval, NULL, &d, &err) == 0)
+    if (ga->opt.pop <= 64 && ga->stop == CET_STOP_NONE &&
+        cet_ga_setup(ga, fuzz_fitness, NULL, &d, &err) == 0)
         while (ga->stop == CET_STOP_NONE)
             if (cet_ga_generation(ga, &err) < 0)
                 break;

@@ -3,27 +3,12 @@
  * back, and must breed a few generations (random genomes, crossover,
  * mutation, normalisation on the ranges it chose, conditions and forbidden
  * combinations) without fault, evaluating nothing forbidden. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cetune/ga.h"
 #include "fuzz.h"
-
-/* A cheap fitness that depends on every parameter, so selection has work. */
-static int eval(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
-                struct cet_error *err)
-{
-    const struct cet_params_desc *d = ctx;
-    (void)err;
-    for (size_t i = 0; i < k; i++) {
-        double s = 0;
-        for (size_t x = 0; x < d->ex->nparams; x++)
-            s += sin(params[i * d->ex->nparams + x] * (double)(x + 1));
-        f[i] = p[i] = r[i] = 0.5 + 0.5 * sin(s);
-    }
-    return 0;
-}
+#include "fuzz_fitness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -57,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         o.elite = 1;
         o.seed = size;
         cet_ga_set_options(ga, &o);
-        if (cet_ga_setup(ga, eval, NULL, &d, &err) == 0)
+        if (cet_ga_setup(ga, fuzz_fitness, NULL, &d, &err) == 0)
             for (cet_ga_status(ga, &st); st.stop == CET_STOP_NONE; cet_ga_status(ga, &st))
                 if (cet_ga_generation(ga, &err))
                     __builtin_trap(); /* the callback never fails or cancels */
