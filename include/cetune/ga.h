@@ -78,7 +78,8 @@ struct cet_ga_options {
 };
 
 /* Computes mean F1, precision and recall of k full parameter vectors
- * (k x ex->nparams); returns 0 or -1 with err filled. */
+ * (k x ex->nparams); returns 0 or -1 with err filled.  Every value must be
+ * finite (a NaN or infinity fails the generation). */
 typedef int (*cet_ga_eval_fn)(void *ctx, const double *params, size_t k, double *f1, double *p,
                               double *r, struct cet_error *err);
 /* Measures k full parameter vectors under ga->opt.goal into m[0..k)

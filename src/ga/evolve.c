@@ -697,6 +697,14 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
             restore_state(ga, narch0);
             goto done;
         }
+        /* A caller's fitness must be a number: NaN would order nothing and
+         * could not be checkpointed. */
+        for (size_t j = 0; j < 3 * CHUNK && !ga->measure; j++)
+            if (j % CHUNK < k && !isfinite(f[j])) {
+                restore_state(ga, narch0);
+                cet_fail(err, "the fitness function returned %g for a configuration", f[j]);
+                goto done;
+            }
         for (size_t j = 0; j < k && ga->measure; j++)
             cet_ga_archive_measures(ga, fresh[c0 + j], &m[j]);
         for (size_t j = 0; j < k && !ga->measure; j++) {
