@@ -12,27 +12,7 @@
 #include "cetune/ga.h"
 #include "run/run_internal.h"
 #include "test.h"
-
-/* A test-only extractor (never registered) with every parameter type. */
-static const char *const modes[] = {"fast", "exact", "fuzzy", NULL};
-static const struct cet_param tparams[] = {
-    {"n", CET_P_INT, 10, 1, 100, NULL, "an int"},
-    {"x", CET_P_FLOAT, 0.5, 0.0, 1.0, NULL, "a float"},
-    {"w", CET_P_FLOAT, 1.0, 0.001, 1000, NULL, "a float for a log scale"},
-    {"on", CET_P_BOOL, 1, 0, 1, NULL, "a switch"},
-    {"mode", CET_P_ENUM, 1, 0, 2, modes, "a choice"},
-};
-static int trun(const struct cet_doc *d, const void *p, const double *v, struct cet_sel *s)
-{
-    (void)d, (void)p, (void)v, (void)s;
-    return 0;
-}
-static const struct cet_extractor test_ex = {
-    .name = "test", .summary = "test", .params = tparams, .nparams = 5, .run = trun};
-static const struct cet_extractor *find(const char *name)
-{
-    return !strcmp(name, "test") ? &test_ex : NULL;
-}
+#include "test_extractor.h"
 
 /* All five genes: n int [1,50], x float, w log float, on bool, mode {fast, fuzzy};
  * n and x are correlated. */
@@ -48,7 +28,7 @@ static const char *ALL =
 static void desc_of(struct cet_params_desc *d, const char *text)
 {
     struct cet_error err;
-    if (cet_params_parse(d, text, strlen(text), "t.json", find, &err)) {
+    if (cet_params_parse(d, text, strlen(text), "t.json", test_find, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(1);
     }
@@ -245,7 +225,7 @@ static int fitness(void *ctx, const double *params, size_t k, double *f, double 
     struct counter *c = ctx;
     c->calls++;
     for (size_t j = 0; j < k; j++) {
-        const double *v = params + j * 5;
+        const double *v = params + j * test_ex.nparams;
         double y = 1 - fabs(v[1] - 0.3) - fabs(v[0] - 20) / 100 - fabs(log10(v[2])) / 10 -
                    (v[3] ? 0 : 0.1) - (v[4] == 2 ? 0 : 0.05);
         if (c->flat)
@@ -370,6 +350,32 @@ static void test_ga__seeds_enter_the_first_generation(void)
     CHECK_EQ_INT(cet_ga_add_seed(ga, seed, &err), 0);
     CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &c, &err), -1);
     CHECK_STR(err.msg, "3 seed individuals do not fit in a population of 2");
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
+static int nan_fitness(void *ctx, const double *params, size_t k, double *f, double *p,
+                       double *r, struct cet_error *err)
+{
+    int rc = fitness(ctx, params, k, f, p, r, err);
+    p[k - 1] = NAN; /* the last configuration's precision */
+    return rc;
+}
+
+static void test_ga__non_finite_fitness_fails_the_generation(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, ALL);
+    struct counter c = {0};
+    struct cet_ga *ga;
+    struct cet_error err;
+    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    ga->opt.pop = 6;
+    CHECK_EQ_INT(cet_ga_setup(ga, nan_fitness, NULL, &c, &err), 0);
+    size_t narch = ga->narch;
+    CHECK_EQ_INT(cet_ga_generation(ga, &err), -1);
+    CHECK(strstr(err.msg, "fitness function returned nan") != NULL);
+    CHECK(ga->narch == narch); /* nothing of the failed generation is kept */
     cet_ga_destroy(ga);
     cet_params_free(&d);
 }
@@ -538,7 +544,7 @@ static void checkpoint_resumes_exactly(const char *text)
     struct cet_params_desc d2;
     struct cet_run_info run2;
     struct cet_ga *r;
-    int rc = cet_run_restore(&r, &d2, &run2, dir, find, &err);
+    int rc = cet_run_restore(&r, &d2, &run2, dir, test_find, &err);
     CHECK_EQ_INT(rc, 0);
     if (rc) {
         fprintf(stderr, "%s\n", err.msg);
@@ -662,7 +668,7 @@ static int cond_fitness(void *ctx, const double *params, size_t k, double *f, do
                         double *r, struct cet_error *err)
 {
     for (size_t j = 0; j < k; j++) {
-        const double *v = params + j * 5;
+        const double *v = params + j * test_ex.nparams;
         int n_active = v[4] == 2 && v[3] == 1;
         forbidden_seen += n_active && (v[0] == 2 || v[0] == 5);
     }
@@ -819,6 +825,7 @@ int main(void)
     RUN(test_ga__tournament_and_truncation_selection);
     RUN(test_ga__archive_prevents_re_evaluation);
     RUN(test_ga__seeds_enter_the_first_generation);
+    RUN(test_ga__non_finite_fitness_fails_the_generation);
     RUN(test_ga__stopping_rules);
     RUN(test_ga__adaptive_mutation_widens_while_stagnating);
     RUN(test_ga__same_seed_same_run);

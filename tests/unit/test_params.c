@@ -4,33 +4,11 @@
 
 #include "cetune/params.h"
 #include "test.h"
-
-/* A test-only extractor (never registered) with every parameter type. */
-static const char *const modes[] = {"fast", "exact", "fuzzy", NULL};
-static const struct cet_param tparams[] = {
-    {"n", CET_P_INT, 10, 1, 100, NULL, "an int"},
-    {"x", CET_P_FLOAT, 0.5, 0.0, 1.0, NULL, "a float"},
-    {"w", CET_P_FLOAT, 1.0, 0.001, 1000, NULL, "a float for a log scale"},
-    {"on", CET_P_BOOL, 1, 0, 1, NULL, "a switch"},
-    {"mode", CET_P_ENUM, 1, 0, 2, modes, "a choice"},
-    {"fixed", CET_P_FLOAT, 0.7, 0, 1, NULL, "never described"},
-    {"s.t", CET_P_FLOAT, 0.25, 0, 1, NULL, "a stage parameter (a name with a dot)"},
-};
-static int trun(const struct cet_doc *d, const void *p, const double *v, struct cet_sel *s)
-{
-    (void)d, (void)p, (void)v, (void)s;
-    return 0;
-}
-static const struct cet_extractor test_ex = {
-    .name = "test", .summary = "test", .params = tparams, .nparams = 7, .run = trun};
-static const struct cet_extractor *find(const char *name)
-{
-    return !strcmp(name, "test") ? &test_ex : cet_extractor_find(name);
-}
+#include "test_extractor.h"
 
 static int parse(struct cet_params_desc *d, const char *text, struct cet_error *err)
 {
-    return cet_params_parse(d, text, strlen(text), "x.json", find, err);
+    return cet_params_parse(d, text, strlen(text), "x.json", test_find, err);
 }
 
 static void expect_error(const char *text, const char *msg)

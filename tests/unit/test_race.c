@@ -13,6 +13,7 @@
 #include "cetune/ga.h"
 #include "run/run_internal.h"
 #include "test.h"
+#include "test_extractor.h"
 
 /* ---- the test statistic ---- */
 
@@ -91,21 +92,6 @@ static void test_race__order_is_a_seeded_stratified_permutation(void)
 
 /* ---- raced runs with a synthetic fitness ---- */
 
-static const struct cet_param tparams[] = {
-    {"n", CET_P_INT, 10, 1, 100, NULL, "an int"},
-    {"x", CET_P_FLOAT, 0.5, 0.0, 1.0, NULL, "a float"},
-};
-static int trun(const struct cet_doc *d, const void *p, const double *v, struct cet_sel *s)
-{
-    (void)d, (void)p, (void)v, (void)s;
-    return 0;
-}
-static const struct cet_extractor test_ex = {
-    .name = "test", .summary = "test", .params = tparams, .nparams = 2, .run = trun};
-static const struct cet_extractor *find(const char *name)
-{
-    return !strcmp(name, "test") ? &test_ex : NULL;
-}
 static const char *DESC =
     "{\"extractor\": \"test\", \"parameters\": ["
     "{\"name\": \"n\", \"type\": \"int\", \"min\": 1, \"max\": 60, \"default\": 10},"
@@ -137,7 +123,7 @@ static int synth_score(void *ctx, const double *params, size_t k, const uint32_t
     s->doc_evals += (long)(k * n);
     for (size_t j = 0; j < k; j++)
         for (size_t i = 0; i < n; i++) {
-            double f = synth_f1(params + j * 2, docs[i]);
+            double f = synth_f1(params + j * test_ex.nparams, docs[i]);
             scores[j * n + i] = (struct cet_score){0, 0, 0, f / 2 + 0.25, f / 3 + 0.5, f};
         }
     return 0;
@@ -153,7 +139,7 @@ static int synth_eval(void *ctx, const double *params, size_t k, double *f, doub
     for (uint32_t i = 0; i < NDOCS; i++)
         all[i] = i;
     for (size_t j = 0; j < k; j++) {
-        if (synth_score(ctx, params + j * 2, 1, all, NDOCS, sc, err))
+        if (synth_score(ctx, params + j * test_ex.nparams, 1, all, NDOCS, sc, err))
             return -1;
         cet_score_means(sc, 1, NDOCS, f + j, p + j, r + j);
     }
@@ -207,7 +193,7 @@ static void test_race__raced_out_never_elite_top_or_best(void)
 {
     struct cet_params_desc d;
     struct cet_error err;
-    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", find, &err), 0);
+    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
     struct synth s = {0};
     struct cet_ga *ga = raced_ga(&d, &s, 3);
     size_t raced = 0, elite_ok = 1, full_first = 1, *prev = malloc(16 * sizeof *prev), nprev = 0;
@@ -264,14 +250,14 @@ static void test_race__survivors_get_the_full_fitness(void)
 {
     struct cet_params_desc d;
     struct cet_error err;
-    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", find, &err), 0);
+    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
     struct synth s = {0};
     struct cet_ga *ga = raced_ga(&d, &s, 9);
     while (ga->stop == CET_STOP_NONE)
         CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
     size_t full = 0, same = 0, below = 0, raced = 0;
     for (size_t i = 0; i < ga->narch; i++) {
-        double v[2], f, p, r;
+        double v[sizeof test_params / sizeof *test_params], f, p, r;
         cet_params_expand(&d, ga->genes + i * ga->ngenes, v);
         synth_eval(&s, v, 1, &f, &p, &r, &err);
         if (!ga->raced[i]) {
@@ -318,7 +304,7 @@ static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
 {
     struct cet_params_desc d;
     struct cet_error err;
-    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", find, &err), 0);
+    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
     struct synth ref = {0}, s = {0}, s2 = {0};
     struct cet_ga *a = raced_ga(&d, &ref, 21), *b = raced_ga(&d, &s, 21);
     while (a->stop == CET_STOP_NONE)
@@ -342,7 +328,7 @@ static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
     struct cet_params_desc d2;
     struct cet_run_info run2;
     struct cet_ga *r;
-    int rc = cet_run_restore(&r, &d2, &run2, dir, find, &err);
+    int rc = cet_run_restore(&r, &d2, &run2, dir, test_find, &err);
     CHECK_EQ_INT(rc, 0);
     if (rc) {
         fprintf(stderr, "%s\n", err.msg);
