@@ -30,7 +30,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cetune/buf.h"
 #include "cetune/error.h"
 #include "cetune/eval.h"
 #include "cetune/objective.h"
