@@ -236,9 +236,9 @@ enum { CET_STREAM_SAMPLE = 1, CET_STREAM_GA = 2, CET_STREAM_RACE = 3, CET_STREAM
 int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
                    struct cet_error *err);
 /* One-sided paired t-test of H1 "a is worse than b" (mean of a[i] - b[i]
- * below 0) over n pairs: the p-value, P(T <= t) with n-1 degrees of
- * freedom.  1 when n < 2 or the differences are all 0; 0 when they are
- * all the same negative number. */
+ * below 0) over the k of the n pairs that differ (ties are left out): the
+ * p-value, P(T <= t) with k-1 degrees of freedom.  1 when k < 2; 0 when
+ * the differences are all the same negative number. */
 double cet_race_pvalue(const double *a, const double *b, size_t n);
 
 #endif

@@ -512,7 +512,16 @@ static size_t breed(struct cet_ga *ga, double *cand)
         return nc;
     }
     /* ga->pop is ranked best first (see the end of cet_ga_generation). */
-    size_t n = ga->npop;
+    size_t n = ga->npop, nfull = 0;
+    /* Racing: parents come from the fully evaluated members, ranked first
+     * and exactly.  A raced-out member's partial mean is over a few other
+     * documents, so a tournament among raced-out members picked parents
+     * nearly at random (docs/racing.md).  With one fully evaluated member
+     * crossover would have no partner, so then all may be parents. */
+    while (nfull < n && !ga->raced[ga->pop[nfull]])
+        nfull++;
+    if (nfull >= 2)
+        n = nfull;
     /* NSGA-II keeps its elite by merging parents and children (survive). */
     size_t elite = ga->opt.goal.npareto ? 0 : ga->opt.elite;
     for (size_t r = 0; r < n && nc < elite && !ga->raced[ga->pop[r]]; r++) {

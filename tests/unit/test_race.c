@@ -24,6 +24,12 @@ static double t_cdf1(double t)
     return 0.5 + atan(t) / M_PI;
 }
 
+static double t_cdf3(double t)
+{
+    double x = t / sqrt(3);
+    return 0.5 + (x / (1 + x * x) + atan(x)) / M_PI;
+}
+
 static double t_cdf4(double t)
 {
     double x = t / sqrt(1 + t * t / 4);
@@ -32,12 +38,27 @@ static double t_cdf4(double t)
 
 static void test_race__paired_t_test_known_values(void)
 {
-    /* d = a - b = -1, 0, -1, -1, -2: mean -1, sd sqrt(0.5), t = -sqrt(10), 4 df. */
-    double a[] = {1, 2, 3, 4, 5}, b[] = {2, 2, 4, 5, 7};
-    CHECK_NEAR(cet_race_pvalue(a, b, 5), t_cdf4(-sqrt(10)), 1e-12);
-    CHECK_NEAR(cet_race_pvalue(a, b, 5), 0.0170547, 1e-6); /* tables: P(T4 <= -3.162) */
+    /* d = a - b = -1, -0.5, -1, -1, -2: mean -1.1, sd sqrt(0.3), t = -1.1 /
+     * sqrt(0.06), 4 df. */
+    double a[] = {1, 2, 3, 4, 5}, b[] = {2, 2.5, 4, 5, 7};
+    CHECK_NEAR(cet_race_pvalue(a, b, 5), t_cdf4(-1.1 / sqrt(0.06)), 1e-12);
+    CHECK_NEAR(cet_race_pvalue(a, b, 5), 0.0054, 1e-4); /* tables: P(T4 <= -4.49) */
     /* Swapped: "a worse than b" is now unlikely. */
-    CHECK_NEAR(cet_race_pvalue(b, a, 5), 1 - t_cdf4(-sqrt(10)), 1e-12);
+    CHECK_NEAR(cet_race_pvalue(b, a, 5), 1 - t_cdf4(-1.1 / sqrt(0.06)), 1e-12);
+    /* Ties are left out: d = -1, 0, -1, -1, -2 is tested as -1, -1, -1, -2:
+     * mean -1.25, sd 0.5, t = -5, 3 df. */
+    double tie[] = {2, 2, 4, 5, 7};
+    CHECK_NEAR(cet_race_pvalue(a, tie, 5), t_cdf3(-5), 1e-12);
+    CHECK_NEAR(cet_race_pvalue(a, tie, 5), 0.0076962, 1e-6);
+    /* One page differing among many is no evidence, however large the loss
+     * (counted as 40 differences, 39 of them 0, t was -1 and p 0.16). */
+    double same[40], one[40];
+    for (int i = 0; i < 40; i++)
+        same[i] = one[i] = 0.8;
+    one[17] = 0.1;
+    CHECK_NEAR(cet_race_pvalue(one, same, 40), 1, 0);
+    one[30] = 0.7;
+    CHECK(cet_race_pvalue(one, same, 40) < 0.5);
     /* d = -1, -3: mean -2, sd sqrt(2), t = -2, 1 df. */
     double c[] = {0.1, 0.2}, e[] = {1.1, 3.2};
     CHECK_NEAR(cet_race_pvalue(c, e, 2), t_cdf1(-2), 1e-12);
@@ -246,6 +267,45 @@ static void test_race__raced_out_never_elite_top_or_best(void)
     cet_params_free(&d);
 }
 
+/* Parents come from the fully evaluated members only.  With mutation alone
+ * (no crossover) a child keeps its parent's x whenever only n mutates, and
+ * x (a float on a 1e-4 grid) rarely repeats by chance, so a child whose x
+ * is found only among raced-out members of the last generation was bred
+ * from one of them. */
+static void test_race__parents_are_fully_evaluated(void)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
+    struct synth s = {0};
+    struct cet_ga *ga = raced_ga(&d, &s, 5);
+    ga->opt.crossover_rate = 0;
+    size_t prev[16], nprev = 0, known = 0, offered = 0, from_raced = 0;
+    while (ga->stop == CET_STOP_NONE) {
+        size_t first = ga->narch;
+        CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
+        for (size_t i = first; nprev && i < ga->narch; i++) {
+            size_t full = 0, raced = 0;
+            for (size_t k = 0; k < nprev; k++)
+                if (ga->genes[prev[k] * 2 + 1] == ga->genes[i * 2 + 1]) {
+                    full += !ga->raced[prev[k]];
+                    raced += ga->raced[prev[k]];
+                }
+            known += full + raced > 0;
+            from_raced += full == 0 && raced > 0;
+        }
+        for (size_t k = 0; k < nprev; k++)
+            offered += ga->raced[prev[k]];
+        memcpy(prev, ga->pop, ga->npop * sizeof *prev);
+        nprev = ga->npop;
+    }
+    CHECK(offered > 20); /* raced-out members were there to be chosen */
+    CHECK(known > 20);
+    CHECK_EQ_INT(from_raced, 0);
+    cet_ga_destroy(ga);
+    cet_params_free(&d);
+}
+
 static void test_race__survivors_get_the_full_fitness(void)
 {
     struct cet_params_desc d;
@@ -437,6 +497,7 @@ int main(void)
     RUN(test_race__paired_t_test_known_values);
     RUN(test_race__order_is_a_seeded_stratified_permutation);
     RUN(test_race__raced_out_never_elite_top_or_best);
+    RUN(test_race__parents_are_fully_evaluated);
     RUN(test_race__survivors_get_the_full_fitness);
     RUN(test_race__resumes_in_the_middle_of_a_raced_generation);
     RUN(test_race__survivors_match_evaluate_on_the_demo_corpus);
