@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cetune/buf.h"
+#include "cetune/config.h"
 #include "cetune/corpus.h"
 #include "cetune/extractor.h"
 
@@ -48,6 +49,57 @@ void cet_evaluator_free(struct cet_evaluator *ev);
 int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k,
                  const uint32_t *docs, size_t ndocs, struct cet_score *scores,
                  double *mean_f1, double *mean_p, double *mean_r, struct cet_error *err);
+
+/* ---- where documents are loaded and evaluated ---- */
+
+struct cet_goal;     /* objective.h */
+struct cet_measures; /* objective.h */
+
+/* By default this process loads documents (cet_corpus_load) and evaluates
+ * them (cet_evaluator).  A backend replaces both; the MPI build's
+ * (src/mpi/cluster.h) spreads the documents over the ranks.  Its load has
+ * the contract of cet_corpus_load, except that the documents it returns may
+ * be names only (package, name, path, bytes: no model); prepare binds an
+ * extractor and metric to what was loaded last; evaluate has the contract
+ * of cet_evaluate, docs indexing the loaded corpus; measure (may be NULL:
+ * then evaluate's per-document scores are measured by the caller) gives
+ * cet_goal_measure's results for k configurations on the whole corpus. */
+struct cet_backend {
+    void *ctx;
+    int (*load)(void *ctx, struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
+                int threads, struct cet_error *err);
+    int (*prepare)(void *ctx, const struct cet_extractor *ex, enum cet_metric metric,
+                   struct cet_error *err);
+    int (*evaluate)(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t ndocs,
+                    struct cet_score *scores, double *mean_f1, double *mean_p, double *mean_r,
+                    struct cet_error *err);
+    int (*measure)(void *ctx, const double *params, size_t k, const struct cet_goal *goal,
+                   struct cet_measures *m, struct cet_error *err);
+};
+
+/* ---- scoring configurations on a corpus (what `cetune evaluate` prints) ---- */
+
+/* One configuration's scores on a corpus. */
+struct cet_config_scores {
+    struct cet_score *docs;   /* per document, in corpus order (c->ndocs) */
+    struct cet_score *pkgs;   /* per package: means over its documents (c->npkgs) */
+    struct cet_score macro;   /* the mean over packages (p, r, f1; counts zero) */
+    double mean_f1, mean_p, mean_r; /* means over the documents (a run's fitness) */
+};
+
+/* Scores the configurations cfgs[0..n) (of any extractors) on the loaded
+ * corpus c with the metric, into out[0..n) (free with
+ * cet_config_scores_free).  Configurations of one extractor are evaluated
+ * together, and an extractor's per-document preparation is freed before
+ * the next extractor's is made.  be (NULL: this process, with `threads`
+ * threads, 0 = all cores) must be the backend c was loaded with
+ * (cet_corpus_load_dirs): under MPI each rank then scores its own
+ * documents and the per-document scores come back to the caller.  The
+ * results do not depend on the backend, the number of ranks or threads. */
+int cet_evaluate_configs(const struct cet_corpus *c, const struct cet_config *cfgs, size_t n,
+                         enum cet_metric metric, int threads, const struct cet_backend *be,
+                         struct cet_config_scores *out, struct cet_error *err);
+void cet_config_scores_free(struct cet_config_scores *s, size_t n);
 
 /* Runs one extraction and renders it: text (kept text nodes, white space
  * collapsed, a newline between blocks) or the cleaned HTML. */

@@ -29,27 +29,9 @@
 
 /* ---- where the training sample is loaded and evaluated ---- */
 
-/* By default this process loads the training sample (cet_corpus_load) and
- * evaluates it (cet_evaluator).  A backend replaces both; the MPI build's
- * (cluster.h) spreads the documents over the ranks.  Its load has the
- * contract of cet_corpus_load, except that the documents it returns may be
- * names only (package, name, path, bytes: no model); prepare binds the
- * run's extractor and metric to what was loaded last; evaluate has the
- * contract of cet_evaluate, docs indexing the loaded corpus; measure (may
- * be NULL: then evaluate's per-document scores are measured here) gives
- * cet_goal_measure's results for k configurations on the whole corpus. */
-struct cet_backend {
-    void *ctx;
-    int (*load)(void *ctx, struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
-                int threads, struct cet_error *err);
-    int (*prepare)(void *ctx, const struct cet_extractor *ex, enum cet_metric metric,
-                   struct cet_error *err);
-    int (*evaluate)(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t ndocs,
-                    struct cet_score *scores, double *mean_f1, double *mean_p, double *mean_r,
-                    struct cet_error *err);
-    int (*measure)(void *ctx, const double *params, size_t k, const struct cet_goal *goal,
-                   struct cet_measures *m, struct cet_error *err);
-};
+/* Where the training sample is loaded and evaluated: struct cet_backend,
+ * eval.h (this process by default; the MPI build's spreads the documents
+ * over the ranks, src/mpi/cluster.h). */
 
 /* ---- training samples (sample.c) ---- */
 

@@ -15,6 +15,7 @@
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 enum { SHOW_P = 1, SHOW_R = 2, SHOW_F1 = 4 };
 
+/* A configuration's row: its scores (cet_evaluate_configs) and label. */
 struct result {
     struct cet_config *cfg;
     char *label;               /* unique among its extractor's rows (make_labels) */
@@ -65,6 +66,32 @@ static int write_extracts(const char *dir, struct cet_evaluator *ev, const struc
     }
     cet_sel_free(&sel);
     cet_buf_free(&text);
+    return rc;
+}
+
+/* --extracts: every configuration's extracts, one extractor's preparation
+ * at a time (this process: the documents' models are here). */
+static int write_all_extracts(const char *dir, const struct result *res, size_t n,
+                              const struct cet_corpus *c, enum cet_metric metric, int threads)
+{
+    int rc = 0;
+    for (size_t j = 0; j < n && !rc; j++) {
+        int seen = 0;
+        for (size_t i = 0; i < j; i++)
+            seen |= res[i].cfg->ex == res[j].cfg->ex;
+        if (seen)
+            continue;
+        struct cet_evaluator *ev;
+        struct cet_error err;
+        if (cet_evaluator_new(&ev, c, res[j].cfg->ex, metric, threads, &err)) {
+            cli_error("%s", err.msg);
+            return CLI_RUNTIME;
+        }
+        for (size_t i = j; i < n && !rc; i++)
+            if (res[i].cfg->ex == res[j].cfg->ex)
+                rc = write_extracts(dir, ev, &res[i], i, n, c);
+        cet_evaluator_free(ev);
+    }
     return rc;
 }
 
@@ -501,7 +528,8 @@ static int cmd_evaluate(int argc, char **argv)
     struct cet_corpus corpus = {0};
     struct cet_entries entries = {0};
     struct result *res = NULL;
-    struct cet_evaluator **evs = NULL;
+    struct cet_config_scores *sc = NULL;
+    struct cet_error err;
     if (rc || (rc = cli_adhosts(NULL)))
         goto done;
     if (!cfgs.n) {
@@ -512,57 +540,27 @@ static int cmd_evaluate(int argc, char **argv)
         rc = cli_usage("evaluate", "give at least one corpus with -d CORPUS");
         goto done;
     }
-    if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, (int)threads, NULL)))
+    /* Under MPI the ranks load and score their shards; --extracts needs the
+     * documents' models in this process, so it loads them all here. */
+    const struct cet_backend *be = extracts ? NULL : cli_backend();
+    if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, (int)threads, be)))
         goto done;
-
     res = calloc(cfgs.n, sizeof *res);
-    evs = calloc(cfgs.n, sizeof *evs);
-    if (!res || !evs) {
+    sc = calloc(cfgs.n, sizeof *sc);
+    if (!res || !sc) {
         cli_error("out of memory");
         rc = CLI_RUNTIME;
         goto done;
     }
-    for (size_t j = 0; j < cfgs.n; j++) {
-        struct cet_error err;
-        res[j].cfg = &cfgs.v[j];
-        res[j].docs = calloc(corpus.ndocs, sizeof *res[j].docs);
-        res[j].pkgs = calloc(corpus.npkgs, sizeof *res[j].pkgs);
-        if (!res[j].docs || !res[j].pkgs) {
-            cli_error("out of memory");
-            rc = CLI_RUNTIME;
-            goto done;
-        }
-        /* One evaluator per extractor: its preparation is shared. */
-        for (size_t i = 0; i < j && !evs[j]; i++)
-            if (cfgs.v[i].ex == cfgs.v[j].ex)
-                evs[j] = evs[i];
-        if (!evs[j] && cet_evaluator_new(&evs[j], &corpus, cfgs.v[j].ex, metric,
-                                         (int)threads, &err)) {
-            cli_error("%s", err.msg);
-            rc = CLI_RUNTIME;
-            goto done;
-        }
-        if (cet_evaluate(evs[j], cfgs.v[j].params, 1, NULL, 0, res[j].docs, NULL, NULL, NULL, &err)) {
-            cli_error("%s", err.msg);
-            rc = CLI_RUNTIME;
-            goto done;
-        }
-        cet_score_macro(&corpus, res[j].docs, res[j].pkgs, &res[j].macro);
-        if (extracts && (rc = write_extracts(extracts, evs[j], &res[j], j, cfgs.n, &corpus)))
-            goto done;
-        /* Free an extractor's preparation as soon as no later row needs it,
-         * so the peak is one extractor's, not all of them. */
-        int later = 0;
-        for (size_t i = j + 1; i < cfgs.n; i++)
-            later |= cfgs.v[i].ex == cfgs.v[j].ex;
-        if (!later) {
-            struct cet_evaluator *ev = evs[j];
-            for (size_t i = 0; i <= j; i++)
-                if (evs[i] == ev)
-                    evs[i] = NULL;
-            cet_evaluator_free(ev);
-        }
+    if (cet_evaluate_configs(&corpus, cfgs.v, cfgs.n, metric, (int)threads, be, sc, &err)) {
+        cli_error("%s", err.msg);
+        rc = CLI_RUNTIME;
+        goto done;
     }
+    for (size_t j = 0; j < cfgs.n; j++)
+        res[j] = (struct result){&cfgs.v[j], NULL, sc[j].docs, sc[j].pkgs, sc[j].macro};
+    if (extracts && (rc = write_all_extracts(extracts, res, cfgs.n, &corpus, metric, (int)threads)))
+        goto done;
     if (make_labels(res, cfgs.n, &cfgs)) {
         cli_error("out of memory");
         rc = CLI_RUNTIME;
@@ -583,21 +581,12 @@ static int cmd_evaluate(int argc, char **argv)
 
 done:
     if (res)
-        for (size_t j = 0; j < cfgs.n; j++) {
-            free(res[j].docs);
-            free(res[j].pkgs);
+        for (size_t j = 0; j < cfgs.n; j++)
             free(res[j].label);
-        }
-    if (evs)
-        for (size_t j = 0; j < cfgs.n; j++) {
-            int shared = 0;
-            for (size_t i = 0; i < j; i++)
-                shared |= evs[i] == evs[j];
-            if (!shared)
-                cet_evaluator_free(evs[j]);
-        }
+    if (sc)
+        cet_config_scores_free(sc, cfgs.n);
+    free(sc);
     free(res);
-    free(evs);
     cet_corpus_free(&corpus);
     cet_entries_free(&entries);
     cli_configs_free(&cfgs);

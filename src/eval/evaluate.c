@@ -269,3 +269,87 @@ int cet_evaluator_extract(struct cet_evaluator *ev, const double *params, size_t
         return -1;
     return ev->ex->run(d, ev->prep[di], params, sel);
 }
+
+void cet_config_scores_free(struct cet_config_scores *s, size_t n)
+{
+    for (size_t j = 0; s && j < n; j++) {
+        free(s[j].docs);
+        free(s[j].pkgs);
+        s[j].docs = s[j].pkgs = NULL;
+    }
+}
+
+/* The configurations of cfgs[j]'s extractor from j on, not yet done:
+ * their indices into grp, their parameters into params; marks them done. */
+static size_t group_of(const struct cet_config *cfgs, size_t n, size_t j, uint8_t *done,
+                       size_t *grp, double *params)
+{
+    const struct cet_extractor *ex = cfgs[j].ex;
+    size_t k = 0;
+    for (size_t i = j; i < n; i++)
+        if (!done[i] && cfgs[i].ex == ex) {
+            memcpy(params + k * ex->nparams, cfgs[i].params, ex->nparams * sizeof *params);
+            grp[k++] = i;
+            done[i] = 1;
+        }
+    return k;
+}
+
+/* Scores one extractor's k configurations into sc (k rows of c->ndocs). */
+static int score_group(const struct cet_corpus *c, const struct cet_extractor *ex,
+                       const double *params, size_t k, enum cet_metric metric, int threads,
+                       const struct cet_backend *be, struct cet_score *sc, struct cet_error *err)
+{
+    if (be)
+        return be->prepare(be->ctx, ex, metric, err) ||
+                       be->evaluate(be->ctx, params, k, NULL, 0, sc, NULL, NULL, NULL, err)
+                   ? -1
+                   : 0;
+    struct cet_evaluator *ev;
+    if (cet_evaluator_new(&ev, c, ex, metric, threads, err))
+        return -1;
+    int rc = cet_evaluate(ev, params, k, NULL, 0, sc, NULL, NULL, NULL, err);
+    cet_evaluator_free(ev);
+    return rc;
+}
+
+int cet_evaluate_configs(const struct cet_corpus *c, const struct cet_config *cfgs, size_t n,
+                         enum cet_metric metric, int threads, const struct cet_backend *be,
+                         struct cet_config_scores *out, struct cet_error *err)
+{
+    size_t nd = c->ndocs, maxp = 1;
+    memset(out, 0, n * sizeof *out);
+    for (size_t j = 0; j < n; j++)
+        maxp = cfgs[j].ex->nparams > maxp ? cfgs[j].ex->nparams : maxp;
+    uint8_t *done = calloc(n ? n : 1, 1);
+    size_t *grp = malloc((n ? n : 1) * sizeof *grp);
+    double *params = malloc((n ? n : 1) * maxp * sizeof *params);
+    struct cet_score *sc = malloc((n * nd + 1) * sizeof *sc);
+    int rc = !done || !grp || !params || !sc ? cet_fail(err, "out of memory") : 0;
+    for (size_t j = 0; j < n && !rc; j++)
+        if (!(out[j].docs = malloc((nd ? nd : 1) * sizeof *out[j].docs)) ||
+            !(out[j].pkgs = calloc(c->npkgs ? c->npkgs : 1, sizeof *out[j].pkgs)))
+            rc = cet_fail(err, "out of memory");
+    for (size_t j = 0; j < n && !rc; j++) {
+        if (done[j])
+            continue;
+        size_t k = group_of(cfgs, n, j, done, grp, params);
+        if (score_group(c, cfgs[j].ex, params, k, metric, threads, be, sc, err)) {
+            rc = -1;
+            break;
+        }
+        for (size_t q = 0; q < k; q++) {
+            struct cet_config_scores *o = &out[grp[q]];
+            memcpy(o->docs, sc + q * nd, nd * sizeof *o->docs);
+            cet_score_macro(c, o->docs, o->pkgs, &o->macro);
+            cet_score_means(o->docs, 1, nd, &o->mean_f1, &o->mean_p, &o->mean_r);
+        }
+    }
+    if (rc)
+        cet_config_scores_free(out, n);
+    free(done);
+    free(grp);
+    free(params);
+    free(sc);
+    return rc;
+}
