@@ -92,15 +92,19 @@ struct cet_doc {
 #define CET_MAX_PAGE_BYTES (64u << 20)
 #define CET_MAX_DEPTH 1000000u
 
-/* Parses an HTML page (raw bytes, any charset) into *out.  gold, if not NULL,
- * is decoded UTF-8 gold text to tokenize into the same vocabulary.  Returns 0,
- * or -1 with a reason in err (the page is unusable). */
+/* Parses an HTML page (raw bytes, any charset) into *out, the model for
+ * evaluation: of the attributes it keeps only those extractors read (class,
+ * id, role, src and href), the others count in the markup sizes only.  gold,
+ * if not NULL, is decoded UTF-8 gold text to tokenize into the same
+ * vocabulary.  Returns 0, or -1 with a reason in err (the page is unusable). */
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len,
                   const char *gold, size_t gold_len, struct cet_error *err);
-/* The same with the charset the transport declared (the charset parameter
- * of an HTTP Content-Type), or NULL (see cet_decode_page), and a deadline
- * (CLOCK_MONOTONIC seconds, 0 for none) checked after decoding and after
- * each megabyte parsed: past it, the parse stops and returns -2. */
+/* The model of a page to extract from: every attribute is kept (the cleaned
+ * HTML, cet_extract_html, writes them).  charset is the one the transport
+ * declared (the charset parameter of an HTTP Content-Type), or NULL (see
+ * cet_decode_page); deadline (CLOCK_MONOTONIC seconds, 0 for none) is checked
+ * after decoding and after each megabyte parsed: past it, the parse stops
+ * and returns -2. */
 int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
                      double deadline, const char *gold, size_t gold_len, struct cet_error *err);
 void cet_doc_free(struct cet_doc *doc);

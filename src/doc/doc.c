@@ -30,6 +30,12 @@ struct builder {
     size_t invisible;         /* open elements whose content is not text */
     size_t anchors;           /* open <a href> elements */
     struct cet_intern vocab;
+    /* Tag and attribute names, each stored once in the pool: names[id] is
+     * the pool offset of the name interned as id. */
+    struct cet_intern name_ids;
+    uint32_t *names;
+    size_t names_cap;
+    int all_attrs;            /* keep every attribute, not only those extractors read */
     int failed;               /* out of memory or over a limit; message in err */
     struct cet_error *err;
     htmlParserCtxtPtr ctxt;
@@ -67,6 +73,43 @@ static uint32_t pool_add(struct builder *b, const char *s, size_t n)
         return 0;
     }
     return off;
+}
+
+/* Pool offset of a tag or attribute name, stored once per document. */
+static uint32_t pool_name(struct builder *b, const char *s, size_t n)
+{
+    uint32_t known = b->name_ids.n, id = cet_intern(&b->name_ids, s, n);
+    if (id == UINT32_MAX) {
+        fail(b, "out of memory");
+        return 0;
+    }
+    if (id == known) { /* a new name */
+        if (id >= b->names_cap) {
+            size_t nc = b->names_cap ? b->names_cap * 2 : 64;
+            uint32_t *nn = realloc(b->names, nc * sizeof *nn);
+            if (!nn) {
+                fail(b, "out of memory");
+                return 0;
+            }
+            b->names = nn;
+            b->names_cap = nc;
+        }
+        b->names[id] = pool_add(b, s, n);
+    }
+    return b->names[id];
+}
+
+/* The attributes extractors read: class, id and role (Readability's
+ * candidates in score), src and href (Crunch's ad hosts).  A model for
+ * evaluation keeps only these; the rest of its attributes (a third of a
+ * page's bytes, style and data- values) count in the markup sizes only. */
+static int attr_read(const char *name)
+{
+    static const char *const read[] = {"class", "id", "role", "src", "href", NULL};
+    for (const char *const *r = read; *r; r++)
+        if (!strcmp(name, *r))
+            return 1;
+    return 0;
 }
 
 static int add_word(const char *w, size_t n, void *ctx)
@@ -183,7 +226,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     uint32_t idx = d->nnodes - 1;
     e->kind = CET_ELEMENT;
     e->tag = (uint16_t)tag;
-    e->str = pool_add(b, (const char *)name, nlen);
+    e->str = pool_name(b, (const char *)name, nlen);
     e->len = (uint32_t)nlen;
     if (tf & CET_TAGF_BLOCK) {
         e->flags |= CET_NF_BLOCK;
@@ -194,16 +237,18 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     int href = 0;
     for (size_t i = 0; atts && atts[i]; i += 2) {
         const char *an = (const char *)atts[i], *av = atts[i + 1] ? (const char *)atts[i + 1] : "";
+        markup += strlen(an) + strlen(av) + 4;
+        if (tag == CET_TAG_A && strcmp(an, "href") == 0)
+            href = 1;
+        if (!b->all_attrs && !attr_read(an))
+            continue;
         struct cet_attr a;
-        a.name = pool_add(b, an, strlen(an));
+        a.name = pool_name(b, an, strlen(an));
         a.value = pool_add(b, av, strlen(av));
         GROW(b, d->attrs, d->nattrs, b->attr_cap);
         d->attrs[d->nattrs++] = a;
         if (d->nodes[idx].nattr < UINT16_MAX)
             d->nodes[idx].nattr++;
-        markup += strlen(an) + strlen(av) + 4;
-        if (tag == CET_TAG_A && strcmp(an, "href") == 0)
-            href = 1;
     }
     d->nodes[idx].nchars = (uint32_t)(markup < UINT32_MAX ? markup : UINT32_MAX);
     if (href)
@@ -368,11 +413,6 @@ void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m)
                m->vocab + m->peq + m->mrows + m->other;
 }
 
-int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char *gold,
-                  size_t gold_len, struct cet_error *err)
-{
-    return cet_doc_parse_as(out, html, len, NULL, 0, gold, gold_len, err);
-}
 
 static int past(double deadline)
 {
@@ -383,8 +423,9 @@ static int past(double deadline)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9 > deadline;
 }
 
-int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
-                     double deadline, const char *gold, size_t gold_len, struct cet_error *err)
+static int parse(struct cet_doc **out, const char *html, size_t len, const char *charset,
+                 double deadline, const char *gold, size_t gold_len, int all_attrs,
+                 struct cet_error *err)
 {
     *out = NULL;
     if (len == 0)
@@ -417,7 +458,9 @@ int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const c
     memset(&b, 0, sizeof b);
     b.doc = d;
     b.err = err;
+    b.all_attrs = all_attrs;
     cet_intern_init(&b.vocab);
+    cet_intern_init(&b.name_ids);
 
     htmlSAXHandler sax;
     memset(&sax, 0, sizeof sax);
@@ -550,10 +593,24 @@ done:
     cet_buf_free(&b.text);
     cet_buf_free(&b.pool);
     cet_intern_free(&b.vocab);
+    cet_intern_free(&b.name_ids);
+    free(b.names);
     if (rc) {
         cet_doc_free(d);
         return rc;
     }
     *out = d;
     return 0;
+}
+
+int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char *gold,
+                  size_t gold_len, struct cet_error *err)
+{
+    return parse(out, html, len, NULL, 0, gold, gold_len, 0, err);
+}
+
+int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
+                     double deadline, const char *gold, size_t gold_len, struct cet_error *err)
+{
+    return parse(out, html, len, charset, deadline, gold, gold_len, 1, err);
 }

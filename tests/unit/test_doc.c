@@ -1,6 +1,10 @@
 /* The document model: structure, text, words, anchors, blocks, markup sizes. */
+#include <dirent.h>
+
+#include "cetune/buf.h"
 #include "cetune/doc.h"
 #include "cetune/eval.h"
+#include "cetune/extractor.h"
 #include "test.h"
 
 static struct cet_doc *parse(const char *html, const char *gold)
@@ -8,6 +12,16 @@ static struct cet_doc *parse(const char *html, const char *gold)
     struct cet_doc *d = NULL;
     struct cet_error err;
     if (cet_doc_parse(&d, html, strlen(html), gold, gold ? strlen(gold) : 0, &err))
+        fprintf(stderr, "parse failed: %s\n", err.msg);
+    return d;
+}
+
+/* The model of a page to extract from: every attribute kept. */
+static struct cet_doc *parse_page(const char *html)
+{
+    struct cet_doc *d = NULL;
+    struct cet_error err;
+    if (cet_doc_parse_as(&d, html, strlen(html), NULL, 0, NULL, 0, &err))
         fprintf(stderr, "parse failed: %s\n", err.msg);
     return d;
 }
@@ -69,8 +83,8 @@ static void test_doc__structure(void)
 
 static void test_doc__render(void)
 {
-    struct cet_doc *d = parse("<body><div><p>A &amp; B<br>C</p><ul><li>x</li><li>y</li></ul></div>"
-                              "<img src=\"i.png\" alt='q\"'></body>", NULL);
+    struct cet_doc *d = parse_page("<body><div><p>A &amp; B<br>C</p><ul><li>x</li><li>y</li></ul></div>"
+                                   "<img src=\"i.png\" alt='q\"'></body>");
     CHECK(d != NULL);
     if (!d)
         return;
@@ -177,6 +191,117 @@ static void test_doc__memory_accounting(void)
     cet_doc_free(d);
 }
 
+static uint32_t find_tag(const struct cet_doc *d, enum cet_tag tag)
+{
+    for (uint32_t i = 0; i < d->nnodes; i++)
+        if (d->nodes[i].kind == CET_ELEMENT && d->nodes[i].tag == tag)
+            return i;
+    return CET_NONE;
+}
+
+static void test_doc__evaluation_model_keeps_read_attributes(void)
+{
+    const char *html = "<body><div class=\"c\" id=\"m\" role=\"main\" style=\"x:y\" data-k=\"v\">"
+                       "<img src=\"i.png\" alt=\"pic\"><a href=\"/x\" title=\"t\">x</a></div></body>";
+    struct cet_doc *e = parse(html, NULL), *p = parse_page(html);
+    CHECK(e && p);
+    if (!e || !p) {
+        cet_doc_free(e);
+        cet_doc_free(p);
+        return;
+    }
+    uint32_t div = find_tag(e, CET_TAG_DIV), img = find_tag(e, CET_TAG_IMG), a = find_tag(e, CET_TAG_A);
+    CHECK(div != CET_NONE && img != CET_NONE && a != CET_NONE);
+    if (div == CET_NONE || img == CET_NONE || a == CET_NONE)
+        return;
+    CHECK_STR(cet_node_attr(e, div, "class"), "c");
+    CHECK_STR(cet_node_attr(e, div, "id"), "m");
+    CHECK_STR(cet_node_attr(e, div, "role"), "main");
+    CHECK_STR(cet_node_attr(e, img, "src"), "i.png");
+    CHECK_STR(cet_node_attr(e, a, "href"), "/x");
+    CHECK(cet_node_attr(e, div, "style") == NULL && cet_node_attr(e, img, "alt") == NULL &&
+          cet_node_attr(e, a, "title") == NULL);
+    CHECK_STR(cet_node_attr(p, div, "style"), "x:y");
+    CHECK_STR(cet_node_attr(p, img, "alt"), "pic");
+    CHECK_EQ_INT(e->nattrs, 5);
+    CHECK_EQ_INT(p->nattrs, 9);
+    /* The same tree, markup sizes included. */
+    CHECK_EQ_INT(e->nnodes, p->nnodes);
+    for (uint32_t i = 0; i < e->nnodes && i < p->nnodes; i++)
+        CHECK_EQ_INT(e->nodes[i].nchars, p->nodes[i].nchars);
+    cet_doc_free(e);
+    cet_doc_free(p);
+}
+
+static int same_selection(const struct cet_extractor *ex, const struct cet_doc *e,
+                          const struct cet_doc *p)
+{
+    double *params = malloc((ex->nparams + 1) * sizeof *params);
+    struct cet_error err;
+    struct cet_sel se = {0}, sp = {0};
+    if (!params)
+        return 0;
+    cet_params_default(ex, params);
+    void *pe = ex->prepare ? ex->prepare(e, &err) : NULL, *pp = ex->prepare ? ex->prepare(p, &err) : NULL;
+    int same = (!ex->prepare || (pe && pp)) && !cet_sel_reset(&se, e) && !cet_sel_reset(&sp, p) &&
+               !ex->run(e, pe, params, &se) && !ex->run(p, pp, params, &sp) &&
+               !memcmp(se.keep, sp.keep, e->nnodes) && se.nextra == sp.nextra &&
+               (!se.nextra || !memcmp(se.extra, sp.extra, se.nextra * sizeof *se.extra));
+    if (ex->release) {
+        if (pe)
+            ex->release(pe);
+        if (pp)
+            ex->release(pp);
+    }
+    cet_sel_free(&se);
+    cet_sel_free(&sp);
+    free(params);
+    return same;
+}
+
+/* The attributes the evaluation model drops are truly not read: every
+ * extractor at its defaults selects the same nodes on every extractor test
+ * page from it as from the model with all attributes. */
+static void test_doc__dropped_attributes_are_not_read(void)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/data/extract", CETUNE_SOURCE_DIR);
+    DIR *dp = opendir(dir);
+    CHECK(dp != NULL);
+    if (!dp)
+        return;
+    struct dirent *de;
+    int pages = 0;
+    while ((de = readdir(dp))) {
+        size_t n = strlen(de->d_name);
+        if (n < 5 || strcmp(de->d_name + n - 5, ".html"))
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        struct cet_buf page = {0};
+        struct cet_error err;
+        struct cet_doc *e = NULL, *p = NULL;
+        CHECK(cet_read_file(&page, path, 1 << 24, &err) == 0);
+        CHECK(cet_doc_parse(&e, page.p, page.len, NULL, 0, &err) == 0);
+        CHECK(cet_doc_parse_as(&p, page.p, page.len, NULL, 0, NULL, 0, &err) == 0);
+        if (e && p) {
+            pages++;
+            CHECK(e->nattrs <= p->nattrs && e->nnodes == p->nnodes);
+            for (size_t x = 0; x < cet_extractor_count() && e->nnodes == p->nnodes; x++)
+                if (!same_selection(cet_extractor_at(x), e, p)) {
+                    fprintf(stderr, "%s: %s selects differently\n", de->d_name,
+                            cet_extractor_at(x)->name);
+                    CHECK(0);
+                }
+        }
+        cet_doc_free(e);
+        cet_doc_free(p);
+        cet_buf_free(&page);
+    }
+    closedir(dp);
+    CHECK(pages >= 10);
+}
+
 int main(void)
 {
     RUN(test_doc__structure);
@@ -185,5 +310,7 @@ int main(void)
     RUN(test_doc__declared_charsets);
     RUN(test_doc__bad_pages);
     RUN(test_doc__memory_accounting);
+    RUN(test_doc__evaluation_model_keeps_read_attributes);
+    RUN(test_doc__dropped_attributes_are_not_read);
     TEST_END();
 }
