@@ -2,6 +2,9 @@
  * 120 documents.  Every figure is the median of repeated measurements.
  *
  *   parse_mb_s          building cetune's document model (decode, parse, words, gold tables)
+ *   model_bytes_per_html_byte  bytes the loaded models hold (cet_doc_mem: nodes, strings,
+ *                       words, gold words and text, LCS tables) per byte of their HTML;
+ *                       model_bytes gives them by component
  *   libxml2_parse_mb_s  libxml2's htmlReadMemory alone on the same (UTF-8) bytes
  *   lcs_speedup         textbook DP time / bit-parallel time on the (extract, gold) words
  *   eval_ms             one individual on all documents, 1 thread, per extractor
@@ -293,6 +296,25 @@ int main(int argc, char **argv)
     }
     size_t ndocs = pi;
     double mb = (double)bytes / 1e6;
+    /* What the loaded models hold. */
+    struct cet_doc_mem mem = {0};
+    for (size_t i = 0; i < corpus.ndocs; i++) {
+        struct cet_doc_mem m;
+        cet_doc_mem(corpus.docs[i], &m);
+        mem.nodes += m.nodes;
+        mem.attrs += m.attrs;
+        mem.texts += m.texts;
+        mem.pool += m.pool;
+        mem.words += m.words;
+        mem.gold += m.gold;
+        mem.gold_text += m.gold_text;
+        mem.vocab += m.vocab;
+        mem.peq += m.peq;
+        mem.mrows += m.mrows;
+        mem.other += m.other;
+        mem.total += m.total;
+    }
+    double model_ratio = corpus.bytes ? (double)mem.total / (double)corpus.bytes : 0;
     double *t = malloc((size_t)repeat * sizeof *t), *t2 = malloc((size_t)repeat * sizeof *t2);
 
     /* Parsing. */
@@ -375,6 +397,12 @@ int main(int argc, char **argv)
         printf("{\"docs\": %zu, \"bytes\": %zu, \"threads\": %d, \"parse_mb_s\": %.2f, "
                "\"libxml2_parse_mb_s\": %.2f, \"lcs_speedup\": %.1f, ",
                ndocs, bytes, threads, parse_mb_s, libxml2_mb_s, speedup);
+        printf("\"model_bytes_per_html_byte\": %.3f, \"model_bytes\": {\"nodes\": %zu, "
+               "\"attrs\": %zu, \"texts\": %zu, \"pool\": %zu, \"words\": %zu, \"gold\": %zu, "
+               "\"gold_text\": %zu, \"vocab\": %zu, \"peq\": %zu, \"mrows\": %zu, \"other\": %zu, "
+               "\"total\": %zu}, ",
+               model_ratio, mem.nodes, mem.attrs, mem.texts, mem.pool, mem.words, mem.gold,
+               mem.gold_text, mem.vocab, mem.peq, mem.mrows, mem.other, mem.total);
         const char *keys[] = {"eval_ms", "eval_ms_threads", "lcs_floor_ms"};
         for (int k = 0; k < 3; k++) {
             printf("\"%s\": {", keys[k]);
@@ -391,6 +419,11 @@ int main(int argc, char **argv)
                ndocs, mb, threads, repeat);
         printf("parsing        %8.1f MB/s  (libxml2 htmlReadMemory alone: %.1f MB/s, ratio %.2f)\n",
                parse_mb_s, libxml2_mb_s, parse_mb_s / libxml2_mb_s);
+        printf("model          %8.2f bytes per HTML byte (%.1f MB: nodes %.1f, strings %.1f, "
+               "words %.1f, gold %.1f, LCS tables %.1f, other %.1f)\n",
+               model_ratio, mem.total / 1e6, (mem.nodes + mem.attrs + mem.texts) / 1e6,
+               mem.pool / 1e6, (mem.words + mem.vocab) / 1e6, (mem.gold + mem.gold_text) / 1e6,
+               (mem.peq + mem.mrows) / 1e6, mem.other / 1e6);
         printf("LCS            %8.1fx faster than dynamic programming (%.1f ms vs %.1f ms)\n",
                speedup, bits_time * 1e3, dp_time * 1e3);
         printf("extraction     %8.1f MB/s  (parse + %s at defaults + text, 1 thread)\n\n",
