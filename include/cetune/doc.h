@@ -27,18 +27,18 @@ enum {
     CET_NF_HREF = 1 << 2,   /* element is itself an <a href=...> */
 };
 
+/* 40 bytes: a page has about one node per 120 bytes of HTML, and what is
+ * cheap to derive is not stored (cet_node_depth, cet_node_nattr). */
 struct cet_node {
     uint32_t parent; /* CET_NONE for top-level nodes */
     uint32_t end;    /* one past the last node of this subtree */
     uint32_t block;  /* nearest block-level element at or above this node, or CET_NONE */
-    uint32_t depth;  /* 0 for top-level nodes */
     uint32_t str;    /* element: tag name; text: collapsed text (offsets into doc->pool, NUL-terminated) */
     uint32_t len;    /* bytes at str */
     uint32_t w0, w1; /* words doc->words[w0..w1) of this node (of the whole subtree for elements) */
     uint32_t nchars; /* text: code points of the text; element: characters of its markup
                         (start and end tag with attributes, plus invisible content) */
-    uint32_t attr0;  /* element: attributes doc->attrs[attr0 .. attr0+nattr) */
-    uint16_t nattr;
+    uint32_t attr0;  /* element: attributes doc->attrs[attr0 .. attr0 + cet_node_nattr) */
     uint16_t tag;    /* enum cet_tag; CET_TAG_UNKNOWN for text */
     uint8_t kind;    /* enum cet_node_kind */
     uint8_t flags;   /* CET_NF_* */
@@ -94,7 +94,8 @@ struct cet_doc {
 
 /* Parses an HTML page (raw bytes, any charset) into *out, the model for
  * evaluation: of the attributes it keeps only those extractors read (class,
- * id, role, src and href), the others count in the markup sizes only.  gold,
+ * id, role, and of src and href the scheme and authority, all that ad-host
+ * matching reads); the others count in the markup sizes only.  gold,
  * if not NULL, is decoded UTF-8 gold text to tokenize into the same
  * vocabulary.  Returns 0, or -1 with a reason in err (the page is unusable). */
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len,
@@ -133,8 +134,24 @@ static inline const char *cet_word_str(const struct cet_doc *d, uint32_t id)
 {
     return d->vocab_pool + d->vocab_off[id];
 }
+/* Attributes of node i: they follow each other in node order, so its
+ * attributes end where those of the next node begin. */
+static inline uint32_t cet_node_nattr(const struct cet_doc *d, uint32_t i)
+{
+    return (i + 1 < d->nnodes ? d->nodes[i + 1].attr0 : d->nattrs) - d->nodes[i].attr0;
+}
+/* Depth of node i, 0 for top-level nodes: walks up its parents, so for
+ * many nodes use cet_doc_depths. */
+uint32_t cet_node_depth(const struct cet_doc *d, uint32_t i);
+/* Depths of all nodes into depth[0..nnodes), in one pass. */
+void cet_doc_depths(const struct cet_doc *d, uint32_t *depth);
 /* Value of attribute name on element i, or NULL. */
 const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name);
+/* The authority of a URL ("user@host:port" after "scheme://" or "//", up
+ * to the path, query or fragment) at the returned pointer, *n bytes; NULL
+ * for a URL without one (relative, mailto:, javascript:).  All that ad-host
+ * matching reads of a URL (cet_adhosts_match_url). */
+const char *cet_url_authority(const char *url, size_t *n);
 
 /* Charset handling (docs/formats.md, "Corpora"): BOM, then the declared charset (from the
  * transport, e.g. HTTP; NULL for none), then <meta charset>/http-equiv, else

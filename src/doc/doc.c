@@ -99,17 +99,44 @@ static uint32_t pool_name(struct builder *b, const char *s, size_t n)
     return b->names[id];
 }
 
+const char *cet_url_authority(const char *url, size_t *n)
+{
+    const char *s = url;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f')
+        s++;
+    if (s[0] != '/' || s[1] != '/') {
+        const char *p = s;
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+            return NULL;
+        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+               *p == '+' || *p == '-' || *p == '.')
+            p++;
+        if (p[0] != ':' || p[1] != '/' || p[2] != '/')
+            return NULL; /* relative, or a scheme without a host (mailto:, javascript:) */
+        s = p + 1;
+    }
+    s += 2;
+    *n = strcspn(s, "/?#\\");
+    return s;
+}
+
 /* The attributes extractors read: class, id and role (Readability's
  * candidates in score), src and href (Crunch's ad hosts).  A model for
- * evaluation keeps only these; the rest of its attributes (a third of a
- * page's bytes, style and data- values) count in the markup sizes only. */
-static int attr_read(const char *name)
+ * evaluation keeps only these, and of src and href only the scheme and
+ * authority, all that ad-host matching reads (cet_url_authority); the
+ * rest (most of the attribute bytes: URL paths, style and data- values)
+ * counts in the markup sizes only.  Returns how many bytes of the value to
+ * keep, or -1 to drop the attribute. */
+static long attr_kept(const char *name, const char *value)
 {
-    static const char *const read[] = {"class", "id", "role", "src", "href", NULL};
-    for (const char *const *r = read; *r; r++)
-        if (!strcmp(name, *r))
-            return 1;
-    return 0;
+    if (!strcmp(name, "src") || !strcmp(name, "href")) {
+        size_t n;
+        const char *s = cet_url_authority(value, &n);
+        return s ? (long)(s - value + n) : 0;
+    }
+    if (!strcmp(name, "class") || !strcmp(name, "id") || !strcmp(name, "role"))
+        return (long)strlen(value);
+    return -1;
 }
 
 static int add_word(const char *w, size_t n, void *ctx)
@@ -153,7 +180,6 @@ static struct cet_node *new_node(struct builder *b)
     memset(n, 0, sizeof *n);
     uint32_t p = top(b);
     n->parent = p;
-    n->depth = (uint32_t)b->depth;
     n->block = p == CET_NONE ? CET_NONE : d->nodes[p].block;
     n->w0 = n->w1 = d->nwords;
     n->end = d->nnodes + 1;
@@ -240,15 +266,14 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
         markup += strlen(an) + strlen(av) + 4;
         if (tag == CET_TAG_A && strcmp(an, "href") == 0)
             href = 1;
-        if (!b->all_attrs && !attr_read(an))
+        long keep = b->all_attrs ? (long)strlen(av) : attr_kept(an, av);
+        if (keep < 0)
             continue;
         struct cet_attr a;
         a.name = pool_name(b, an, strlen(an));
-        a.value = pool_add(b, av, strlen(av));
+        a.value = pool_add(b, av, (size_t)keep);
         GROW(b, d->attrs, d->nattrs, b->attr_cap);
         d->attrs[d->nattrs++] = a;
-        if (d->nodes[idx].nattr < UINT16_MAX)
-            d->nodes[idx].nattr++;
     }
     d->nodes[idx].nchars = (uint32_t)(markup < UINT32_MAX ? markup : UINT32_MAX);
     if (href)
@@ -313,10 +338,27 @@ static void on_chars(void *ctx, const xmlChar *ch, int len)
 const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name)
 {
     const struct cet_node *n = &d->nodes[i];
-    for (uint32_t k = 0; k < n->nattr; k++)
+    for (uint32_t k = 0, na = cet_node_nattr(d, i); k < na; k++)
         if (strcmp(d->pool + d->attrs[n->attr0 + k].name, name) == 0)
             return d->pool + d->attrs[n->attr0 + k].value;
     return NULL;
+}
+
+void cet_doc_depths(const struct cet_doc *d, uint32_t *depth)
+{
+    /* Parents come before their children. */
+    for (uint32_t i = 0; i < d->nnodes; i++) {
+        uint32_t p = d->nodes[i].parent;
+        depth[i] = p == CET_NONE ? 0 : depth[p] + 1;
+    }
+}
+
+uint32_t cet_node_depth(const struct cet_doc *d, uint32_t i)
+{
+    uint32_t depth = 0;
+    for (uint32_t p = d->nodes[i].parent; p != CET_NONE; p = d->nodes[p].parent)
+        depth++;
+    return depth;
 }
 
 void cet_doc_free(struct cet_doc *d)

@@ -111,7 +111,7 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
         }
         after_inline = is_inline(n);
         rc = cet_buf_printf(out, "<%s", cet_node_str(doc, i));
-        for (uint32_t k = 0; k < n->nattr && rc == 0; k++) {
+        for (uint32_t k = 0, na = cet_node_nattr(doc, i); k < na && rc == 0; k++) {
             const struct cet_attr *a = &doc->attrs[n->attr0 + k];
             const char *v = doc->pool + a->value;
             rc = cet_buf_printf(out, " %s=\"", doc->pool + a->name) ||

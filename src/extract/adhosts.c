@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cetune/buf.h"
+#include "cetune/doc.h"
 #include "adhosts_builtin.h"
 
 #define MAX_HOST 253 /* longest DNS name */
@@ -218,22 +219,10 @@ size_t cet_adhosts_count(const struct cet_adhosts *h)
 
 int cet_adhosts_match_url(const struct cet_adhosts *h, const char *url)
 {
-    const char *s = url;
-    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f')
-        s++;
-    if (s[0] != '/' || s[1] != '/') {
-        const char *p = s;
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-            return 0;
-        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-               *p == '+' || *p == '-' || *p == '.')
-            p++;
-        if (p[0] != ':' || p[1] != '/' || p[2] != '/')
-            return 0; /* relative, or a scheme without a host (mailto:, javascript:) */
-        s = p + 1;
-    }
-    s += 2;
-    size_t n = strcspn(s, "/?#\\");
+    size_t n;
+    const char *s = cet_url_authority(url, &n);
+    if (!s)
+        return 0;
     const char *at = memchr(s, '@', n);
     while (at) { /* user information ends at the last '@' of the authority */
         n -= (size_t)(at + 1 - s);

@@ -181,7 +181,7 @@ static uint32_t count_letters(const struct cet_doc *doc, uint32_t i)
 static int is_ad(const struct cet_doc *doc, uint32_t i, const struct cet_adhosts *ads)
 {
     const struct cet_node *nd = &doc->nodes[i];
-    for (uint32_t k = 0; k < nd->nattr; k++) {
+    for (uint32_t k = 0, na = cet_node_nattr(doc, i); k < na; k++) {
         const struct cet_attr *a = &doc->attrs[nd->attr0 + k];
         const char *name = doc->pool + a->name;
         if ((!strcmp(name, "src") || !strcmp(name, "href")) &&

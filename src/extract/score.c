@@ -348,12 +348,12 @@ static double words_feature(uint32_t words)
 /* The features of every block from its sums. */
 static void features(const struct cet_doc *doc, const struct block_acc *acc, uint32_t nb,
                      const uint8_t *anc, const uint8_t *in_main, double sw_scale,
-                     struct block_feat *feat)
+                     const uint32_t *depth, struct block_feat *feat)
 {
     uint32_t max_depth = 0;
     for (uint32_t b = 0; b < nb; b++)
-        if (acc[b].elem != CET_NONE && doc->nodes[acc[b].elem].depth > max_depth)
-            max_depth = doc->nodes[acc[b].elem].depth;
+        if (acc[b].elem != CET_NONE && depth[acc[b].elem] > max_depth)
+            max_depth = depth[acc[b].elem];
     for (uint32_t b = 0; b < nb; b++) {
         const struct block_acc *a = &acc[b];
         struct block_feat *f = &feat[b];
@@ -367,7 +367,7 @@ static void features(const struct cet_doc *doc, const struct block_acc *acc, uin
         double density = a->lines ? (double)(a->words - a->line_words) / a->lines : a->words;
         v[F_DENSITY] = density / DENSITY_CAP;
         if (a->elem != CET_NONE && max_depth)
-            v[F_DEPTH] = (double)doc->nodes[a->elem].depth / max_depth;
+            v[F_DEPTH] = (double)depth[a->elem] / max_depth;
         v[F_POSITION] = doc->nwords ? (double)a->first_word / doc->nwords : 0;
         v[F_PUNCT] = a->words ? PUNCT_SCALE * a->punct / a->words : 0;
         v[F_MAIN_SHARE] = a->main_share;
@@ -475,7 +475,7 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
         goto oom;
     for (uint32_t i = 0; i < n; i++) {
         const struct cet_node *nd = &doc->nodes[i];
-        if (nd->kind == CET_ELEMENT && nd->nattr) {
+        if (nd->kind == CET_ELEMENT && cet_node_nattr(doc, i)) {
             int wc = name_weight(cet_node_attr(doc, i, "class"));
             int wi = name_weight(cet_node_attr(doc, i, "id"));
             m.cls[i] = (int8_t)((wc + wi) / 25);
@@ -497,7 +497,12 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     m = (struct main_scratch){0};
     if (!(sp->feat = malloc((nb ? nb : 1) * sizeof *sp->feat)))
         goto oom;
-    features(doc, acc, nb, anc, in_main, sw_scale, sp->feat);
+    uint32_t *depth = malloc(((size_t)n + 1) * sizeof *depth);
+    if (!depth)
+        goto oom;
+    cet_doc_depths(doc, depth);
+    features(doc, acc, nb, anc, in_main, sw_scale, depth, sp->feat);
+    free(depth);
     goto done;
 oom:
     cet_fail(err, "out of memory");

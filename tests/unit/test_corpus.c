@@ -245,11 +245,16 @@ static void test_corpus__extremes(void)
     const struct cet_doc *d = find_doc(&c, "deep");
     CHECK(d != NULL);
     if (d) {
-        uint32_t maxdepth = 0;
-        for (uint32_t i = 0; i < d->nnodes; i++)
-            if (d->nodes[i].depth > maxdepth)
-                maxdepth = d->nodes[i].depth;
+        uint32_t maxdepth = 0, *depth = calloc(d->nnodes, sizeof *depth);
+        for (uint32_t i = 0; depth && i < d->nnodes; i++) {
+            uint32_t p = d->nodes[i].parent;
+            depth[i] = p == CET_NONE ? 0 : depth[p] + 1;
+            maxdepth = depth[i] > maxdepth ? depth[i] : maxdepth;
+        }
         CHECK(maxdepth >= 10000);
+        if (depth)
+            CHECK_EQ_INT(cet_node_depth(d, d->nnodes - 1), depth[d->nnodes - 1]);
+        free(depth);
         CHECK_EQ_INT(d->nwords, 3);
         CHECK(alltext_f1(&c, index_of(&c, d)) == 1.0);
     }

@@ -65,6 +65,10 @@ static void test_doc__structure(void)
     CHECK(d->nodes[link].block == div && d->nodes[plain].block == div);
     CHECK(d->nodes[two].block != div && d->nodes[d->nodes[two].block].tag == CET_TAG_P);
     CHECK_STR(cet_node_attr(d, div, "id"), "m");
+    CHECK_EQ_INT(cet_node_nattr(d, div), 1);
+    CHECK_EQ_INT(cet_node_nattr(d, menu), 0);
+    CHECK_EQ_INT(cet_node_depth(d, div), 2); /* html, body, div */
+    CHECK_EQ_INT(cet_node_depth(d, link), 5);
     /* Pre-order subtrees contain their descendants; words are ranges. */
     CHECK(menu > div && menu < d->nodes[div].end && plain < d->nodes[div].end);
     CHECK_EQ_INT(d->nodes[div].w1 - d->nodes[div].w0, 3);
@@ -202,7 +206,8 @@ static uint32_t find_tag(const struct cet_doc *d, enum cet_tag tag)
 static void test_doc__evaluation_model_keeps_read_attributes(void)
 {
     const char *html = "<body><div class=\"c\" id=\"m\" role=\"main\" style=\"x:y\" data-k=\"v\">"
-                       "<img src=\"i.png\" alt=\"pic\"><a href=\"/x\" title=\"t\">x</a></div></body>";
+                       "<img src=\" http://u@ads.example.com:80/i.png?q\" alt=\"pic\">"
+                       "<a href=\"/x\" title=\"t\">x</a><a href=\"//cdn.example.com#f\">y</a></div></body>";
     struct cet_doc *e = parse(html, NULL), *p = parse_page(html);
     CHECK(e && p);
     if (!e || !p) {
@@ -217,14 +222,18 @@ static void test_doc__evaluation_model_keeps_read_attributes(void)
     CHECK_STR(cet_node_attr(e, div, "class"), "c");
     CHECK_STR(cet_node_attr(e, div, "id"), "m");
     CHECK_STR(cet_node_attr(e, div, "role"), "main");
-    CHECK_STR(cet_node_attr(e, img, "src"), "i.png");
-    CHECK_STR(cet_node_attr(e, a, "href"), "/x");
+    /* Of URLs, what ad-host matching reads: scheme and authority; a
+     * relative URL has no host. */
+    CHECK_STR(cet_node_attr(e, img, "src"), " http://u@ads.example.com:80");
+    CHECK_STR(cet_node_attr(e, a, "href"), "");
+    CHECK_STR(cet_node_attr(e, e->nodes[a].end, "href"), "//cdn.example.com");
+    CHECK_STR(cet_node_attr(p, img, "src"), " http://u@ads.example.com:80/i.png?q");
     CHECK(cet_node_attr(e, div, "style") == NULL && cet_node_attr(e, img, "alt") == NULL &&
           cet_node_attr(e, a, "title") == NULL);
     CHECK_STR(cet_node_attr(p, div, "style"), "x:y");
     CHECK_STR(cet_node_attr(p, img, "alt"), "pic");
-    CHECK_EQ_INT(e->nattrs, 5);
-    CHECK_EQ_INT(p->nattrs, 9);
+    CHECK_EQ_INT(e->nattrs, 6);
+    CHECK_EQ_INT(p->nattrs, 10);
     /* The same tree, markup sizes included. */
     CHECK_EQ_INT(e->nnodes, p->nnodes);
     for (uint32_t i = 0; i < e->nnodes && i < p->nnodes; i++)
