@@ -41,9 +41,10 @@ for corpus in "$SRC/samples/demo" "$TMP/corpus"; do
   if [ "$(sort -u "$TMP/sent" | wc -l)" = 1 ] && [ -n "$(head -1 "$TMP/sent")" ]; then ok
   else fail "$corpus: the bytes a rank sends per batch depend on its documents: $(tr '\n' ' ' <"$TMP/sent")"; fi
 done
-# Goals measured from per-document scores, and folds (whose runs share the
-# ranks with the final run), on 2 ranks.
-for opt in "--objective macro-f1" "--pareto f1,precision" "--folds 3"; do
+# Goals measured from running sums, racing (per-document counts of its
+# blocks), and folds (whose runs share the ranks with the final run), on 2
+# ranks.
+for opt in "--objective macro-f1" "--pareto f1,precision" "--race" "--folds 3"; do
   rm -rf "$TMP/a" "$TMP/b"
   expect_status 0 "$PLAIN" evolve $RUN $opt -d "$SRC/samples/demo" -o "$TMP/a" --threads 1
   expect_status 0 mpirun $MPIRUN_OPTS -np 2 "$CETUNE" evolve $RUN $opt -d "$SRC/samples/demo" -o "$TMP/b" --threads 1
