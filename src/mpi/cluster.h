@@ -4,10 +4,13 @@
  * Rank 0 runs the command.  Every rank, rank 0 included, holds one shard of
  * the training documents: a contiguous range of the corpus order, balanced by
  * HTML bytes.  Rank 0 broadcasts each batch of configurations; every rank
- * evaluates them on its shard with its own threads; the per-document counts
- * come back to rank 0, which rebuilds each document's score and sums them in
- * corpus order (cet_score_means).  The results are therefore the bits of
- * cet_evaluate on the whole corpus, whatever the number of ranks and threads.
+ * evaluates them on its shard with its own threads.  For a fitness, running
+ * sums (cet_goal_sums) go from rank to rank in rank order, each adding its
+ * documents, so they meet the documents in corpus order; when per-document
+ * scores are wanted (racing's blocks, `cetune evaluate`), their counts come
+ * back to rank 0, which rebuilds each score (cet_score_set).  The results
+ * are therefore the bits of cet_evaluate and cet_goal_measure on the whole
+ * corpus, whatever the number of ranks and threads.
  *
  * Every function but cet_cluster_serve is called on rank 0 only, which the
  * other ranks follow in cet_cluster_serve. */
