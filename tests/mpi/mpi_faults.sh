@@ -29,15 +29,23 @@ same_as_ref() { # DIR WHAT
 
 expect_status 0 "$PLAIN" evolve $RUN -o "$TMP/ref"
 
-# SIGTERM to mpirun on 3 ranks, resumed on 2.
-mpirun $MPIRUN_OPTS -np 3 "$CETUNE" evolve $RUN -o "$TMP/term" >"$TMP/out1" 2>"$TMP/err1" &
-pid=$!
-if wait_generation "$TMP/term" 3 $pid; then ok; else fail "the run ended before it could be interrupted"; fi
-kill -TERM $pid
-wait $pid
-status=$?
+# signal_run DIR TARGET SIGNAL: evolve on 3 ranks into DIR, SIGNAL sent to
+# TARGET (mpirun, or a rank's number) once generation 3 is checkpointed;
+# $status is mpirun's exit status, DIR.err its standard error.
+signal_run() {
+  mpirun $MPIRUN_OPTS -np 3 "$CETUNE" evolve $RUN -o "$1" >"$1.out" 2>"$1.err" &
+  local pid=$! target
+  if wait_generation "$1" 3 $pid; then ok; else fail "$1: the run ended before it could be signalled"; fi
+  if [ "$2" = mpirun ]; then target=$pid; else target=$(rank_pid $pid "$2"); fi
+  if [ -n "$target" ]; then ok; kill -"$3" "$target"; else fail "rank $2 not found"; fi
+  wait $pid
+  status=$?
+}
+
+# SIGTERM to mpirun, resumed on 2 ranks.
+signal_run "$TMP/term" mpirun TERM
 if [ $status -ne 0 ]; then ok; else fail "SIGTERM: mpirun exit 0"; fi
-expect_grep "$TMP/err1" "interrupted by SIGTERM after"
+expect_grep "$TMP/term.err" "interrupted by SIGTERM after"
 expect_grep "$TMP/term/run.json" '"status":	"interrupted"'
 sleep 0.2
 if [ -z "$(pgrep -f -- "-o $TMP/term")" ]; then ok; else fail "ranks left running after SIGTERM"; fi
@@ -46,27 +54,15 @@ expect_grep "$TMP/err" "resuming $TMP/term after generation"
 same_as_ref "$TMP/term" "SIGTERM, resumed on 2 ranks"
 
 # SIGTERM to rank 0 (as Slurm's scancel signals the tasks): mpirun exits 143.
-mpirun $MPIRUN_OPTS -np 3 "$CETUNE" evolve $RUN -o "$TMP/term0" >"$TMP/out3" 2>"$TMP/err3" &
-pid=$!
-if wait_generation "$TMP/term0" 3 $pid; then ok; else fail "the run ended before it could be interrupted"; fi
-rank0=$(rank_pid $pid 0)
-if [ -n "$rank0" ]; then ok; kill -TERM "$rank0"; else fail "rank 0 not found"; fi
-wait $pid
-status=$?
+signal_run "$TMP/term0" 0 TERM
 if [ $status -eq 143 ]; then ok; else fail "SIGTERM to rank 0: mpirun exit $status, not 143"; fi
-expect_grep "$TMP/err3" "interrupted by SIGTERM after"
+expect_grep "$TMP/term0.err" "interrupted by SIGTERM after"
 expect_grep "$TMP/term0/run.json" '"status":	"interrupted"'
 
-# Rank 1 of 3 killed, resumed on 2.
-mpirun $MPIRUN_OPTS -np 3 "$CETUNE" evolve $RUN -o "$TMP/kill" >"$TMP/out2" 2>"$TMP/err2" &
-pid=$!
-if wait_generation "$TMP/kill" 3 $pid; then ok; else fail "the run ended before a rank could be killed"; fi
-victim=$(rank_pid $pid 1)
-if [ -n "$victim" ]; then ok; kill -KILL "$victim"; else fail "rank 1 not found"; fi
-wait $pid
-status=$?
+# Rank 1 killed, resumed on 2 ranks.
+signal_run "$TMP/kill" 1 KILL
 if [ $status -ne 0 ]; then ok; else fail "a killed rank: mpirun exit 0"; fi
-expect_grep "$TMP/err2" "process rank 1 .* exited on signal 9"
+expect_grep "$TMP/kill.err" "process rank 1 .* exited on signal 9"
 expect_status 0 mpirun $MPIRUN_OPTS -np 2 "$CETUNE" evolve --resume "$TMP/kill"
 same_as_ref "$TMP/kill" "rank 1 killed, resumed on 2 ranks"
 
