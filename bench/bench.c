@@ -298,22 +298,8 @@ int main(int argc, char **argv)
     double mb = (double)bytes / 1e6;
     /* What the loaded models hold. */
     struct cet_doc_mem mem = {0};
-    for (size_t i = 0; i < corpus.ndocs; i++) {
-        struct cet_doc_mem m;
-        cet_doc_mem(corpus.docs[i], &m);
-        mem.nodes += m.nodes;
-        mem.attrs += m.attrs;
-        mem.texts += m.texts;
-        mem.pool += m.pool;
-        mem.words += m.words;
-        mem.gold += m.gold;
-        mem.gold_text += m.gold_text;
-        mem.vocab += m.vocab;
-        mem.peq += m.peq;
-        mem.mrows += m.mrows;
-        mem.other += m.other;
-        mem.total += m.total;
-    }
+    for (size_t i = 0; i < corpus.ndocs; i++)
+        cet_doc_mem(corpus.docs[i], &mem);
     double model_ratio = corpus.bytes ? (double)mem.total / (double)corpus.bytes : 0;
     double *t = malloc((size_t)repeat * sizeof *t), *t2 = malloc((size_t)repeat * sizeof *t2);
 

@@ -124,6 +124,8 @@ struct cet_doc_mem {
     size_t other;               /* the struct, its names and path */
     size_t total;
 };
+/* Adds the bytes d holds to *m (zeroed by the caller: a corpus sums its
+ * documents). */
 void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m);
 
 static inline const char *cet_node_str(const struct cet_doc *d, uint32_t i)
