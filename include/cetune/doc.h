@@ -78,8 +78,8 @@ struct cet_doc {
     size_t vocab_pool_len;
 
     /* Bit-parallel LCS table of the gold words: gold_peq.row[id] is the row
-     * of word id (CET_NONE if the word is not in the gold), the bits of its
-     * gold positions kept for the 64-word blocks where it occurs. */
+     * of word id (CET_NONE if the word is not in the gold), holding the bits
+     * of its gold positions in gold_peq.blocks 64-bit words. */
     struct cet_peq gold_peq;
     /* The page's words mapped to their gold_peq rows, words absent from the
      * gold left out (they cannot match): text node texts[k] owns

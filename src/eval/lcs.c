@@ -3,8 +3,7 @@
  *     U = V & M[c];  V' = (V + U) | (V - U)
  * and the LCS is the number of zero bits of V.  Since U is a subset of V,
  * V - U = V & ~M[c].  A symbol that does not occur in b leaves V unchanged,
- * so it is skipped outright; in a block where it does not occur, M is zero
- * and only the carry of the addition passes (see carry_through). */
+ * so it is skipped outright. */
 #include "cetune/lcs.h"
 
 #include <stdlib.h>
@@ -22,59 +21,27 @@ int cet_peq_build(struct cet_peq *t, const uint32_t *b, uint32_t m, uint32_t nsy
     t->m = m;
     t->nsym = nsym;
     t->blocks = (m + 63) / 64;
-    uint32_t *pos = NULL;
     t->row = malloc((nsym ? nsym : 1) * sizeof *t->row);
     if (!t->row)
-        goto oom;
+        return -1;
     for (uint32_t i = 0; i < nsym; i++)
         t->row[i] = CET_NONE;
     for (uint32_t j = 0; j < m; j++)
         if (t->row[b[j]] == CET_NONE)
             t->row[b[j]] = t->nrows++;
-    /* Entries per row: a block counts once however often the symbol occurs in it. */
-    t->off = calloc((size_t)t->nrows + 1, sizeof *t->off);
-    pos = malloc((t->nrows ? t->nrows : 1) * sizeof *pos);
-    if (!t->off || !pos)
-        goto oom;
-    for (uint32_t r = 0; r < t->nrows; r++)
-        pos[r] = CET_NONE;
-    for (uint32_t j = 0; j < m; j++) {
-        uint32_t r = t->row[b[j]];
-        if (pos[r] != j / 64) {
-            pos[r] = j / 64;
-            t->off[r + 1]++;
-        }
+    t->bits = calloc((size_t)t->nrows * t->blocks + 1, sizeof *t->bits);
+    if (!t->bits) {
+        cet_peq_free(t);
+        return -1;
     }
-    for (uint32_t r = 0; r < t->nrows; r++)
-        t->off[r + 1] += t->off[r];
-    t->nent = t->off[t->nrows];
-    t->blk = malloc((t->nent ? t->nent : 1) * sizeof *t->blk);
-    t->bits = calloc(t->nent ? t->nent : 1, sizeof *t->bits);
-    if (!t->blk || !t->bits)
-        goto oom;
-    /* pos[r]: the next entry of row r; positions come in increasing order. */
-    memcpy(pos, t->off, t->nrows * sizeof *pos);
-    for (uint32_t j = 0; j < m; j++) {
-        uint32_t r = t->row[b[j]], e = pos[r];
-        if (e == t->off[r] || t->blk[e - 1] != j / 64) {
-            t->blk[e] = j / 64;
-            pos[r] = ++e;
-        }
-        t->bits[e - 1] |= 1ull << (j % 64);
-    }
-    free(pos);
+    for (uint32_t j = 0; j < m; j++)
+        t->bits[(size_t)t->row[b[j]] * t->blocks + j / 64] |= 1ull << (j % 64);
     return 0;
-oom:
-    free(pos);
-    cet_peq_free(t);
-    return -1;
 }
 
 void cet_peq_free(struct cet_peq *t)
 {
     free(t->row);
-    free(t->off);
-    free(t->blk);
     free(t->bits);
     memset(t, 0, sizeof *t);
 }
@@ -84,8 +51,7 @@ size_t cet_peq_bytes(const struct cet_peq *t)
     if (!t->row)
         return 0;
     return (size_t)(t->nsym ? t->nsym : 1) * sizeof *t->row +
-           ((size_t)t->nrows + 1) * sizeof *t->off +
-           (size_t)(t->nent ? t->nent : 1) * (sizeof *t->blk + sizeof *t->bits);
+           ((size_t)t->nrows * t->blocks + 1) * sizeof *t->bits;
 }
 
 void cet_lcs_start(uint64_t *v, uint32_t blocks)
@@ -115,35 +81,14 @@ static inline void step1(uint64_t *v, uint64_t m)
     v[0] = (x + u) | (x & ~m);
 }
 
-/* A carry into blocks k .. end-1, where the symbol has no bits: each becomes
- * (x + c) | x, so an all-ones block passes the carry on unchanged and the
- * first other one absorbs it.  Returns the carry left over. */
-static inline unsigned char carry_through(uint64_t *v, uint32_t k, uint32_t end)
-{
-    for (; k < end; k++)
-        if (v[k] != UINT64_MAX) {
-            v[k] |= v[k] + 1;
-            return 0;
-        }
-    return 1;
-}
-
-/* One step of the recurrence for row r: the blocks where the symbol occurs
- * take the full step, the carry crosses the others. */
-static inline void step_row(uint64_t *v, const struct cet_peq *t, uint32_t r)
+/* One step of the recurrence over all blocks: the add-with-carry chain. */
+static inline void stepn(uint64_t *v, uint32_t blocks, const uint64_t *m)
 {
     unsigned char c = 0;
-    uint32_t k = 0;
-    for (uint32_t e = t->off[r], end = t->off[r + 1]; e < end; e++) {
-        uint32_t b = t->blk[e];
-        if (c)
-            c = carry_through(v, k, b);
-        uint64_t x = v[b], m = t->bits[e];
-        v[b] = add_carry(&c, x, x & m) | (x & ~m);
-        k = b + 1;
+    for (uint32_t k = 0; k < blocks; k++) {
+        uint64_t x = v[k];
+        v[k] = add_carry(&c, x, x & m[k]) | (x & ~m[k]);
     }
-    if (c)
-        carry_through(v, k, t->blocks);
 }
 
 void cet_lcs_feed(uint64_t *v, const struct cet_peq *t, const uint32_t *a, size_t n)
@@ -159,7 +104,7 @@ void cet_lcs_feed(uint64_t *v, const struct cet_peq *t, const uint32_t *a, size_
     for (size_t i = 0; i < n; i++) {
         uint32_t r = t->row[a[i]];
         if (r != CET_NONE)
-            step_row(v, t, r);
+            stepn(v, t->blocks, t->bits + (size_t)r * t->blocks);
     }
 }
 
@@ -171,7 +116,7 @@ void cet_lcs_feed_rows(uint64_t *v, const struct cet_peq *t, const uint32_t *row
         return;
     }
     for (size_t i = 0; i < n; i++)
-        step_row(v, t, rows[i]);
+        stepn(v, t->blocks, t->bits + (size_t)rows[i] * t->blocks);
 }
 
 uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m)
