@@ -29,35 +29,38 @@ struct result {
 static int write_extracts(const char *dir, struct cet_evaluator *ev, const struct result *res,
                           size_t idx, size_t nres, const struct cet_corpus *c)
 {
-    char base[4096];
-    if (nres > 1)
-        snprintf(base, sizeof base, "%s/%zu-%s", dir, idx + 1, res->cfg->ex->name);
-    else
-        snprintf(base, sizeof base, "%s", dir);
+    struct cet_buf path = {0}, text = {0};
     struct cet_sel sel = {0};
-    struct cet_buf text = {0};
     struct cet_error err;
     int rc = 0;
     for (size_t k = 0; k < c->npkgs && rc == 0; k++) {
-        char pdir[4200];
-        snprintf(pdir, sizeof pdir, "%s/%s", base, c->pkgs[k].name);
-        if (cet_mkdirs(pdir)) {
-            cli_error("%s: cannot create directory: %s", pdir, strerror(errno));
+        /* DIR[/N-EXTRACTOR]/PACKAGE, then each document's file after it. */
+        path.len = 0;
+        if ((nres > 1 ? cet_buf_printf(&path, "%s/%zu-%s/%s", dir, idx + 1, res->cfg->ex->name,
+                                       c->pkgs[k].name)
+                      : cet_buf_printf(&path, "%s/%s", dir, c->pkgs[k].name))) {
+            cli_error("out of memory");
+            rc = CLI_RUNTIME;
+            break;
+        }
+        size_t pdir = path.len;
+        if (cet_mkdirs(path.p)) {
+            cli_error("%s: cannot create directory: %s", path.p, strerror(errno));
             rc = CLI_RUNTIME;
             break;
         }
         for (uint32_t i = c->pkgs[k].first; i < c->pkgs[k].first + c->pkgs[k].count; i++) {
             const struct cet_doc *d = c->docs[i];
-            char path[4400];
-            snprintf(path, sizeof path, "%s/%s.txt", pdir, d->name);
+            path.len = pdir;
             text.len = 0;
-            if (cet_evaluator_extract(ev, res->cfg->params, i, &sel) ||
+            if (cet_buf_printf(&path, "/%s.txt", d->name) ||
+                cet_evaluator_extract(ev, res->cfg->params, i, &sel) ||
                 cet_extract_text(d, &sel, &text)) {
                 cli_error("out of memory");
                 rc = CLI_RUNTIME;
                 break;
             }
-            if (cet_write_atomic(path, text.p, text.len, &err)) {
+            if (cet_write_atomic(path.p, text.p, text.len, &err)) {
                 cli_error("%s", err.msg);
                 rc = CLI_RUNTIME;
                 break;
@@ -66,6 +69,7 @@ static int write_extracts(const char *dir, struct cet_evaluator *ev, const struc
     }
     cet_sel_free(&sel);
     cet_buf_free(&text);
+    cet_buf_free(&path);
     return rc;
 }
 
