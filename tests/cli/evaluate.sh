@@ -48,4 +48,8 @@ if [ "$(cat "$TMP/ex/pages/utf8-bom.txt")" = "Perchè no? Città bella." ]; then
 # Several configurations: one row each, table 3 style.
 expect_status 0 "$CETUNE" evaluate -x alltext -x alltext -d "$D/canon" --format csv
 expect_grep "$TMP/out" '^figure,extractor,config,pages,macro$'
+# ... and their extracts one folder each, N-EXTRACTOR.
+expect_status 0 "$CETUNE" evaluate -x alltext -x lqf -d "$D/canon" --extracts "$TMP/ex2"
+if [ "$(cat "$TMP/ex2/1-alltext/pages/utf8-bom.txt")" = "Perchè no? Città bella." ] &&
+   [ -f "$TMP/ex2/2-lqf/pages/utf8-bom.txt" ]; then ok; else fail "extracts of two configurations: $(ls -R "$TMP/ex2")"; fi
 finish
