@@ -50,6 +50,10 @@ void cet_run_info_free(struct cet_run_info *run)
  * exactly (%g drops trailing zeros, so short values stay short). */
 static void format_exact(double v, char *buf, size_t size)
 {
+    if (!isfinite(v)) { /* no JSON number: null, which the reader refuses */
+        snprintf(buf, size, "null");
+        return;
+    }
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(buf, size, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
@@ -59,8 +63,6 @@ static void format_exact(double v, char *buf, size_t size)
 
 static cJSON *exact(double v)
 {
-    if (!isfinite(v))
-        return cJSON_CreateNull(); /* never valid JSON as a number; the reader refuses it */
     char buf[64];
     format_exact(v, buf, sizeof buf);
     return cJSON_CreateRaw(buf);
