@@ -708,12 +708,14 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
         }
         /* A caller's fitness must be a number: NaN would order nothing and
          * could not be checkpointed. */
-        for (size_t j = 0; j < 3 * CHUNK && !ga->measure; j++)
-            if (j % CHUNK < k && !isfinite(f[j])) {
-                restore_state(ga, narch0);
-                cet_fail(err, "the fitness function returned %g for a configuration", f[j]);
-                goto done;
-            }
+        for (size_t j = 0; j < k && !ga->measure; j++)
+            for (int q = 0; q < 3; q++)
+                if (!isfinite(f[q * CHUNK + j])) {
+                    restore_state(ga, narch0);
+                    cet_fail(err, "the fitness function returned %g for a configuration",
+                             f[q * CHUNK + j]);
+                    goto done;
+                }
         for (size_t j = 0; j < k && ga->measure; j++)
             cet_ga_archive_measures(ga, fresh[c0 + j], &m[j]);
         for (size_t j = 0; j < k && !ga->measure; j++) {
