@@ -33,12 +33,16 @@ static int write_extracts(const char *dir, struct cet_evaluator *ev, const struc
     struct cet_sel sel = {0};
     struct cet_error err;
     int rc = 0;
+    /* DIR[/N-EXTRACTOR], then /PACKAGE, then /NAME.txt after it. */
+    if (nres > 1 ? cet_buf_printf(&path, "%s/%zu-%s", dir, idx + 1, res->cfg->ex->name)
+                 : cet_buf_puts(&path, dir)) {
+        cli_error("out of memory");
+        rc = CLI_RUNTIME;
+    }
+    size_t base = path.len;
     for (size_t k = 0; k < c->npkgs && rc == 0; k++) {
-        /* DIR[/N-EXTRACTOR]/PACKAGE, then each document's file after it. */
-        path.len = 0;
-        if ((nres > 1 ? cet_buf_printf(&path, "%s/%zu-%s/%s", dir, idx + 1, res->cfg->ex->name,
-                                       c->pkgs[k].name)
-                      : cet_buf_printf(&path, "%s/%s", dir, c->pkgs[k].name))) {
+        path.len = base;
+        if (cet_buf_printf(&path, "/%s", c->pkgs[k].name)) {
             cli_error("out of memory");
             rc = CLI_RUNTIME;
             break;
