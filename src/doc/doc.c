@@ -434,37 +434,31 @@ static size_t bytes_of(size_t n, size_t size)
     return (n ? n : 1) * size;
 }
 
+/* Adds n bytes to one component of *m and to its total. */
+static void mem_add(struct cet_doc_mem *m, size_t *field, size_t n)
+{
+    *field += n;
+    m->total += n;
+}
+
 void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m)
 {
-    struct cet_doc_mem x = {0};
-    x.nodes = d->nodes ? bytes_of(d->nnodes, sizeof *d->nodes) : 0;
-    x.attrs = d->attrs ? bytes_of(d->nattrs, sizeof *d->attrs) : 0;
-    x.texts = d->texts ? bytes_of(d->ntexts, sizeof *d->texts) : 0;
-    x.pool = d->pool ? d->pool_len + 1 : 0;
-    x.words = d->words ? bytes_of(d->nwords, sizeof *d->words) : 0;
-    x.gold = d->gold ? bytes_of(d->ngold, sizeof *d->gold) : 0;
-    x.gold_text = d->gold_text ? d->gold_text_len + 1 : 0;
-    x.vocab = (d->vocab_off ? bytes_of(d->nvocab, sizeof *d->vocab_off) : 0) +
-              (d->vocab_pool ? bytes_of(d->vocab_pool_len, 1) : 0);
-    x.peq = cet_peq_bytes(&d->gold_peq);
-    x.mrows = (d->mrows ? bytes_of(d->mrow_off[d->ntexts], sizeof *d->mrows) : 0) +
-              (d->mrow_off ? ((size_t)d->ntexts + 1) * sizeof *d->mrow_off : 0);
-    x.other = sizeof *d + (d->package ? strlen(d->package) + 1 : 0) +
-              (d->name ? strlen(d->name) + 1 : 0) + (d->path ? strlen(d->path) + 1 : 0);
-    x.total = x.nodes + x.attrs + x.texts + x.pool + x.words + x.gold + x.gold_text + x.vocab +
-              x.peq + x.mrows + x.other;
-    m->nodes += x.nodes;
-    m->attrs += x.attrs;
-    m->texts += x.texts;
-    m->pool += x.pool;
-    m->words += x.words;
-    m->gold += x.gold;
-    m->gold_text += x.gold_text;
-    m->vocab += x.vocab;
-    m->peq += x.peq;
-    m->mrows += x.mrows;
-    m->other += x.other;
-    m->total += x.total;
+    mem_add(m, &m->nodes, d->nodes ? bytes_of(d->nnodes, sizeof *d->nodes) : 0);
+    mem_add(m, &m->attrs, d->attrs ? bytes_of(d->nattrs, sizeof *d->attrs) : 0);
+    mem_add(m, &m->texts, d->texts ? bytes_of(d->ntexts, sizeof *d->texts) : 0);
+    mem_add(m, &m->pool, d->pool ? d->pool_len + 1 : 0);
+    mem_add(m, &m->words, d->words ? bytes_of(d->nwords, sizeof *d->words) : 0);
+    mem_add(m, &m->gold, d->gold ? bytes_of(d->ngold, sizeof *d->gold) : 0);
+    mem_add(m, &m->gold_text, d->gold_text ? d->gold_text_len + 1 : 0);
+    mem_add(m, &m->vocab, (d->vocab_off ? bytes_of(d->nvocab, sizeof *d->vocab_off) : 0) +
+                              (d->vocab_pool ? bytes_of(d->vocab_pool_len, 1) : 0));
+    mem_add(m, &m->peq, cet_peq_bytes(&d->gold_peq));
+    mem_add(m, &m->mrows,
+            (d->mrows ? bytes_of(d->mrow_off[d->ntexts], sizeof *d->mrows) : 0) +
+                (d->mrow_off ? ((size_t)d->ntexts + 1) * sizeof *d->mrow_off : 0));
+    mem_add(m, &m->other,
+            sizeof *d + (d->package ? strlen(d->package) + 1 : 0) +
+                (d->name ? strlen(d->name) + 1 : 0) + (d->path ? strlen(d->path) + 1 : 0));
 }
 
 
