@@ -13,6 +13,7 @@
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"
+#include "test_rundir.h"
 
 /* All five genes: n int [1,50], x float, w log float, on bool, mode {fast, fuzzy};
  * n and x are correlated. */
@@ -511,18 +512,6 @@ static void test_ga__cancel_leaves_the_state_unchanged(void)
     cet_params_free(&d);
 }
 
-static void remove_dir(const char *dir)
-{
-    static const char *files[] = {"checkpoint.json", "individuals.csv", "generations.csv",
-                                  "best.json", "top.json", NULL};
-    for (int i = 0; files[i]; i++) {
-        char p[4200];
-        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
-        unlink(p);
-    }
-    rmdir(dir);
-}
-
 static void checkpoint_resumes_exactly(const char *text)
 {
     struct cet_params_desc d;
@@ -556,18 +545,8 @@ static void checkpoint_resumes_exactly(const char *text)
     run_to_end(r);
     CHECK(same_archive(a, r));
     CHECK_EQ_INT(c2.configs + c.configs, ref.configs); /* nothing evaluated twice */
-    /* Results written from both runs are byte-identical. */
-    struct cet_buf fa = {0}, fr = {0};
-    char path[4200];
-    snprintf(path, sizeof path, "%s/individuals.csv", dir);
-    CHECK_EQ_INT(cet_run_write_results(a, &run, dir, &err), 0);
-    CHECK_EQ_INT(cet_read_file(&fa, path, 1 << 24, &err), 0);
-    CHECK_EQ_INT(cet_run_write_results(r, &run, dir, &err), 0);
-    CHECK_EQ_INT(cet_read_file(&fr, path, 1 << 24, &err), 0);
-    CHECK(fa.len > 0 && fa.len == fr.len && !memcmp(fa.p, fr.p, fa.len));
-    cet_buf_free(&fa);
-    cet_buf_free(&fr);
-    remove_dir(dir);
+    test_same_results(a, r, &run, dir); /* results written from both runs are byte-identical */
+    test_rundir_remove(dir);
     cet_ga_destroy(a);
     cet_ga_destroy(r);
     cet_params_free(&d2);
@@ -806,7 +785,7 @@ static void test_ga__results_leave_inactive_parameters_out(void)
     }
     cJSON_Delete(top);
     cet_buf_free(&b);
-    remove_dir(dir);
+    test_rundir_remove(dir);
     cet_ga_destroy(ga);
     cet_params_free(&d);
 }

@@ -9,6 +9,7 @@
 #include "cetune/ga.h"
 #include "run/run_internal.h"
 #include "test.h"
+#include "test_rundir.h"
 
 #define GA_DATA CETUNE_TEST_DATA "/ga"
 
@@ -77,18 +78,6 @@ static int read_into(struct cet_buf *b, const char *dir, const char *name)
     return 0;
 }
 
-static void cleanup(const char *dir)
-{
-    static const char *const all[] = {"best.json", "individuals.csv", "top.json",
-                                      "generations.csv", NULL};
-    for (int i = 0; all[i]; i++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", dir, all[i]);
-        unlink(path);
-    }
-    rmdir(dir);
-}
-
 static void test_ga_golden__reproduces_the_stored_run(void)
 {
     if (getenv("CETUNE_UPDATE_GOLDEN")) {
@@ -118,7 +107,7 @@ static void test_ga_golden__reproduces_the_stored_run(void)
             cet_buf_free(&want);
             cet_buf_free(&got);
         }
-        cleanup(dir);
+        test_rundir_remove(dir);
     }
 }
 

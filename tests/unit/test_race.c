@@ -14,6 +14,7 @@
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"
+#include "test_rundir.h"
 
 /* ---- the test statistic ---- */
 
@@ -348,18 +349,6 @@ static int same_run(const struct cet_ga *a, const struct cet_ga *b)
            !memcmp(a->pop, b->pop, a->npop * sizeof *a->pop);
 }
 
-static void remove_dir(const char *dir)
-{
-    static const char *files[] = {"checkpoint.json", "individuals.csv", "generations.csv",
-                                  "best.json", "top.json", NULL};
-    for (int i = 0; files[i]; i++) {
-        char p[4200];
-        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
-        unlink(p);
-    }
-    rmdir(dir);
-}
-
 static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
 {
     struct cet_params_desc d;
@@ -403,17 +392,8 @@ static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
         CHECK_EQ_INT(cet_ga_generation(r, &err), 0);
     CHECK(same_run(a, r));
     CHECK_EQ_INT(s.doc_evals + s2.doc_evals, ref.doc_evals); /* nothing scored twice */
-    struct cet_buf fa = {0}, fr = {0};
-    char path[4200];
-    snprintf(path, sizeof path, "%s/individuals.csv", dir);
-    CHECK_EQ_INT(cet_run_write_results(a, &run, dir, &err), 0);
-    CHECK_EQ_INT(cet_read_file(&fa, path, 1 << 24, &err), 0);
-    CHECK_EQ_INT(cet_run_write_results(r, &run, dir, &err), 0);
-    CHECK_EQ_INT(cet_read_file(&fr, path, 1 << 24, &err), 0);
-    CHECK(fa.len > 0 && fa.len == fr.len && !memcmp(fa.p, fr.p, fa.len));
-    cet_buf_free(&fa);
-    cet_buf_free(&fr);
-    remove_dir(dir);
+    test_same_results(a, r, &run, dir); /* results written from both runs are byte-identical */
+    test_rundir_remove(dir);
     cet_ga_destroy(a);
     cet_ga_destroy(r);
     cet_params_free(&d2);
