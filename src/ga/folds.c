@@ -9,11 +9,9 @@
  * corpus. */
 #include <stdlib.h>
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
-
 #include "cetune/folds.h"
 #include "cetune/ga.h"
+#include "ga_internal.h"
 
 int cet_folds_split(uint32_t *fold, const struct cet_corpus *c, size_t k, uint64_t seed,
                     struct cet_error *err)
@@ -21,25 +19,19 @@ int cet_folds_split(uint32_t *fold, const struct cet_corpus *c, size_t k, uint64
     if (k < 2 || k > c->ndocs)
         return cet_fail(err, "%zu folds need at least 2 folds and a training document per "
                              "fold; there are %zu documents", k, c->ndocs);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    size_t *order = malloc((c->ndocs + 1) * sizeof *order);
-    if (!rng || !order) {
-        if (rng)
-            gsl_rng_free(rng);
-        free(order);
+    uint32_t *order = malloc(c->ndocs * sizeof *order);
+    if (!order)
         return cet_fail(err, "out of memory");
+    if (cet_shuffle_packages(order, c, seed, CET_STREAM_FOLDS, err) < 0) {
+        free(order);
+        return -1;
     }
-    gsl_rng_set(rng, (unsigned long)cet_seed_derive(seed, CET_STREAM_FOLDS));
     size_t deal = 0;
     for (size_t p = 0; p < c->npkgs; p++) {
         const struct cet_package *pk = &c->pkgs[p];
         for (size_t i = 0; i < pk->count; i++)
-            order[i] = pk->first + i;
-        gsl_ran_shuffle(rng, order, pk->count, sizeof *order);
-        for (size_t i = 0; i < pk->count; i++)
-            fold[order[i]] = (uint32_t)(deal++ % k);
+            fold[order[pk->first + i]] = (uint32_t)(deal++ % k);
     }
-    gsl_rng_free(rng);
     free(order);
     return 0;
 }

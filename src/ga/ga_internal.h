@@ -92,6 +92,15 @@ struct cet_ga {
 void cet_genome_random(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
                        double *g);
 
+/* ---- the seeded document order (shuffle.c) ---- */
+
+/* Each package's documents in a seeded random order, for folds.c and
+ * race.c: perm[pk->first .. pk->first + pk->count) becomes a permutation
+ * of that range, drawn from stream `stream` of seed (c's packages cover
+ * docs[0 .. ndocs), so perm holds c->ndocs entries). */
+int cet_shuffle_packages(uint32_t *perm, const struct cet_corpus *c, uint64_t seed,
+                         uint64_t stream, struct cet_error *err);
+
 /* ---- operators (select.c, crossover.c, mutate.c) ---- */
 
 /* The operator tables: adding a scheme is a file with its function, an

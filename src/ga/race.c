@@ -31,8 +31,6 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 
 #include "cetune/ga.h"
 #include "ga_internal.h"
@@ -58,30 +56,28 @@ int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
 {
     struct keyed *k = malloc((c->ndocs ? c->ndocs : 1) * sizeof *k);
     uint32_t *perm = malloc((c->ndocs ? c->ndocs : 1) * sizeof *perm);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!k || !perm || !rng) {
+    if (!k || !perm) {
         free(k);
         free(perm);
-        if (rng)
-            gsl_rng_free(rng);
         return cet_fail(err, "out of memory");
     }
-    gsl_rng_set(rng, (unsigned long)cet_seed_derive(seed, CET_STREAM_RACE));
+    if (cet_shuffle_packages(perm, c, seed, CET_STREAM_RACE, err) < 0) {
+        free(k);
+        free(perm);
+        return -1;
+    }
     size_t n = 0;
     for (size_t p = 0; p < c->npkgs; p++) {
         const struct cet_package *pk = &c->pkgs[p];
         for (uint32_t i = 0; i < pk->count; i++)
-            perm[i] = pk->first + i;
-        gsl_ran_shuffle(rng, perm, pk->count, sizeof *perm);
-        for (uint32_t i = 0; i < pk->count; i++)
-            k[n++] = (struct keyed){((double)i + 0.5) / (double)pk->count, (uint32_t)p, perm[i]};
+            k[n++] = (struct keyed){((double)i + 0.5) / (double)pk->count, (uint32_t)p,
+                                    perm[pk->first + i]};
     }
     qsort(k, n, sizeof *k, cmp_keyed);
     for (size_t i = 0; i < n; i++)
         order[i] = k[i].doc;
     free(k);
     free(perm);
-    gsl_rng_free(rng);
     return 0;
 }
 
