@@ -7,22 +7,29 @@
 
 #include "cetune/buf.h"
 
-/* Walks text and tree together in document order: cJSON keeps members and
- * elements in source order, so the n-th value scanned is the n-th node. */
-struct walker {
+/* The text and a place in it.  It is scanned twice: first by the strict
+ * syntax check (c_*), then by the walker that records where each value
+ * stands (the rest). */
+struct scan {
     const char *s;
     size_t len, i;
-    struct cet_json *j;
-    size_t cap;
+    const char *msg;     /* check: the first error */
+    int depth;           /* check: nesting depth */
+    struct cet_json *j;  /* walk: the positions recorded */
+    size_t cap;          /* walk: room in j->pos */
 };
 
-static void skip_ws(struct walker *w)
+/* JSON white space (RFC 8259): space, tab, line feed, carriage return. */
+static void skip_ws(struct scan *w)
 {
-    while (w->i < w->len && strchr(" \t\r\n", w->s[w->i]) && w->s[w->i])
+    while (w->i < w->len &&
+           (w->s[w->i] == ' ' || w->s[w->i] == '\t' || w->s[w->i] == '\n' || w->s[w->i] == '\r'))
         w->i++;
 }
 
-static void skip_string(struct walker *w)
+/* Walks text and tree together in document order: cJSON keeps members and
+ * elements in source order, so the n-th value scanned is the n-th node. */
+static void skip_string(struct scan *w)
 {
     w->i++; /* opening quote */
     while (w->i < w->len && w->s[w->i] != '"') {
@@ -33,7 +40,7 @@ static void skip_string(struct walker *w)
     w->i++;
 }
 
-static int record(struct walker *w, const cJSON *node, size_t off, size_t key_off)
+static int record(struct scan *w, const cJSON *node, size_t off, size_t key_off)
 {
     struct cet_json *j = w->j;
     if (j->npos == w->cap) {
@@ -48,7 +55,7 @@ static int record(struct walker *w, const cJSON *node, size_t off, size_t key_of
     return 0;
 }
 
-static int walk(struct walker *w, const cJSON *node, size_t key_off)
+static int walk(struct scan *w, const cJSON *node, size_t key_off)
 {
     skip_ws(w);
     size_t off = w->i;
@@ -85,27 +92,13 @@ static int walk(struct walker *w, const cJSON *node, size_t key_off)
 
 /* A strict syntax check that pins the first error to its exact position
  * (cJSON only says roughly where it gave up). */
-struct checker {
-    const char *s;
-    size_t len, i;
-    const char *msg;
-    int depth;
-};
-
-static void c_ws(struct checker *c)
-{
-    while (c->i < c->len && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' ||
-                             c->s[c->i] == '\r'))
-        c->i++;
-}
-
-static int c_err(struct checker *c, const char *msg)
+static int c_err(struct scan *c, const char *msg)
 {
     c->msg = c->i >= c->len ? "unexpected end of file" : msg;
     return -1;
 }
 
-static int c_string(struct checker *c)
+static int c_string(struct scan *c)
 {
     c->i++;
     while (c->i < c->len) {
@@ -143,7 +136,7 @@ static int is_digit(char ch)
     return ch >= '0' && ch <= '9';
 }
 
-static int c_number(struct checker *c)
+static int c_number(struct scan *c)
 {
     const char *s = c->s;
     if (s[c->i] == '-')
@@ -174,9 +167,9 @@ static int c_number(struct checker *c)
     return 0;
 }
 
-static int c_value(struct checker *c)
+static int c_value(struct scan *c)
 {
-    c_ws(c);
+    skip_ws(c);
     if (c->i >= c->len)
         return c_err(c, "");
     char ch = c->s[c->i];
@@ -185,7 +178,7 @@ static int c_value(struct checker *c)
         if (++c->depth > 512)
             return c_err(c, "nested too deeply");
         c->i++;
-        c_ws(c);
+        skip_ws(c);
         if (c->i < c->len && c->s[c->i] == close) {
             c->i++;
             c->depth--;
@@ -193,19 +186,19 @@ static int c_value(struct checker *c)
         }
         for (;;) {
             if (ch == '{') {
-                c_ws(c);
+                skip_ws(c);
                 if (c->i >= c->len || c->s[c->i] != '"')
                     return c_err(c, "expected a member name in double quotes");
                 if (c_string(c))
                     return -1;
-                c_ws(c);
+                skip_ws(c);
                 if (c->i >= c->len || c->s[c->i] != ':')
                     return c_err(c, "expected ':' after the member name");
                 c->i++;
             }
             if (c_value(c))
                 return -1;
-            c_ws(c);
+            skip_ws(c);
             if (c->i < c->len && c->s[c->i] == ',') {
                 c->i++;
                 continue;
@@ -237,10 +230,10 @@ static int c_value(struct checker *c)
 /* Returns 0 when text is one valid JSON value, else -1 with *off and *msg. */
 static int check_syntax(const char *text, size_t len, size_t *off, const char **msg)
 {
-    struct checker c = {text, len, 0, NULL, 0};
+    struct scan c = {.s = text, .len = len};
     int rc = c_value(&c);
     if (rc == 0) {
-        c_ws(&c);
+        skip_ws(&c);
         if (c.i < len) {
             c.msg = "unexpected text after the value";
             rc = -1;
@@ -284,7 +277,7 @@ int cet_json_parse(struct cet_json *j, const char *text, size_t len, const char 
         cet_json_free(j);
         return cet_fail(err, "%s: out of memory", path);
     }
-    struct walker w = {j->text, len, 0, j, 0};
+    struct scan w = {.s = j->text, .len = len, .j = j};
     if (walk(&w, j->root, 0)) {
         cet_json_free(j);
         return cet_fail(err, "%s: out of memory", path);
