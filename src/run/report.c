@@ -85,6 +85,23 @@ size_t cet_report_plots(const struct cet_report *r, const char *const **names)
     return r->nplots;
 }
 
+/* The text of the run directory's file name into *out, or NULL when the
+ * run did not write it (validation.csv, folds.csv are optional). */
+static int read_optional(char **out, const char *dir, const char *name, struct cet_error *err)
+{
+    char *path = cet_run_path(dir, name);
+    if (!path)
+        return cet_fail(err, "out of memory");
+    int rc = 0;
+    if (access(path, F_OK) == 0) {
+        struct cet_buf b = {0};
+        rc = cet_read_file(&b, path, 64u << 20, err);
+        if (!rc && !(*out = b.p ? b.p : strdup("")))
+            rc = cet_fail(err, "out of memory");
+    }
+    free(path);
+    return rc;
+}
 
 int cet_report_load(struct cet_report **out, const char *dir, struct cet_error *err)
 {
@@ -105,27 +122,9 @@ int cet_report_load(struct cet_report **out, const char *dir, struct cet_error *
         cet_json_fail(&r->info, r->info.root, 0, err, "run.json must be an object");
         goto fail;
     }
-    free(path);
-    if (!(path = cet_run_path(dir, CET_RUN_VALIDATION)))
-        goto oom;
-    if (access(path, F_OK) == 0) {
-        struct cet_buf b = {0};
-        if (cet_read_file(&b, path, 64u << 20, err))
-            goto fail;
-        r->validation = b.p ? b.p : strdup("");
-        if (!r->validation)
-            goto oom;
-    }
-    free(path);
-    if (!(path = cet_run_path(dir, CET_RUN_FOLDS)))
-        goto oom;
-    if (access(path, F_OK) == 0) {
-        struct cet_buf b = {0};
-        if (cet_read_file(&b, path, 64u << 20, err))
-            goto fail;
-        if (!(r->folds = b.p ? b.p : strdup("")))
-            goto oom;
-    }
+    if (read_optional(&r->validation, dir, CET_RUN_VALIDATION, err) ||
+        read_optional(&r->folds, dir, CET_RUN_FOLDS, err))
+        goto fail;
     free(path);
     *out = r;
     return 0;
