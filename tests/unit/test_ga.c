@@ -13,7 +13,7 @@
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"
-#include "test_rundir.h"
+#include "test_ga.h"
 
 /* All five genes: n int [1,50], x float, w log float, on bool, mode {fast, fuzzy};
  * n and x are correlated. */
@@ -522,35 +522,17 @@ static void checkpoint_resumes_exactly(const char *text)
     struct cet_error err;
     for (int g = 0; g < 4; g++)
         CHECK_EQ_INT(cet_ga_generation(b, &err), 0);
-    char dir[] = "/tmp/cetune-test-ga-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
-    struct cet_run_info run = {0};
-    run.docs = 3;
-    run.top = 5;
-    CHECK_EQ_INT(cet_run_checkpoint(b, &run, dir, &err), 0);
-    cet_ga_destroy(b);
-
-    struct cet_params_desc d2;
-    struct cet_run_info run2;
-    struct cet_ga *r;
-    int rc = cet_run_restore(&r, &d2, &run2, dir, test_find, &err);
-    CHECK_EQ_INT(rc, 0);
-    if (rc) {
-        fprintf(stderr, "%s\n", err.msg);
+    struct test_resume t;
+    if (test_resume_begin(&t, b, 3))
         return;
-    }
+    struct cet_ga *r = t.ga;
     CHECK_EQ_INT(r->gen, 3);
-    CHECK_EQ_INT(run2.docs, 3);
+    CHECK_EQ_INT(t.run2.docs, 3);
     CHECK_EQ_INT(cet_ga_setup(r, fitness, NULL, &c2, &err), 0);
     run_to_end(r);
     CHECK(same_archive(a, r));
     CHECK_EQ_INT(c2.configs + c.configs, ref.configs); /* nothing evaluated twice */
-    test_same_results(a, r, &run, dir); /* results written from both runs are byte-identical */
-    test_rundir_remove(dir);
-    cet_ga_destroy(a);
-    cet_ga_destroy(r);
-    cet_params_free(&d2);
-    cet_run_info_free(&run2);
+    test_resume_end(&t, a);
     cet_params_free(&d);
 }
 

@@ -9,59 +9,40 @@
 #include "cetune/ga.h"
 #include "run/run_internal.h"
 #include "test.h"
-#include "test_rundir.h"
+#include "test_ga.h"
 
 #define GA_DATA CETUNE_TEST_DATA "/ga"
 
 static const char *const golden_files[] = {"best.json", "individuals.csv", "top.json", NULL};
 
-static int eval_cb(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
-                   struct cet_error *err)
-{
-    return cet_evaluate(ctx, params, k, NULL, 0, NULL, f, p, r, err);
-}
-
 /* Runs the golden configuration with `threads` threads into dir. */
 static int golden_run(const char *dir, int threads)
 {
-    const char *dirs[] = {GA_DATA "/corpus"};
-    struct cet_entries e = {0};
-    struct cet_corpus c = {0};
-    struct cet_params_desc d = {0};
-    struct cet_evaluator *ev = NULL;
-    struct cet_ga *ga = NULL;
+    struct test_real t;
     struct cet_error err;
     struct cet_run_info run = {0};
     int rc = -1;
-    if (cet_corpus_scan(&e, dirs, 1, &err) || cet_corpus_load(&c, &e, NULL, threads, &err) ||
-        cet_params_load(&d, GA_DATA "/lqf.json", NULL, &err) ||
-        cet_evaluator_new(&ev, &c, d.ex, CET_METRIC_WORD, threads, &err) ||
-        cet_ga_create(&ga, &d, &err))
+    if (test_real_new(&t, GA_DATA "/corpus", GA_DATA "/lqf.json", threads, &err))
         goto done;
-    ga->opt.seed = 7;
-    ga->opt.pop = 8;
-    ga->opt.generations = 5;
-    ga->ndocs = c.ndocs;
-    if (cet_ga_setup(ga, eval_cb, NULL, ev, &err))
+    t.ga->opt.seed = 7;
+    t.ga->opt.pop = 8;
+    t.ga->opt.generations = 5;
+    if (test_real_setup(&t, &err))
         goto done;
-    while (ga->stop == CET_STOP_NONE)
-        if (cet_ga_generation(ga, &err))
+    while (t.ga->stop == CET_STOP_NONE)
+        if (cet_ga_generation(t.ga, &err))
             goto done;
-    run.docs = (long)c.ndocs;
+    run.docs = (long)t.c.ndocs;
     run.top = 5;
-    if (cet_run_write_results(ga, &run, dir, &err))
+    if (cet_run_write_results(t.ga, &run, dir, &err))
         goto done;
-    CHECK_EQ_INT(c.ndocs, 8);
-    CHECK_EQ_INT(ga->gen, 4);
+    CHECK_EQ_INT(t.c.ndocs, 8);
+    CHECK_EQ_INT(t.ga->gen, 4);
     rc = 0;
 done:
     if (rc)
         fprintf(stderr, "golden run: %s\n", err.msg);
-    cet_ga_destroy(ga);
-    cet_evaluator_free(ev);
-    cet_params_free(&d);
-    cet_corpus_free(&c);
-    cet_entries_free(&e);
+    test_real_free(&t);
     return rc;
 }
 

@@ -14,7 +14,7 @@
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"
-#include "test_rundir.h"
+#include "test_ga.h"
 
 /* ---- the test statistic ---- */
 
@@ -366,23 +366,10 @@ static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
     CHECK(b->race->pending);
     CHECK_EQ_INT(b->race->done, b->opt.race_first + b->opt.race_block);
     CHECK_EQ_INT(b->gen, 2);
-    char dir[] = "/tmp/cetune-test-race-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
-    struct cet_run_info run = {0};
-    run.docs = NDOCS;
-    run.top = 5;
-    CHECK_EQ_INT(cet_run_checkpoint(b, &run, dir, &err), 0);
-    cet_ga_destroy(b);
-
-    struct cet_params_desc d2;
-    struct cet_run_info run2;
-    struct cet_ga *r;
-    int rc = cet_run_restore(&r, &d2, &run2, dir, test_find, &err);
-    CHECK_EQ_INT(rc, 0);
-    if (rc) {
-        fprintf(stderr, "%s\n", err.msg);
+    struct test_resume t;
+    if (test_resume_begin(&t, b, NDOCS))
         return;
-    }
+    struct cet_ga *r = t.ga;
     CHECK(r->race && r->race->pending);
     uint32_t other[NDOCS];
     synth_order(other, 99); /* ignored: the stored order wins */
@@ -392,22 +379,11 @@ static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
         CHECK_EQ_INT(cet_ga_generation(r, &err), 0);
     CHECK(same_run(a, r));
     CHECK_EQ_INT(s.doc_evals + s2.doc_evals, ref.doc_evals); /* nothing scored twice */
-    test_same_results(a, r, &run, dir); /* results written from both runs are byte-identical */
-    test_rundir_remove(dir);
-    cet_ga_destroy(a);
-    cet_ga_destroy(r);
-    cet_params_free(&d2);
-    cet_run_info_free(&run2);
+    test_resume_end(&t, a);
     cet_params_free(&d);
 }
 
 /* ---- the real evaluator ---- */
-
-static int real_eval(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
-                     struct cet_error *err)
-{
-    return cet_evaluate(ctx, params, k, NULL, 0, NULL, f, p, r, err);
-}
 
 static int real_score(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t n,
                       struct cet_score *scores, struct cet_error *err)
@@ -417,45 +393,39 @@ static int real_score(void *ctx, const double *params, size_t k, const uint32_t 
 
 static void test_race__survivors_match_evaluate_on_the_demo_corpus(void)
 {
-    const char *dirs[] = {CETUNE_SOURCE_DIR "/samples/demo"};
-    struct cet_entries e = {0};
-    struct cet_corpus c = {0};
-    struct cet_params_desc d = {0};
-    struct cet_evaluator *ev = NULL;
-    struct cet_ga *ga = NULL;
+    struct test_real t;
     struct cet_error err;
     uint32_t *order = NULL;
-    int rc = cet_corpus_scan(&e, dirs, 1, &err) || cet_corpus_load(&c, &e, NULL, 2, &err) ||
-             cet_params_load(&d, CETUNE_SOURCE_DIR "/params/density.json", NULL, &err) ||
-             cet_evaluator_new(&ev, &c, d.ex, CET_METRIC_WORD, 2, &err) ||
-             cet_ga_create(&ga, &d, &err) || !(order = malloc(c.ndocs * sizeof *order)) ||
-             cet_race_order(order, &c, 4, &err);
+    int rc = test_real_new(&t, CETUNE_SOURCE_DIR "/samples/demo",
+                           CETUNE_SOURCE_DIR "/params/density.json", 2, &err) ||
+             !(order = malloc(t.c.ndocs * sizeof *order)) ||
+             cet_race_order(order, &t.c, 4, &err);
     CHECK_EQ_INT(rc, 0);
     if (rc) {
         fprintf(stderr, "%s\n", err.msg);
         goto done;
     }
+    struct cet_ga *ga = t.ga;
     ga->opt.seed = 4;
     ga->opt.pop = 12;
     ga->opt.generations = 6;
     ga->opt.race = 1;
     ga->opt.race_first = 6;
     ga->opt.race_block = 6;
-    ga->ndocs = c.ndocs;
-    CHECK_EQ_INT(cet_ga_setup(ga, real_eval, NULL, ev, &err), 0);
+    CHECK_EQ_INT(test_real_setup(&t, &err), 0);
     CHECK_EQ_INT(cet_ga_race_setup(ga, real_score, order, &err), 0);
     while (ga->stop == CET_STOP_NONE)
         CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
     size_t full = 0, same = 0, raced = 0;
-    double *v = malloc(d.ex->nparams * sizeof *v);
+    double *v = malloc(t.d.ex->nparams * sizeof *v);
     for (size_t i = 0; v && i < ga->narch; i++) {
         double f, p, r;
         if (ga->raced[i]) {
             raced++;
             continue;
         }
-        cet_params_expand(&d, ga->genes + i * ga->ngenes, v);
-        CHECK_EQ_INT(cet_evaluate(ev, v, 1, NULL, 0, NULL, &f, &p, &r, &err), 0);
+        cet_params_expand(&t.d, ga->genes + i * ga->ngenes, v);
+        CHECK_EQ_INT(cet_evaluate(t.ev, v, 1, NULL, 0, NULL, &f, &p, &r, &err), 0);
         full++;
         same += !memcmp(&f, &ga->fit[i], sizeof f) && !memcmp(&p, &ga->prec[i], sizeof p) &&
                 !memcmp(&r, &ga->rec[i], sizeof r);
@@ -465,11 +435,7 @@ static void test_race__survivors_match_evaluate_on_the_demo_corpus(void)
     CHECK_EQ_INT(same, full);
 done:
     free(order);
-    cet_ga_destroy(ga);
-    cet_evaluator_free(ev);
-    cet_params_free(&d);
-    cet_corpus_free(&c);
-    cet_entries_free(&e);
+    test_real_free(&t);
 }
 
 int main(void)
