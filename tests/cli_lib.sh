@@ -1,4 +1,7 @@
 # Helpers for CLI tests (tests/cli/*.sh): source after setting CETUNE and SRC.
+# Makes the temporary directory TMP, removed on exit.  A test either counts
+# its checks (ok, fail, expect_*, same_*, signal_at, then finish) or stops
+# at its first failure (die).
 fails=0
 checks=0
 TMP=$(mktemp -d /tmp/cetune-cli.XXXXXX)
@@ -6,6 +9,16 @@ trap 'rm -rf "$TMP"' EXIT
 
 ok() { checks=$((checks + 1)); }
 fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+die() { echo "FAIL: $*"; exit 1; }
+# need_corpora NAME...: sets C to the shared corpora ($CETUNE_CORPORA, else
+# beside the checkout) and skips the test (exit 77) unless C holds each NAME.
+need_corpora() {
+  C=${CETUNE_CORPORA:-$SRC/../shared/corpora}
+  local n
+  for n in "$@"; do
+    [ -d "$C/$n" ] || { echo "skipping: $C ($n) not found; set CETUNE_CORPORA"; exit 77; }
+  done
+}
 
 # expect_status CODE CMD...: runs CMD, keeps stdout/stderr in $TMP/out, $TMP/err.
 expect_status() {
@@ -36,17 +49,26 @@ same_files() {
     if cmp -s "$ref/$f" "$dir/$f"; then ok; else fail "$f differs $why"; fi
   done
 }
-# interrupt_at WATCH N CMD...: runs CMD in the background (stderr in
-# $TMP/err1) and sends it SIGINT once WATCH's checkpoint reaches generation
-# N; $st is its exit status.
-interrupt_at() {
-  local watch=$1 n=$2; shift 2
+# same_run REF DIR WHY: DIR holds the results of REF: best.json,
+# individuals.csv, top.json, and generations.csv but for its seconds (the
+# only column that differs between identical runs).
+same_run() {
+  same_files "$1" "$2" "$3" best.json individuals.csv top.json
+  if cmp -s <(cut -d, -f1-7,9- "$1/generations.csv") <(cut -d, -f1-7,9- "$2/generations.csv"); then ok
+  else fail "generations.csv differs $3"; fi
+}
+# signal_at SIG WATCH N CMD...: runs CMD in the background (stderr in
+# $TMP/err1) and sends it signal SIG (INT, TERM) once WATCH's checkpoint
+# reaches generation N; CMD must exit with 128 + the signal's number.
+signal_at() {
+  local sig=$1 watch=$2 n=$3; shift 3
   "$@" >/dev/null 2>"$TMP/err1" &
   local pid=$!
   if wait_generation "$watch" "$n" $pid; then ok; else fail "the run ended before $watch reached generation $n"; fi
-  kill -INT $pid
+  kill -"$sig" $pid
   wait $pid
-  st=$?
+  local st=$? want=$((128 + $(kill -l "$sig")))
+  if [ $st -eq $want ]; then ok; else fail "SIG$sig: exit $st, expected $want: $*"; fi
 }
 finish() {
   echo "$((checks - fails)) passed, $fails failed"

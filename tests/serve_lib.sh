@@ -1,10 +1,8 @@
-# Helpers for the cetune serve tests (tests/cli/serve_*.sh): source after
-# setting CETUNE and SRC.  Makes the temporary directory T and fail().
-# Servers listen on a free loopback port and are stopped by the tests
-# themselves, or killed on exit.
+# Helpers for the cetune serve tests (tests/cli/serve_*.sh), on top of
+# cli_lib.sh: source after setting CETUNE and SRC.  Servers listen on a free
+# loopback port and are stopped by the tests themselves, or killed on exit.
 set -u
-T=$(mktemp -d)
-fail() { echo "FAIL: $*"; exit 1; }
+. "$SRC/tests/cli_lib.sh"
 SERVE_PID=
 SERVE_LOG=
 PORT=
@@ -30,4 +28,4 @@ stop_server() {
     SERVE_PID=
 }
 kill_server() { [ -z "$SERVE_PID" ] || kill -KILL "$SERVE_PID" 2>/dev/null; }
-trap 'kill_server; rm -rf "$T"' EXIT
+trap 'kill_server; rm -rf "$TMP"' EXIT

@@ -17,17 +17,11 @@ for f in run.json generations.csv individuals.csv top.json best.json sample.txt 
 done
 if ls "$TMP/t1" | grep -q tmp; then fail "temporary files left: $(ls "$TMP/t1")"; else ok; fi
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/t2"
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/t1/$f" "$TMP/t2/$f"; then ok; else fail "$f differs between 1 and 2 threads"; fi
-done
+same_run "$TMP/t1" "$TMP/t2" "between 1 and 2 threads"
 if cmp -s <(grep -v '^#' "$TMP/t1/sample.txt") <(grep -v '^#' "$TMP/t2/sample.txt"); then ok
 else fail "sample.txt differs between 1 and 2 threads"; fi
-if cmp -s <(cut -d, -f1-7 "$TMP/t1/generations.csv") <(cut -d, -f1-7 "$TMP/t2/generations.csv"); then ok
-else fail "generations.csv differs between 1 and 2 threads"; fi
 # The stored golden result (tests/unit/test_ga_golden.c) is what the command writes too.
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$G/golden/$f" "$TMP/t1/$f"; then ok; else fail "$f differs from tests/data/ga/golden"; fi
-done
+same_files "$G/golden" "$TMP/t1" "from tests/data/ga/golden" best.json individuals.csv top.json
 if [ "$(head -1 "$TMP/t1/generations.csv")" = "generation,evaluations,best,mean,worst,std,diversity,seconds,doc_evaluations" ]; then ok
 else fail "generations.csv header"; fi
 if [ "$(head -1 "$TMP/t1/individuals.csv")" = "generation,t,fitness,precision,recall,docs_evaluated,raced_out" ]; then ok

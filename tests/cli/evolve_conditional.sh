@@ -12,11 +12,7 @@ RUN="-p $P -d $SRC/samples/demo --sample-size 10 --pop 10 --generations 6 --seed
 
 expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/t1"
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/t2"
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/t1/$f" "$TMP/t2/$f"; then ok; else fail "$f differs between 1 and 2 threads"; fi
-done
-if cmp -s <(cut -d, -f1-7 "$TMP/t1/generations.csv") <(cut -d, -f1-7 "$TMP/t2/generations.csv"); then ok
-else fail "generations.csv differs between 1 and 2 threads"; fi
+same_run "$TMP/t1" "$TMP/t2" "between 1 and 2 threads"
 
 # Columns: generation, remove_link_lists, link_text_ratio, chars_per_word,
 # remove_empty_tables, min_text_length, ignore_forms, ignore_text_links.
@@ -60,17 +56,9 @@ expect_grep "$TMP/t1/report-explored.dat" 'NaN'
 # Interrupted, then resumed: the same files as the run left alone.
 LONG="-p $P -d $SRC/samples/demo --sample-size 10 --pop 8 --generations 30 --patience 0 --resolution 0 --seed 9"
 expect_status 0 "$CETUNE" evolve $LONG --threads 2 -o "$TMP/ref"
-"$CETUNE" evolve $LONG --threads 1 -o "$TMP/run" >"$TMP/out1" 2>"$TMP/err1" &
-pid=$!
-wait_generation "$TMP/run" 2 $pid
-kill -INT $pid 2>/dev/null
-wait $pid
-status=$?
-if [ $status -eq 130 ]; then ok; else fail "the run was not interrupted midway (exit $status)"; fi
+signal_at INT "$TMP/run" 2 "$CETUNE" evolve $LONG --threads 1 -o "$TMP/run"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/run" --threads 2
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/ref/$f" "$TMP/run/$f"; then ok; else fail "$f differs after --resume"; fi
-done
+same_run "$TMP/ref" "$TMP/run" "after --resume"
 
 # A condition on an unknown parameter is refused with its line and column.
 sed 's/"when": {"remove_empty_tables"/"when": {"remove_empty_table"/' "$P" > "$TMP/bad.json"

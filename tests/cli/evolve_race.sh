@@ -14,11 +14,7 @@ expect_grep "$TMP/out" '^density on 36 documents: 8 generations'
 expect_grep "$TMP/out" 'document evaluations, [0-9.]*x fewer than evaluating every individual fully'
 expect_grep "$TMP/err" 'racing new individuals against the best: a paired t-test at alpha 0.1 after 6 documents, then every 3'
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/t2"
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/t1/$f" "$TMP/t2/$f"; then ok; else fail "$f differs between 1 and 2 threads"; fi
-done
-if cmp -s <(cut -d, -f1-7,9 "$TMP/t1/generations.csv") <(cut -d, -f1-7,9 "$TMP/t2/generations.csv"); then ok
-else fail "generations.csv differs between 1 and 2 threads"; fi
+same_run "$TMP/t1" "$TMP/t2" "between 1 and 2 threads"
 
 # Raced-out rows: fewer documents, flagged, never in top.json or best.json.
 raced=$(awk -F, 'NR > 1 && $NF == 1 && $(NF-1) < 36' "$TMP/t1/individuals.csv" | wc -l)
@@ -56,18 +52,8 @@ expect_grep "$TMP/err" "race works with the default objective"
 # SIGINT during a longer raced run, then --resume: the same files.
 LONG="-p $SRC/params/density.json -d $D --pop 20 --generations 25 --patience 0 --resolution 0 --seed 11 $RACE --threads 2"
 expect_status 0 "$CETUNE" evolve $LONG -o "$TMP/ref"
-"$CETUNE" evolve $LONG -o "$TMP/run" >"$TMP/out1" 2>"$TMP/err1" &
-pid=$!
-wait_generation "$TMP/run" 3 $pid
-kill -INT $pid
-wait $pid
-status=$?
-if [ $status -eq 130 ]; then ok; else fail "SIGINT: exit $status, expected 130"; fi
+signal_at INT "$TMP/run" 3 "$CETUNE" evolve $LONG -o "$TMP/run"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/run" --threads 1
 grep -q "was raced on" "$TMP/err" && echo "(interrupted in the middle of a raced generation)"
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/ref/$f" "$TMP/run/$f"; then ok; else fail "$f differs from the uninterrupted run"; fi
-done
-if cmp -s <(cut -d, -f1-7,9 "$TMP/ref/generations.csv") <(cut -d, -f1-7,9 "$TMP/run/generations.csv"); then ok
-else fail "generations.csv differs from the uninterrupted run"; fi
+same_run "$TMP/ref" "$TMP/run" "from the uninterrupted run"
 finish

@@ -9,13 +9,7 @@ RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 150 --patience 0 --resol
 expect_status 0 "$CETUNE" evolve $RUN -o "$TMP/ref"
 
 # SIGINT during generation 4 or later.
-"$CETUNE" evolve $RUN -o "$TMP/run" >"$TMP/out1" 2>"$TMP/err1" &
-pid=$!
-if wait_generation "$TMP/run" 3 $pid; then ok; else fail "the run ended before it could be interrupted"; fi
-kill -INT $pid
-wait $pid
-status=$?
-if [ $status -eq 130 ]; then ok; else fail "SIGINT: exit $status, expected 130"; fi
+signal_at INT "$TMP/run" 3 "$CETUNE" evolve $RUN -o "$TMP/run"
 expect_grep "$TMP/err1" "interrupted by SIGINT after"
 expect_grep "$TMP/err1" "resume with: cetune evolve --resume $TMP/run"
 expect_grep "$TMP/run/run.json" '"status":	"interrupted"'
@@ -25,24 +19,14 @@ if [ "$(($(wc -l < "$TMP/run/generations.csv") - 1))" -eq $((first + 1)) ]; then
 else fail "generations.csv does not match the checkpoint"; fi
 
 # Resumed, then stopped again with SIGTERM.
-"$CETUNE" evolve --resume "$TMP/run" --threads 1 >"$TMP/out2" 2>"$TMP/err2" &
-pid=$!
-if wait_generation "$TMP/run" $((first + 3)) $pid; then ok; else fail "the resumed run ended too soon"; fi
-kill -TERM $pid
-wait $pid
-status=$?
-if [ $status -eq 143 ]; then ok; else fail "SIGTERM: exit $status, expected 143"; fi
-expect_grep "$TMP/err2" "resuming $TMP/run after generation $first"
-expect_grep "$TMP/err2" "interrupted by SIGTERM"
+signal_at TERM "$TMP/run" $((first + 3)) "$CETUNE" evolve --resume "$TMP/run" --threads 1
+expect_grep "$TMP/err1" "resuming $TMP/run after generation $first"
+expect_grep "$TMP/err1" "interrupted by SIGTERM"
 
 # Resumed to the end: the same files as the run left alone.
 expect_status 0 "$CETUNE" evolve --resume "$TMP/run"
 expect_grep "$TMP/out" 'lqf on 8 documents: 150 generations'
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/ref/$f" "$TMP/run/$f"; then ok; else fail "$f differs from the uninterrupted run"; fi
-done
-if cmp -s <(cut -d, -f1-7 "$TMP/ref/generations.csv") <(cut -d, -f1-7 "$TMP/run/generations.csv"); then ok
-else fail "generations.csv differs from the uninterrupted run"; fi
+same_run "$TMP/ref" "$TMP/run" "from the uninterrupted run"
 expect_grep "$TMP/run/run.json" '"status":	"finished"'
 if [ "$(grep -o 'cetune evolve --resume' "$TMP/run/run.json" | wc -l)" -eq 2 ]; then ok; else fail "run.json lists the resumes"; fi
 finish

@@ -7,12 +7,8 @@
 # - on that run's sample.txt, the tuned density beats its paper defaults by
 #   at least 0.05 mean F1, scored independently by cetune evaluate.
 CETUNE=$1 SRC=$2
-C=${CETUNE_CORPORA:-$SRC/../shared/corpora}
-if [ ! -d "$C/portals" ] || [ ! -d "$C/big5" ]; then
-  echo "skipping: $C not found; set CETUNE_CORPORA"
-  exit 77
-fi
 . "$SRC/tests/cli_lib.sh"
+need_corpora portals big5
 
 LQF="-p $SRC/params/lqf.json -d $C/portals --sample-size 40 --pop 12 --generations 8 --patience 8 --seed 7"
 expect_status 0 "$CETUNE" evolve $LQF --threads 1 -o "$TMP/l1"
@@ -38,9 +34,7 @@ for at in 4 2 1 0 -1; do
 done
 if [ $interrupted -eq 1 ]; then ok; else fail "could not interrupt the density run"; fi
 expect_status 0 "$CETUNE" evolve --resume "$TMP/cut"
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/alone/$f" "$TMP/cut/$f"; then ok; else fail "density $f differs after SIGINT and --resume"; fi
-done
+same_run "$TMP/alone" "$TMP/cut" "after SIGINT and --resume (density)"
 
 # Mean per-document F1 of a configuration on the run's sample.
 mean_f1() {

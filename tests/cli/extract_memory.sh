@@ -5,11 +5,8 @@
 set -u
 CETUNE=$1
 SRC=$2
-C=${CETUNE_CORPORA:-$SRC/../shared/corpora}
-if [ ! -d "$C/portals" ] || [ ! -d "$C/cleaneval-dev" ] || [ ! -d "$C/scrapinghub" ] || [ ! -d "$C/big5" ]; then
-    echo "skipping: $C (portals, cleaneval-dev, scrapinghub, big5) not found; set CETUNE_CORPORA"
-    exit 77
-fi
+. "$SRC/tests/cli_lib.sh"
+need_corpora portals cleaneval-dev scrapinghub big5
 if [ ! -x /usr/bin/time ]; then
     echo "skipping: /usr/bin/time (GNU time) not found"
     exit 77
@@ -18,28 +15,25 @@ fi
 # for normal builds; flatness is checked in both.
 limit=204800
 [ -n "${CETUNE_SANITIZED:-}" ] && limit=1048576
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 pages=$(ls "$C"/portals/*/*.html "$C"/big5/*/*.html "$C"/cleaneval-dev/input/*.html "$C"/scrapinghub/html/*.html*)
 n=$(echo $pages | wc -w)
 peak() { # prints the peak RSS in kB of: cetune extract ARGS...
-    /usr/bin/time -f '%M' -o "$T/rss" "$CETUNE" extract "$@" >/dev/null 2>"$T/err" || fail "extract $1 $2: $(cat "$T/err")"
-    tail -1 "$T/rss"
+    /usr/bin/time -f '%M' -o "$TMP/rss" "$CETUNE" extract "$@" >/dev/null 2>"$TMP/err" || die "extract $1 $2: $(cat "$TMP/err")"
+    tail -1 "$TMP/rss"
 }
 for x in crunch mantratzis; do
     once=$(peak -x $x $pages)
     thrice=$(peak -x $x $pages $pages $pages)
     echo "$x: $n pages, peak RSS $once kB; 3 x $n pages, $thrice kB"
-    [ "$once" -lt "$limit" ] || fail "$x: peak RSS $once kB over $n pages"
+    [ "$once" -lt "$limit" ] || die "$x: peak RSS $once kB over $n pages"
     # Flat: reading every page three times may cost allocator slack, never another copy.
-    [ "$thrice" -lt $((once + once / 2)) ] || fail "$x: memory grows with the number of pages ($once -> $thrice kB)"
+    [ "$thrice" -lt $((once + once / 2)) ] || die "$x: memory grows with the number of pages ($once -> $thrice kB)"
 done
 # big5's two years share page names, which one --out-dir refuses; 2005 only.
 unique=$(ls "$C"/portals/*/*.html "$C"/big5/2005/*.html "$C"/cleaneval-dev/input/*.html "$C"/scrapinghub/html/*.html*)
-html=$(peak -x crunch --format html --out-dir "$T/out" $unique)
+html=$(peak -x crunch --format html --out-dir "$TMP/out" $unique)
 echo "crunch --format html --out-dir: peak RSS $html kB"
-[ "$html" -lt "$limit" ] || fail "html: peak RSS $html kB"
-[ "$(ls "$T/out" | wc -l)" = "$(echo $unique | wc -w)" ] || fail "--out-dir wrote $(ls "$T/out" | wc -l) files"
+[ "$html" -lt "$limit" ] || die "html: peak RSS $html kB"
+[ "$(ls "$TMP/out" | wc -l)" = "$(echo $unique | wc -w)" ] || die "--out-dir wrote $(ls "$TMP/out" | wc -l) files"
 echo "extract_memory: ok"

@@ -11,9 +11,7 @@ RUN="-p $SRC/params/pipeline.json -d $D --pop 12 --generations 4 --seed 5"
 expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/t1"
 expect_grep "$TMP/out" '^pipeline on 36 documents: 4 generations'
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/t2"
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/t1/$f" "$TMP/t2/$f"; then ok; else fail "$f differs between 1 and 2 threads"; fi
-done
+same_run "$TMP/t1" "$TMP/t2" "between 1 and 2 threads"
 
 # best.json names the stages it uses and nothing of the stages it does not.
 best=$TMP/t1/best.json
@@ -47,15 +45,9 @@ expect_grep "$TMP/out" 'macro average'
 # Interrupted by SIGINT and resumed, a pipeline run ends as the run left alone.
 LONG="-p $SRC/params/pipeline.json -d $D --pop 12 --generations 40 --patience 0 --seed 9 --threads 2"
 expect_status 0 "$CETUNE" evolve $LONG -o "$TMP/ref"
-"$CETUNE" evolve $LONG -o "$TMP/int" >"$TMP/out1" 2>"$TMP/err1" &
-pid=$!
-if wait_generation "$TMP/int" 2 $pid; then ok; else fail "the pipeline run ended before it could be interrupted"; fi
-kill -INT $pid
-wait $pid
+signal_at INT "$TMP/int" 2 "$CETUNE" evolve $LONG -o "$TMP/int"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/int" --threads 1
-for f in best.json individuals.csv top.json; do
-  if cmp -s "$TMP/ref/$f" "$TMP/int/$f"; then ok; else fail "$f differs after SIGINT and --resume"; fi
-done
+same_run "$TMP/ref" "$TMP/int" "after SIGINT and --resume"
 
 # report plots the run (active genes only) and list describes the pipeline.
 expect_status 0 "$CETUNE" report "$TMP/t1"

@@ -29,9 +29,7 @@ for force in "" --force; do
     if grep -q "in use by process [0-9][0-9]*, which holds $TMP/r/run.lock\|exists and is not empty" "$TMP/err$lose"; then ok
     else fail "pair $i: the refused run says: $(cat "$TMP/err$lose")"; fi
     grep -q "in use by process" "$TMP/err$lose" && locked=$((locked + 1))
-    for f in best.json individuals.csv top.json; do
-      if cmp -s "$TMP/r/$f" "$TMP/ref$win/$f"; then ok; else fail "pair $i ${force:-}: $f is not seed $win's"; fi
-    done
+    same_files "$TMP/ref$win" "$TMP/r" "from seed $win's run (pair $i ${force:-})" best.json individuals.csv top.json
     if cmp -s <(grep -v '^#' "$TMP/r/sample.txt") <(grep -v '^#' "$TMP/ref$win/sample.txt"); then ok
     else fail "pair $i: sample.txt is not seed $win's"; fi
     expect_grep "$TMP/r/run.json" "\"seed\":	$win,"

@@ -6,42 +6,42 @@
 CETUNE=$1
 SRC=$2
 source "$SRC/tests/serve_lib.sh"
-printf '{"extractor": "accb"}\n' > "$T/accb.json"
+printf '{"extractor": "accb"}\n' > "$TMP/accb.json"
 # A page big enough (about 1.5 MB) that requests are surely in flight.
-for _ in 1 2 3; do cat "$SRC"/samples/demo/*/*.html; done > "$T/page.html"
-"$CETUNE" extract -c "$T/accb.json" "$T/page.html" > "$T/want.txt"
+for _ in 1 2 3; do cat "$SRC"/samples/demo/*/*.html; done > "$TMP/page.html"
+"$CETUNE" extract -c "$TMP/accb.json" "$TMP/page.html" > "$TMP/want.txt"
 
 # client N: requests one after another until the port is closed.
 client() {
     for i in $(seq 200); do
-        code=$(curl -s --max-time 30 -o "$T/out.$1" -w '%{http_code}' --data-binary @"$T/page.html" \
+        code=$(curl -s --max-time 30 -o "$TMP/out.$1" -w '%{http_code}' --data-binary @"$TMP/page.html" \
                "http://127.0.0.1:$PORT/extract")
         rc=$?
-        if [ $rc = 7 ]; then echo refused >> "$T/result.$1"; return; fi
-        if [ $rc != 0 ] || [ "$code" != 200 ] || ! cmp -s "$T/out.$1" "$T/want.txt"; then
-            echo "cut: curl $rc, HTTP $code" >> "$T/result.$1"; return
+        if [ $rc = 7 ]; then echo refused >> "$TMP/result.$1"; return; fi
+        if [ $rc != 0 ] || [ "$code" != 200 ] || ! cmp -s "$TMP/out.$1" "$TMP/want.txt"; then
+            echo "cut: curl $rc, HTTP $code" >> "$TMP/result.$1"; return
         fi
-        echo ok >> "$T/result.$1"
+        echo ok >> "$TMP/result.$1"
     done
 }
 # One attempt: six clients, SIGTERM after 1.5 s.  Sets drained to the number of
 # answers sent after SIGTERM; fails the test on a cut-off request or a bad exit.
 attempt() {
-    rm -f "$T"/result.* "$T"/out.*
-    start_server "$T/log" -c "$T/accb.json" --threads 2
+    rm -f "$TMP"/result.* "$TMP"/out.*
+    start_server "$TMP/log" -c "$TMP/accb.json" --threads 2
     pids=()
     for c in 1 2 3 4 5 6; do client $c & pids+=($!); done
     sleep 1.5
     stop_server
     for p in "${pids[@]}"; do wait "$p"; done
-    [ "$SERVE_STATUS" = 0 ] || fail "exit status $SERVE_STATUS after SIGTERM under load"
-    cat "$T"/result.* > "$T/all"
-    grep -q cut "$T/all" && fail "requests cut off: $(grep cut "$T/all" | sort | uniq -c)"
-    [ "$(grep -c refused "$T/all")" = 6 ] || fail "not every client ended on a closed port: $(sort "$T/all" | uniq -c)"
-    oks=$(grep -c ok "$T/all")
-    [ "$oks" -ge 6 ] || fail "only $oks complete answers"
-    grep -q "cetune: stopped" "$T/log" || fail "no clean stop"
-    drained=$(sed -n '/cetune: stopping/,$p' "$T/log" | grep -c '"POST /extract" 200 ')
+    [ "$SERVE_STATUS" = 0 ] || die "exit status $SERVE_STATUS after SIGTERM under load"
+    cat "$TMP"/result.* > "$TMP/all"
+    grep -q cut "$TMP/all" && die "requests cut off: $(grep cut "$TMP/all" | sort | uniq -c)"
+    [ "$(grep -c refused "$TMP/all")" = 6 ] || die "not every client ended on a closed port: $(sort "$TMP/all" | uniq -c)"
+    oks=$(grep -c ok "$TMP/all")
+    [ "$oks" -ge 6 ] || die "only $oks complete answers"
+    grep -q "cetune: stopped" "$TMP/log" || die "no clean stop"
+    drained=$(sed -n '/cetune: stopping/,$p' "$TMP/log" | grep -c '"POST /extract" 200 ')
 }
 # The drain is shown only when some request was in flight at SIGTERM; on a
 # loaded machine the signal can fall between requests (curl starting up), so
@@ -50,5 +50,5 @@ for try in 1 2 3 4 5; do
     attempt
     [ "$drained" -ge 1 ] && break
 done
-[ "$drained" -ge 1 ] || fail "no request was in flight at SIGTERM in 5 tries: $(tail -5 "$T/log")"
+[ "$drained" -ge 1 ] || die "no request was in flight at SIGTERM in 5 tries: $(tail -5 "$TMP/log")"
 echo "serve_drain: ok ($oks answers, $drained of them after SIGTERM; try $try)"

@@ -7,17 +7,12 @@
 set -u
 CETUNE=$1
 SRC=$2
-C=${CETUNE_CORPORA:-$SRC/../shared/corpora}
-if [ ! -d "$C/portals" ]; then
-    echo "skipping: ../shared/corpora not found"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-POP=4 GENERATIONS=1 CETUNE_CORPORA=$C "$SRC/scripts/serve-families.sh" "$CETUNE" "$T/out" > "$T/table" 2>&1
+. "$SRC/tests/cli_lib.sh"
+need_corpora portals
+POP=4 GENERATIONS=1 CETUNE_CORPORA=$C "$SRC/scripts/serve-families.sh" "$CETUNE" "$TMP/out" > "$TMP/table" 2>&1
 rc=$?
-cat "$T/table"
-[ $rc = 0 ] || { echo "FAIL: serve-families.sh exit $rc"; exit 1; }
-[ "$(grep -c ' yes$' "$T/table")" = 4 ] || { echo "FAIL: not four families served as extract -c"; exit 1; }
-grep -q '^bbc  *bbc.co.uk ' "$T/table" || { echo "FAIL: bbc not routed by its URL"; exit 1; }
+cat "$TMP/table"
+[ $rc = 0 ] || die "serve-families.sh exit $rc"
+[ "$(grep -c ' yes$' "$TMP/table")" = 4 ] || die "not four families served as extract -c"
+grep -q '^bbc  *bbc.co.uk ' "$TMP/table" || die "bbc not routed by its URL"
 echo "serve_families: ok"
