@@ -74,6 +74,8 @@ struct cet_ga_options {
     size_t race_first;      /* documents before the first test (20) */
     size_t race_block;      /* documents between tests (10) */
     double race_alpha;      /* significance level of each test (0.2) */
+    double race_weak;       /* pages where the incumbent's F1 is below this are scored
+                               first, before the blocks (0.5; 0: none) */
 };
 
 /* Computes mean F1, precision and recall of k full parameter vectors
@@ -235,10 +237,11 @@ enum { CET_STREAM_SAMPLE = 1, CET_STREAM_GA = 2, CET_STREAM_RACE = 3, CET_STREAM
  * holds each package about in its share. */
 int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
                    struct cet_error *err);
-/* One-sided paired t-test of H1 "a is worse than b" (mean of a[i] - b[i]
- * below 0) over the k of the n pairs that differ (ties are left out): the
- * p-value, P(T <= t) with k-1 degrees of freedom.  1 when k < 2; 0 when
- * the differences are all the same negative number. */
-double cet_race_pvalue(const double *a, const double *b, size_t n);
+/* One-sided sign-flip (Fisher-Pitman) randomization test of H1 "the
+ * differences d[0..n) have a mean below 0": the p-value P(S <= sum d), S
+ * the sum of the |d[i]| with independent random signs.  Exact over the 12
+ * largest |d[i]|, the others' part normal (mean 0, variance sum d^2).
+ * Zeros count for nothing (1 when all are 0); d is overwritten. */
+double cet_race_pvalue(double *d, size_t n);
 
 #endif

@@ -143,7 +143,10 @@ static const struct cli_opt options[] = {
      .max = 100000000, .help = "with --race, documents between tests"},
     {.name = "race-alpha", .arg = "A", .type = CLI_DOUBLE, .off = ARG(opt.race_alpha),
      .min = 1e-9, .max = 0.5,
-     .help = "with --race, the significance level of each paired t-test"},
+     .help = "with --race, the significance level of each test"},
+    {.name = "race-weak", .arg = "F", .type = CLI_DOUBLE, .off = ARG(opt.race_weak), .min = 0,
+     .max = 1,
+     .help = "with --race, score pages where the best's F1 is below F first (0: none)"},
     {.name = "output", .letter = 'o', .arg = "runs/NAME", .type = CLI_STR, .off = ARG(out),
      .def = "runs/EXTRACTOR-DATE-TIME", .help = "the run directory"},
     {.name = "force", .type = CLI_FLAG, .off = ARG(force),
@@ -292,9 +295,10 @@ static int cmd_evolve(int argc, char **argv)
     if (a.folds && (rc = evolve_folds(run, (int)a.threads)))
         goto done;
     if (a.opt.race)
-        fprintf(stderr, "cetune: racing new individuals against the best: a paired t-test at "
-                        "alpha %g after %zu documents, then every %zu\n",
-                a.opt.race_alpha, a.opt.race_first, a.opt.race_block);
+        fprintf(stderr, "cetune: racing new individuals against the best: a sign-flip test at "
+                        "alpha %g after its pages below F1 %g and %zu documents, then every "
+                        "%zu\n",
+                a.opt.race_alpha, a.opt.race_weak, a.opt.race_first, a.opt.race_block);
     rc = evolve_run_loop(run, (int)a.threads);
     goto done;
 dir_error:

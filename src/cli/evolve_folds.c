@@ -131,6 +131,7 @@ int evolve_fold_args(char ***args, size_t *nargs, const char *params, const stru
         option(&w, "--race-first", "%zu", o->race_first);
         option(&w, "--race-block", "%zu", o->race_block);
         option(&w, "--race-alpha", "%.17g", o->race_alpha);
+        option(&w, "--race-weak", "%.17g", o->race_weak);
     }
     cet_objective_name(&g->objective, v, sizeof v);
     option(&w, "--objective", "%s", v);

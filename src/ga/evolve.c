@@ -42,7 +42,7 @@ void cet_ga_default_options(struct cet_ga_options *o)
         .time_limit = 0, .elite = 2, .select = CET_SELECT_TOURNAMENT, .tournament = 3,
         .truncation = 0.5, .crossover_rate = 0.5, .mutation_rate = 0, .sigma = 0.1,
         .adaptive = 0, .adapt_factor = 1.5, .resolution = 1e-4, .seed = 1, .race = 0,
-        .race_first = 20, .race_block = 10, .race_alpha = 0.2};
+        .race_first = 20, .race_block = 10, .race_alpha = 0.2, .race_weak = 0.5};
 }
 
 int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err)

@@ -15,8 +15,12 @@
  * individuals (pop x ndocs struct cet_score, 40 bytes each), nothing per
  * archived individual but its document count and raced-out flag. */
 struct cet_race {
-    uint32_t *order;              /* the documents in racing order (ndocs) */
-    uint32_t *pos;                /* pos[doc] = its place in order */
+    uint32_t *order;              /* the documents in racing order (ndocs), fixed for the run */
+    uint32_t *seq;                /* the generation's order: the incumbent's weak pages
+                                     (F1 below race_weak) first, then the others, each
+                                     part in racing order (cet_race_sequence) */
+    size_t nweak;                 /* how many weak pages seq starts with */
+    uint32_t *pos;                /* pos[doc] = its place in seq */
     size_t ndocs;
     size_t incumbent;             /* archive index of the best fully evaluated, or -1 */
     double *inc_f1;               /* its F1 per document (corpus order) */
@@ -27,7 +31,7 @@ struct cet_race {
     size_t *members;              /* archive indices of the generation (pop) */
     size_t nmembers;
     size_t first, n;              /* its new individuals: archive first .. first+n */
-    size_t done;                  /* documents of the order scored so far */
+    size_t done;                  /* documents of seq scored so far */
     struct cet_score *scores;     /* n x ndocs (row j by document index) */
 };
 
@@ -165,6 +169,15 @@ void cet_ga_archive_measures(struct cet_ga *ga, size_t i, const struct cet_measu
 
 /* race.c, for evolve.c (the racing of a generation's new individuals). */
 void cet_race_free(struct cet_race *R);
+/* Puts the generation's sequence in R->seq, R->nweak and R->pos from the
+ * run's order and the incumbent's F1 (no weak pages without an incumbent
+ * or with weak 0).  Called when a generation starts, and by a checkpoint
+ * restoring one in progress. */
+void cet_race_sequence(struct cet_race *R, double weak);
+/* 1 when new individual j is significantly worse than the incumbent at
+ * alpha on the documents of the sequence scored so far; d is scratch of
+ * ndocs (race.c). */
+int cet_ga__race_worse(const struct cet_race *R, size_t j, double alpha, double *d);
 /* The generation's members (archive indices) and its new individuals,
  * archive first .. first+n: racing starts. */
 void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,

@@ -12,19 +12,28 @@
  * and its fitness is summed in corpus order by cet_score_means, exactly as
  * without racing.
  *
- * The test is a paired t-test (gsl_cdf_tdist_P), not Wilcoxon's
- * signed-rank test: fitness is the mean F1, and the t-test asks exactly
- * whether the mean difference is below zero.  The signed-rank test asks
- * about the median (pseudo-median) of the differences, so it would drop an
- * individual that loses a little on most pages but wins a lot on a few:
- * one whose mean, the fitness the GA ranks by, is higher.  F1 differences
- * lie in [-1, 1], so their variance is finite and the mean soon near
- * normal; heavy tails (pages where one configuration keeps nothing) widen
- * the variance and make the t-test more cautious, which costs only
- * evaluations, never a good individual.  Pages where both score the same
- * are left out (see cet_race_pvalue).  Each test is at alpha, without
- * correction for the repeated looks, as in F-race: the rate of dropping an
- * individual as good as the incumbent is then above alpha, which the
+ * Before the blocks, every new individual is scored on the incumbent's
+ * weak pages, those where its F1 is below race_weak: on the pipeline, the
+ * children that beat the incumbent did so mostly by rescuing one such
+ * page (+0.7 to +1.0 on it, a few thousandths on the mean) while losing a
+ * little on many others, so a test on the first blocks alone raced out
+ * most real improvements (docs/racing.md).  Their gain on the weak pages,
+ * A, is then known exactly, and the test asks whether the other pages'
+ * differences are significantly below -A / (their number): whether the
+ * individual's total over all pages is below the incumbent's.
+ *
+ * The test is a sign-flip (Fisher-Pitman) randomization test of that
+ * mean, not a paired t-test or Wilcoxon's signed-rank test: the
+ * differences are sparse (most pages tie), skewed and heavy-tailed, so a
+ * t-test's standard deviation from the two or three pages that differ
+ * after the first block claimed far more evidence than they hold, and
+ * the signed-rank test asks about the median, not the mean the GA ranks
+ * by.  The sign-flip test is exact whatever the distribution (symmetric
+ * under the null), ignores ties by construction, and needs at least three
+ * pages all going the same way before it can say p < 0.2.  Each test is
+ * at alpha, without correction for the repeated looks, as in F-race: the
+ * rate of dropping an individual as good as the incumbent is then above
+ * alpha, which the
  * defaults were tuned for (docs/racing.md). */
 #include <math.h>
 #include <stdlib.h>
@@ -83,33 +92,43 @@ int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
 
 /* ---- the test ---- */
 
-/* Pairs with no difference are left out: they say nothing about which
- * configuration is better, and counting them as differences of 0 made the
- * test claim n - 1 degrees of freedom for what a few pages showed.  With
- * one page differing among n, t was -1 whatever the loss, p 0.16 < 0.2,
- * so a close relative of the incumbent was raced out by a single page
- * (docs/racing.md).  The sign of the mean is the same either way. */
-double cet_race_pvalue(const double *a, const double *b, size_t n)
+static int by_size_desc(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* The sign patterns of the CET_RACE_EXACT largest differences are
+ * enumerated; the others' sum is normal (their sign-flip sum has mean 0
+ * and variance sum d^2, and is a sum of many small terms). */
+#define CET_RACE_EXACT 12
+
+double cet_race_pvalue(double *d, size_t n)
 {
     size_t k = 0;
-    double mean = 0, ss = 0;
+    double obs = 0, scale = 0;
     for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            mean += a[i] - b[i];
-            k++;
+        if (d[i] != 0) {
+            obs += d[i];
+            scale += fabs(d[i]);
+            d[k++] = fabs(d[i]);
         }
-    if (k < 2)
-        return 1;
-    mean /= (double)k;
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            double d = a[i] - b[i] - mean;
-            ss += d * d;
-        }
-    double sd = sqrt(ss / (double)(k - 1));
-    if (sd == 0)
-        return mean < 0 ? 0 : 1;
-    return gsl_cdf_tdist_P(mean / (sd / sqrt((double)k)), (double)(k - 1));
+    double *m = d;
+    qsort(m, k, sizeof *m, by_size_desc);
+    size_t e = k < CET_RACE_EXACT ? k : CET_RACE_EXACT;
+    double var = 0;
+    for (size_t i = e; i < k; i++)
+        var += m[i] * m[i];
+    /* The observed signs are one of the patterns; summed in another order
+     * it may differ in the last bits, so it must still count as <= obs. */
+    double sd = sqrt(var), at = obs + 1e-9 * scale, p = 0;
+    for (size_t pat = 0; pat < ((size_t)1 << e); pat++) {
+        double s = 0;
+        for (size_t i = 0; i < e; i++)
+            s += pat >> i & 1 ? -m[i] : m[i];
+        p += sd > 0 ? gsl_cdf_ugaussian_P((at - s) / sd) : s <= at;
+    }
+    return p / (double)((size_t)1 << e);
 }
 
 /* ---- racing a generation ---- */
@@ -144,16 +163,20 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
         R->ndocs = nd;
         R->incumbent = (size_t)-1;
     }
+    if (!(ga->opt.race_weak >= 0 && ga->opt.race_weak <= 1))
+        return cet_fail(err, "the racing weak-page threshold must be in [0, 1]");
     size_t P = ga->opt.pop;
     if (!R->pos)
         R->pos = calloc(nd, sizeof *R->pos);
+    if (!R->seq)
+        R->seq = calloc(nd, sizeof *R->seq);
     if (!R->inc_f1)
         R->inc_f1 = calloc(nd, sizeof *R->inc_f1);
     if (!R->members)
         R->members = calloc(P, sizeof *R->members);
     if (!R->scores)
         R->scores = calloc(P * nd, sizeof *R->scores);
-    if (!R->pos || !R->inc_f1 || !R->members || !R->scores)
+    if (!R->pos || !R->seq || !R->inc_f1 || !R->members || !R->scores)
         return cet_fail(err, "out of memory");
     uint8_t *seen = calloc(nd, 1);
     if (!seen)
@@ -161,16 +184,32 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
     int bad = 0;
     for (size_t i = 0; i < nd && !bad; i++) {
         bad = R->order[i] >= nd || seen[R->order[i]];
-        if (!bad) {
+        if (!bad)
             seen[R->order[i]] = 1;
-            R->pos[R->order[i]] = (uint32_t)i;
-        }
     }
     free(seen);
     if (bad)
         return cet_fail(err, "the racing order is not a permutation of the documents");
+    /* A restored generation in progress already has its sequence. */
+    if (!R->pending)
+        cet_race_sequence(R, ga->opt.race_weak);
     R->score = score;
     return 0;
+}
+
+void cet_race_sequence(struct cet_race *R, double weak)
+{
+    size_t nd = R->ndocs, k = 0;
+    int any = R->incumbent != (size_t)-1 && weak > 0;
+    for (size_t i = 0; any && i < nd; i++)
+        if (R->inc_f1[R->order[i]] < weak)
+            R->seq[k++] = R->order[i];
+    R->nweak = k;
+    for (size_t i = 0; i < nd; i++)
+        if (!(any && R->inc_f1[R->order[i]] < weak))
+            R->seq[k++] = R->order[i];
+    for (size_t i = 0; i < nd; i++)
+        R->pos[R->seq[i]] = (uint32_t)i;
 }
 
 void cet_race_free(struct cet_race *R)
@@ -178,6 +217,7 @@ void cet_race_free(struct cet_race *R)
     if (!R)
         return;
     free(R->order);
+    free(R->seq);
     free(R->pos);
     free(R->inc_f1);
     free(R->members);
@@ -197,22 +237,30 @@ void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmember
     R->n = n;
     R->done = 0;
     R->pending = 1;
+    cet_race_sequence(R, ga->opt.race_weak);
     for (size_t j = 0; j < n; j++) {
         ga->ndone[first + j] = 0;
         ga->raced[first + j] = 0;
     }
 }
 
-/* Tests live individual j (archive first + j) against the incumbent on the
- * first `done` documents of the order; a and b are scratch of ndocs. */
-static int worse(const struct cet_race *R, size_t j, double alpha, double *a, double *b)
+/* Internal for this file and its tests: 1 when live individual j
+ * (archive first + j) is significantly worse than the incumbent on the
+ * first `done` documents of the sequence: its known gain A on the weak
+ * pages (all scored: they come first) shifts the other pages' differences
+ * by A / (their number), so the test asks whether its total over all
+ * pages is below the incumbent's.  d is scratch of ndocs. */
+int cet_ga__race_worse(const struct cet_race *R, size_t j, double alpha, double *d)
 {
-    for (size_t i = 0; i < R->done; i++) {
-        uint32_t d = R->order[i];
-        a[i] = R->scores[j * R->ndocs + d].f1;
-        b[i] = R->inc_f1[d];
-    }
-    return cet_race_pvalue(a, b, R->done) < alpha;
+    const struct cet_score *row = R->scores + j * R->ndocs;
+    double gain = 0;
+    for (size_t i = 0; i < R->nweak; i++)
+        gain += row[R->seq[i]].f1 - R->inc_f1[R->seq[i]];
+    double shift = R->ndocs > R->nweak ? gain / (double)(R->ndocs - R->nweak) : 0;
+    size_t m = 0;
+    for (size_t i = R->nweak; i < R->done; i++)
+        d[m++] = row[R->seq[i]].f1 - R->inc_f1[R->seq[i]] + shift;
+    return cet_race_pvalue(d, m) < alpha;
 }
 
 /* Means of individual j over the documents it was scored on, in corpus
@@ -242,17 +290,18 @@ int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err)
 {
     struct cet_race *R = ga->race;
     size_t nd = R->ndocs, F = ga->nfull, n = R->n;
-    size_t maxb = ga->opt.race_first > ga->opt.race_block ? ga->opt.race_first
-                                                          : ga->opt.race_block;
+    /* The first block is the weak pages and race_first more. */
+    size_t first = R->nweak + ga->opt.race_first;
+    size_t maxb = first > ga->opt.race_block ? first : ga->opt.race_block;
     if (maxb > nd)
         maxb = nd;
     double *params = malloc((n ? n : 1) * (F ? F : 1) * sizeof *params);
     size_t *live = malloc((n ? n : 1) * sizeof *live);
     struct cet_score *block = malloc((n ? n : 1) * (maxb ? maxb : 1) * sizeof *block);
     struct cet_score *tmp = malloc(nd * sizeof *tmp);
-    double *a = malloc(nd * sizeof *a), *b = malloc(nd * sizeof *b);
+    double *d = malloc(nd * sizeof *d);
     int rc = -1;
-    if (!params || !live || !block || !tmp || !a || !b) {
+    if (!params || !live || !block || !tmp || !d) {
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -267,18 +316,18 @@ int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err)
             rc = 1;
             goto done;
         }
-        size_t end = R->done ? R->done + ga->opt.race_block : ga->opt.race_first;
+        size_t end = R->done ? R->done + ga->opt.race_block : first;
         if (end > nd)
             end = nd;
         size_t nb = end - R->done;
         for (size_t t = 0; t < nlive; t++)
             cet_params_expand(ga->desc, ga->genes + (R->first + live[t]) * ga->ngenes,
                               params + t * F);
-        if (R->score(ga->ctx, params, nlive, R->order + R->done, nb, block, err))
+        if (R->score(ga->ctx, params, nlive, R->seq + R->done, nb, block, err))
             goto done;
         for (size_t t = 0; t < nlive; t++) {
             for (size_t q = 0; q < nb; q++)
-                R->scores[live[t] * nd + R->order[R->done + q]] = block[t * nb + q];
+                R->scores[live[t] * nd + R->seq[R->done + q]] = block[t * nb + q];
             ga->ndone[R->first + live[t]] = (uint32_t)end;
         }
         ga->doc_evals += (long)(nlive * nb);
@@ -290,7 +339,7 @@ int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err)
         if (end == nd || R->incumbent == (size_t)-1)
             continue;
         for (size_t t = 0; t < nlive; t++)
-            if (worse(R, live[t], ga->opt.race_alpha, a, b))
+            if (cet_ga__race_worse(R, live[t], ga->opt.race_alpha, d))
                 ga->raced[R->first + live[t]] = 1;
     }
     for (size_t j = 0; j < n; j++)
@@ -301,8 +350,7 @@ done:
     free(live);
     free(block);
     free(tmp);
-    free(a);
-    free(b);
+    free(d);
     return rc;
 }
 

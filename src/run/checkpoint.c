@@ -171,6 +171,7 @@ static cJSON *options_json(const struct cet_ga_options *o, int *bad)
     JSON_OK(cJSON_AddNumberToObject(j, "race_first", (double)o->race_first));
     JSON_OK(cJSON_AddNumberToObject(j, "race_block", (double)o->race_block));
     JSON_OK(cJSON_AddItemToObject(j, "race_alpha", exact(o->race_alpha)));
+    JSON_OK(cJSON_AddItemToObject(j, "race_weak", exact(o->race_weak)));
     return j;
 }
 
@@ -224,7 +225,7 @@ static cJSON *race_json(const struct cet_ga *ga, int *bad)
         cJSON *v = cJSON_AddArrayToObject(row, "scores");
         JSON_OK(v);
         for (size_t q = 0; v && q < ga->ndone[i]; q++) {
-            const struct cet_score *s = &R->scores[k * R->ndocs + R->order[q]];
+            const struct cet_score *s = &R->scores[k * R->ndocs + R->seq[q]];
             double x[3] = {s->f1, s->p, s->r};
             JSON_OK(cJSON_AddItemToArray(v, exact_array(x, 3, bad)));
         }
@@ -508,6 +509,8 @@ static int read_options(struct reader *r, const cJSON *o, struct cet_ga_options 
     opt->race_first = (size_t)opt_num(r, o, "race_first", (double)opt->race_first);
     opt->race_block = (size_t)opt_num(r, o, "race_block", (double)opt->race_block);
     opt->race_alpha = opt_num(r, o, "race_alpha", opt->race_alpha);
+    /* Checkpoints from before weak pages have no "race_weak": none. */
+    opt->race_weak = opt_num(r, o, "race_weak", 0);
     return r->failed ? -1 : read_goal(r, o, &opt->goal);
 }
 
@@ -540,6 +543,8 @@ static int read_race(struct reader *r, const cJSON *o, struct cet_ga *ga)
     size_t nd = ga->ndocs;
     struct cet_race *R = ga->race = calloc(1, sizeof *R);
     if (!R || !(R->order = malloc((nd ? nd : 1) * sizeof *R->order)) ||
+        !(R->seq = malloc((nd ? nd : 1) * sizeof *R->seq)) ||
+        !(R->pos = malloc((nd ? nd : 1) * sizeof *R->pos)) ||
         !(R->inc_f1 = calloc(nd ? nd : 1, sizeof *R->inc_f1)) ||
         !(R->members = calloc(ga->opt.pop + 1, sizeof *R->members)) ||
         !(R->scores = calloc((ga->opt.pop + 1) * (nd ? nd : 1), sizeof *R->scores))) {
@@ -561,6 +566,8 @@ static int read_race(struct reader *r, const cJSON *o, struct cet_ga *ga)
     R->incumbent = inc < 0 ? (size_t)-1 : (size_t)inc;
     if (numbers(r, f1, R->inc_f1, inc < 0 ? 0 : nd))
         return -1;
+    /* A generation in progress was scored in this sequence. */
+    cet_race_sequence(R, ga->opt.race_weak);
     for (const cJSON *x = raced->child; x; x = x->next) {
         uint32_t v[2];
         if (read_indices(r, x, v, 2, ga->narch > nd + 1 ? ga->narch : nd + 1) ||
@@ -610,7 +617,7 @@ static int read_race(struct reader *r, const cJSON *o, struct cet_ga *ga)
             double v[3];
             if (numbers(r, y, v, 3))
                 return -1;
-            struct cet_score *s = &R->scores[k * nd + R->order[q]];
+            struct cet_score *s = &R->scores[k * nd + R->seq[q]];
             s->f1 = v[0];
             s->p = v[1];
             s->r = v[2];

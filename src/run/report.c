@@ -985,13 +985,15 @@ static int md_racing(const struct cet_report *r, struct cet_buf *b)
         docs += ga->ndone[i];
     }
     qsort(v, n, sizeof *v, cmp_u32);
-    rc = rc || cet_buf_printf(b, "Raced (`--race`: a paired t-test at alpha %g after %zu "
-                                 "documents, then every %zu): %zu of %zu individuals were raced "
+    rc = rc || cet_buf_printf(b, "Raced (`--race`: a sign-flip test at alpha %g after the "
+                                 "pages where the best's F1 is below %g and %zu documents, then "
+                                 "every %zu): %zu of %zu individuals were raced "
                                  "out.  The run used %ld document evaluations, %.2fx fewer than "
                                  "evaluating every one on all %zu documents (%.0f).\n\n"
                                  "| documents evaluated | individuals | share |\n"
                                  "| ---: | ---: | ---: |\n",
-                              ga->opt.race_alpha, ga->opt.race_first, ga->opt.race_block, raced,
+                              ga->opt.race_alpha, ga->opt.race_weak, ga->opt.race_first,
+                              ga->opt.race_block, raced,
                               n, docs, docs ? full / (double)docs : 0.0, ga->ndocs, full);
     for (size_t i = 0; i < n && !rc;) {
         size_t j = i;

@@ -12,7 +12,7 @@ RUN="-p $SRC/params/density.json -d $D --pop 16 --generations 8 --patience 0 --s
 expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/t1"
 expect_grep "$TMP/out" '^density on 36 documents: 8 generations'
 expect_grep "$TMP/out" 'document evaluations, [0-9.]*x fewer than evaluating every individual fully'
-expect_grep "$TMP/err" 'racing new individuals against the best: a paired t-test at alpha 0.1 after 6 documents, then every 3'
+expect_grep "$TMP/err" 'racing new individuals against the best: a sign-flip test at alpha 0.1 after its pages below F1 0.5 and 6 documents, then every 3'
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/t2"
 same_run "$TMP/t1" "$TMP/t2" "between 1 and 2 threads"
 
@@ -45,6 +45,8 @@ expect_status 2 "$CETUNE" evolve $RUN --race-first 0 -o "$TMP/bad"
 expect_grep "$TMP/err" "race-first expects a whole number from 1 to"
 expect_status 2 "$CETUNE" evolve $RUN --race-alpha 0.9 -o "$TMP/bad"
 expect_grep "$TMP/err" "race-alpha expects a number from"
+expect_status 2 "$CETUNE" evolve $RUN --race-weak 1.5 -o "$TMP/bad"
+expect_grep "$TMP/err" "race-weak expects a number from 0 to 1"
 expect_status 2 "$CETUNE" evolve --resume "$TMP/t1" --race-alpha 0.1
 expect_status 2 "$CETUNE" evolve $RUN --objective precision -o "$TMP/bad"
 expect_grep "$TMP/err" "race works with the default objective"

@@ -1,4 +1,4 @@
-/* Racing (evolve --race): the paired t-test against known values, the
+/* Racing (evolve --race): the sign-flip test against known values, the
  * stratified document order, and whole raced runs: raced-out individuals
  * are never elite, top or best; survivors get exactly the fitness of a
  * full evaluation; a run paused in the middle of a raced generation and
@@ -11,6 +11,7 @@
 
 #include "cetune/eval.h"
 #include "cetune/ga.h"
+#include "ga/ga_internal.h"
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"
@@ -18,66 +19,147 @@
 
 /* ---- the test statistic ---- */
 
-/* Student's t CDF in closed form for 1 and 4 degrees of freedom, an
- * independent check of gsl_cdf_tdist_P. */
-static double t_cdf1(double t)
+/* P(S <= sum d) for S the sum of |d[i]| with random signs, by enumerating
+ * all 2^n sign patterns: the textbook definition, for small n. */
+static double flip_brute(const double *d, int n)
 {
-    return 0.5 + atan(t) / M_PI;
+    double obs = 0;
+    for (int i = 0; i < n; i++)
+        obs += d[i];
+    int le = 0;
+    for (int pat = 0; pat < 1 << n; pat++) {
+        double s = 0;
+        for (int i = 0; i < n; i++)
+            s += (pat >> i & 1 ? -1 : 1) * fabs(d[i]);
+        le += s <= obs + 1e-12;
+    }
+    return le / (double)(1 << n);
 }
 
-static double t_cdf3(double t)
+static double pvalue(const double *d, size_t n)
 {
-    double x = t / sqrt(3);
-    return 0.5 + (x / (1 + x * x) + atan(x)) / M_PI;
+    double v[128];
+    memcpy(v, d, n * sizeof *v);
+    return cet_race_pvalue(v, n);
 }
 
-static double t_cdf4(double t)
+static void test_race__sign_flip_test_known_values(void)
 {
-    double x = t / sqrt(1 + t * t / 4);
-    return 0.5 + 0.375 * x * (1 - x * x / 12);
+    /* Three losses of any size: only the all-negative pattern of 8 is as
+     * low, p = 1/8, whatever the sizes (a t-test gave p 0.0077 for
+     * -1, -1, -2 and near 0 for equal losses). */
+    double three[] = {-1, -1, -2};
+    CHECK_NEAR(pvalue(three, 3), 0.125, 1e-15);
+    double eq[] = {-0.25, -0.25, -0.25};
+    CHECK_NEAR(pvalue(eq, 3), 0.125, 1e-15);
+    /* Two pages can never make p < 0.25: no individual is dropped at
+     * alpha 0.2 by two pages. */
+    double two[] = {-0.9, -0.01};
+    CHECK_NEAR(pvalue(two, 2), 0.25, 1e-15);
+    /* Ties count for nothing: the same three losses among zeros. */
+    double tied[] = {0, -1, 0, -1, 0, 0, -2, 0};
+    CHECK_NEAR(pvalue(tied, 8), 0.125, 1e-15);
+    /* One page differing among many is no evidence, however large. */
+    double one[40] = {0};
+    one[17] = -0.7;
+    CHECK_NEAR(pvalue(one, 40), 0.5, 1e-15);
+    /* No difference at all: p = 1. */
+    CHECK_NEAR(pvalue(one, 17), 1, 0);
+    /* Mixed signs, against the brute-force definition: the sum is -0.3,
+     * |d| = 0.5, 0.4, 0.3, 0.1, and a pattern is at most -0.3 when the
+     * |d| it negates sum to 0.8 or more: 7 of the 16 subsets. */
+    double mixed[] = {-0.5, 0.4, -0.3, 0.1};
+    CHECK_NEAR(pvalue(mixed, 4), flip_brute(mixed, 4), 1e-15);
+    CHECK_NEAR(pvalue(mixed, 4), 7 / 16.0, 1e-15);
+    /* A loss on one page with small wins elsewhere: the mean is below 0
+     * but the test cannot be sure (p well above 0.2). */
+    double skew[] = {-0.5, 0.05, 0.05, 0.05, 0.05, 0.05};
+    CHECK_NEAR(pvalue(skew, 6), flip_brute(skew, 6), 1e-15);
+    CHECK(pvalue(skew, 6) > 0.4);
+    /* Up to 12 differing pages the enumeration is exact. */
+    double twelve[12];
+    for (int i = 0; i < 12; i++)
+        twelve[i] = (i % 3 ? -0.01 : 0.015) * (1 + i / 10.0);
+    CHECK_NEAR(pvalue(twelve, 12), flip_brute(twelve, 12), 1e-12);
+    /* Beyond 12, the smaller ones' sign-flip sum is normal with variance
+     * sum d^2: 12 large differences and one of 0.3, checked against the
+     * mixture written out (erfc, independent of GSL). */
+    double big[13];
+    for (int i = 0; i < 12; i++)
+        big[i] = (i % 4 ? -1 : 1) * (1 + i / 8.0);
+    big[12] = -0.3;
+    double obs = 0, want = 0;
+    for (int i = 0; i < 13; i++)
+        obs += big[i];
+    for (int pat = 0; pat < 1 << 12; pat++) {
+        double s = 0;
+        for (int i = 0; i < 12; i++)
+            s += (pat >> i & 1 ? -1 : 1) * fabs(big[i]);
+        want += 0.5 * erfc(-(obs - s) / 0.3 / sqrt(2)) / 4096;
+    }
+    CHECK_NEAR(pvalue(big, 13), want, 1e-9);
+    /* Many small consistent losses are strong evidence, the same the other
+     * way none. */
+    double many[72];
+    for (int i = 0; i < 72; i++)
+        many[i] = i < 12 ? -0.02 : -0.01;
+    double p = pvalue(many, 72);
+    CHECK(p > 0 && p < 1e-9);
+    for (int i = 0; i < 72; i++)
+        many[i] = -many[i];
+    CHECK(pvalue(many, 72) > 0.999);
 }
 
-static void test_race__paired_t_test_known_values(void)
+/* The incumbent's weak pages come first, and a gain there is counted
+ * exactly: a child that rescues one page (+0.85) while losing 0.02 on all
+ * the others is better in total and must not be raced out, although its
+ * first 20 other pages all show a loss. */
+static void test_race__weak_pages_first_and_counted(void)
 {
-    /* d = a - b = -1, -0.5, -1, -1, -2: mean -1.1, sd sqrt(0.3), t = -1.1 /
-     * sqrt(0.06), 4 df. */
-    double a[] = {1, 2, 3, 4, 5}, b[] = {2, 2.5, 4, 5, 7};
-    CHECK_NEAR(cet_race_pvalue(a, b, 5), t_cdf4(-1.1 / sqrt(0.06)), 1e-12);
-    CHECK_NEAR(cet_race_pvalue(a, b, 5), 0.0054, 1e-4); /* tables: P(T4 <= -4.49) */
-    /* Swapped: "a worse than b" is now unlikely. */
-    CHECK_NEAR(cet_race_pvalue(b, a, 5), 1 - t_cdf4(-1.1 / sqrt(0.06)), 1e-12);
-    /* Ties are left out: d = -1, 0, -1, -1, -2 is tested as -1, -1, -1, -2:
-     * mean -1.25, sd 0.5, t = -5, 3 df. */
-    double tie[] = {2, 2, 4, 5, 7};
-    CHECK_NEAR(cet_race_pvalue(a, tie, 5), t_cdf3(-5), 1e-12);
-    CHECK_NEAR(cet_race_pvalue(a, tie, 5), 0.0076962, 1e-6);
-    /* One page differing among many is no evidence, however large the loss
-     * (counted as 40 differences, 39 of them 0, t was -1 and p 0.16). */
-    double same[40], one[40];
-    for (int i = 0; i < 40; i++)
-        same[i] = one[i] = 0.8;
-    one[17] = 0.1;
-    CHECK_NEAR(cet_race_pvalue(one, same, 40), 1, 0);
-    one[30] = 0.7;
-    CHECK(cet_race_pvalue(one, same, 40) < 0.5);
-    /* d = -1, -3: mean -2, sd sqrt(2), t = -2, 1 df. */
-    double c[] = {0.1, 0.2}, e[] = {1.1, 3.2};
-    CHECK_NEAR(cet_race_pvalue(c, e, 2), t_cdf1(-2), 1e-12);
-    CHECK_NEAR(cet_race_pvalue(c, e, 2), 0.1475836, 1e-6);
-    /* Mixed signs with a positive mean: t = 0.6 / (sd / sqrt(5)). */
-    double f[] = {0.5, 0.9, 0.2, 0.7, 0.7}, g[] = {0.4, 0.5, 0.3, 0.2, 0.6};
-    double d[5], m = 0, ss = 0;
-    for (int i = 0; i < 5; i++)
-        m += (d[i] = f[i] - g[i]) / 5;
-    for (int i = 0; i < 5; i++)
-        ss += (d[i] - m) * (d[i] - m);
-    CHECK_NEAR(cet_race_pvalue(f, g, 5), t_cdf4(m / sqrt(ss / 4 / 5)), 1e-12);
-    /* Degenerate cases: too few pairs, no differences, constant differences. */
-    CHECK_NEAR(cet_race_pvalue(a, b, 1), 1, 0);
-    CHECK_NEAR(cet_race_pvalue(a, a, 5), 1, 0);
-    double h[] = {0.5, 0.6, 0.7}, k[] = {0.75, 0.85, 0.95};
-    CHECK_NEAR(cet_race_pvalue(h, k, 3), 0, 1e-12);
-    CHECK(cet_race_pvalue(k, h, 3) > 0.999);
+    enum { N = 40, WEAK = 25 };
+    uint32_t order[N], seq[N], pos[N];
+    double inc[N], d[N];
+    struct cet_score sc[3 * N];
+    for (uint32_t i = 0; i < N; i++) {
+        order[i] = (i * 7) % N; /* a permutation */
+        inc[i] = i == WEAK ? 0.1 : 0.9;
+        for (int j = 0; j < 3; j++)
+            sc[j * N + i] = (struct cet_score){.f1 = 0.88};
+    }
+    sc[0 * N + WEAK].f1 = 0.95; /* child 0 rescues the weak page */
+    sc[1 * N + WEAK].f1 = 0.1;  /* child 1 does not */
+    sc[2 * N + WEAK].f1 = 0.0;  /* child 2 loses it too */
+    struct cet_race R = {.order = order, .seq = seq, .pos = pos, .ndocs = N, .incumbent = 0,
+                         .inc_f1 = inc, .scores = sc};
+    cet_race_sequence(&R, 0.5);
+    CHECK_EQ_INT(R.nweak, 1);
+    CHECK_EQ_INT(seq[0], WEAK);
+    int inorder = 1, perm = 1;
+    for (uint32_t i = 1, k = 0; i < N; i++, k++) {
+        if (order[k] == WEAK)
+            k++;
+        inorder &= seq[i] == order[k];
+    }
+    for (uint32_t i = 0; i < N; i++)
+        perm &= seq[pos[i]] == i;
+    CHECK(inorder); /* the others keep the run's order */
+    CHECK(perm);
+    R.done = 1 + 20;
+    CHECK(!cet_ga__race_worse(&R, 0, 0.2, d));
+    CHECK(cet_ga__race_worse(&R, 1, 0.2, d));
+    CHECK(cet_ga__race_worse(&R, 2, 0.2, d));
+    /* Without weak pages the rescue is not seen (the weak page is 16th in
+     * the run's order), and child 0 is dropped after 15 pages. */
+    cet_race_sequence(&R, 0);
+    CHECK_EQ_INT(R.nweak, 0);
+    CHECK(!memcmp(seq, order, sizeof seq));
+    CHECK_EQ_INT(order[15], WEAK);
+    R.done = 15;
+    CHECK(cet_ga__race_worse(&R, 0, 0.2, d));
+    /* No incumbent yet (generation 0): no weak pages. */
+    R.incumbent = (size_t)-1;
+    cet_race_sequence(&R, 0.5);
+    CHECK_EQ_INT(R.nweak, 0);
 }
 
 /* ---- the document order ---- */
@@ -440,7 +522,8 @@ done:
 
 int main(void)
 {
-    RUN(test_race__paired_t_test_known_values);
+    RUN(test_race__sign_flip_test_known_values);
+    RUN(test_race__weak_pages_first_and_counted);
     RUN(test_race__order_is_a_seeded_stratified_permutation);
     RUN(test_race__raced_out_never_elite_top_or_best);
     RUN(test_race__parents_are_fully_evaluated);
