@@ -184,11 +184,6 @@ void cet_ga_set_measure(struct cet_ga *ga, cet_ga_measure_fn measure);
 
 /* Human name of a stop reason ("patience", ...). */
 const char *cet_ga_stop_name(enum cet_stop s);
-/* Archive indices sorted best first (Deb's rules: feasible before
- * infeasible, smaller violation first, then fitness, then evaluation
- * order; with racing, raced-out individuals last); the caller frees
- * *out.  -1 when out of memory, as for cet_ga_top and cet_ga_front. */
-int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n);
 /* The best distinct individuals, at most max, best first: individuals with
  * exactly the same fitness, precision and recall behave alike on the sample
  * and count once (the first found stands for them).  Raced-out individuals
@@ -218,9 +213,6 @@ double cet_genome_diversity(const struct cet_params_desc *d, const double *genom
 
 /* The selection schemes' names, by enum cet_select; NULL-terminated. */
 extern const char *const cet_selection_names[CET_SELECT_COUNT + 1];
-/* The index of the selection or crossover scheme called name, or -1. */
-int cet_selection_find(const char *name);
-int cet_crossover_find(const char *name);
 
 /* ---- random streams (genome.c) ---- */
 

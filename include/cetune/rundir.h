@@ -1,5 +1,6 @@
 /* The run directory: the names of the files a run and its report write, in
- * one place, and the lock that gives a directory to one run at a time.
+ * one place (the lock that gives a directory to one run at a time is
+ * taken by cet_run_claim and cet_run_open, run.h).
  *
  * Every writer names its file with these macros, and cet_rundir_clear
  * (evolve --force) removes exactly what cet_run_files lists: a new file
@@ -46,19 +47,6 @@ extern const char *const cet_run_dirs[];
 /* DIR/NAME, allocated; NULL when out of memory. */
 char *cet_run_path(const char *dir, const char *name);
 
-/* Creates dir and its missing parents if needed, and takes its lock
- * (DIR/run.lock, with the PID of the holder inside) for as long as *fd is
- * open; *created says whether dir was made.  With need_empty, a directory
- * holding anything but the lock is refused.  Returns 0 with *fd set, 1 when
- * need_empty and dir is not empty (nothing is kept or made), or -1 with err
- * filled: dir cannot be created or written, or another process holds the
- * lock (the message names it). */
-int cet_rundir_lock(int *fd, int *created, const char *dir, int need_empty,
-                    struct cet_error *err);
-/* Releases the lock (fd < 0: nothing); with remove_dir (a run that wrote
- * nothing in the directory it created), also removes the lock file and the
- * directory when it is empty. */
-void cet_rundir_unlock(int fd, const char *remove_dir);
 /* Removes every file of cet_run_files and the temporaries that dead
  * processes left (NAME.tmp.PID, cet_write_atomic); call with the lock held.
  * Returns 0 or -1 with err filled. */

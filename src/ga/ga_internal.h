@@ -90,6 +90,13 @@ struct cet_ga {
     void *ctx;
 };
 
+/* Archive indices sorted best first (Deb's rules: feasible before
+ * infeasible, smaller violation first, then fitness, then evaluation
+ * order; with racing, raced-out individuals last); the caller frees
+ * *out.  -1 when out of memory, as for cet_ga_top and cet_ga_front
+ * (evolve.c). */
+int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n);
+
 /* ---- genomes (genome.c) ---- */
 
 /* A random genome, uniform (or log-uniform) within the ranges, normalised. */
@@ -125,6 +132,10 @@ struct cet_crossover {
                   const double *a, const double *b, double *child);
 };
 extern const struct cet_crossover cet_crossovers[CET_CROSS_COUNT];
+/* The index of the selection or crossover scheme called name, or -1
+ * (checkpoints name them). */
+int cet_selection_find(const char *name);
+int cet_crossover_find(const char *name);
 
 /* Picks a parent among n individuals ranked best first (rank 0 is best) and
  * returns its rank. */

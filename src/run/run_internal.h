@@ -28,6 +28,21 @@ struct cet_run {
     void *cancel_ctx;
 };
 
+/* The run directory's lock (rundir.c). */
+/* Creates dir and its missing parents if needed, and takes its lock
+ * (DIR/run.lock, with the PID of the holder inside) for as long as *fd is
+ * open; *created says whether dir was made.  With need_empty, a directory
+ * holding anything but the lock is refused.  Returns 0 with *fd set, 1 when
+ * need_empty and dir is not empty (nothing is kept or made), or -1 with err
+ * filled: dir cannot be created or written, or another process holds the
+ * lock (the message names it). */
+int cet_rundir_lock(int *fd, int *created, const char *dir, int need_empty,
+                    struct cet_error *err);
+/* Releases the lock (fd < 0: nothing); with remove_dir (a run that wrote
+ * nothing in the directory it created), also removes the lock file and the
+ * directory when it is empty. */
+void cet_rundir_unlock(int fd, const char *remove_dir);
+
 /* Writes data into DIR/NAME atomically. */
 int cet_run_write_file(const char *dir, const char *name, const char *data, size_t len,
                        struct cet_error *err);
