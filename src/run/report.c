@@ -21,6 +21,8 @@
  *   individuals where it is active, and report.md leaves its cell empty. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -185,6 +187,26 @@ static int gp_str(struct cet_buf *b, const char *s)
     for (; *s && !rc; s++)
         rc = *s == '\'' ? cet_buf_puts(b, "''") : cet_buf_add(b, s, 1);
     return rc || cet_buf_puts(b, "'");
+}
+
+/* cmd, then a printf-formatted title as a gnuplot string literal, whatever
+ * its length (titles hold parameter names). */
+__attribute__((format(printf, 3, 4)))
+static int gp_title(struct cet_buf *b, const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (!s)
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    int rc = cet_buf_puts(b, cmd) || gp_str(b, s);
+    free(s);
+    return rc;
 }
 
 /* set xrange/xtics/logscale for gene g on axis ("x" or "y"). */
@@ -442,14 +464,10 @@ static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fi
     double lo, hi, blo, bhi;
     fitness_range(ga, 1, def_fit, &lo, &hi);
     fitness_range(ga, 0, NAN, &blo, &bhi);
-    char title[512], defaults[128] = "";
-    snprintf(title, sizeof title, "%s: fitness per generation (training sample of %ld documents)",
-             r->desc.ex->name, r->run.docs);
-    if (!isnan(def_fit))
-        snprintf(defaults, sizeof defaults, ", \\\n     %.6f with lines dt 2 lw 1.5 lc rgb "
-                 "'#333333' title 'defaults (%.4f)'", def_fit, def_fit);
     return add_plot(r, CET_RUN_PLOT_CONVERGENCE) || gp_png(b, CET_RUN_PLOT_CONVERGENCE, 960, 780) ||
-           cet_buf_puts(b, "set multiplot title ") || gp_str(b, title) ||
+           gp_title(b, "set multiplot title ",
+                    "%s: fitness per generation (training sample of %ld documents)",
+                    r->desc.ex->name, r->run.docs) ||
            cet_buf_printf(b, "\nset lmargin at screen 0.09\nset rmargin at screen 0.97\n"
                              "set tmargin at screen 0.92\nset bmargin at screen 0.40\n"
                              "set xrange [%g:%g]\nset yrange [%.6f:%.6f]\n"
@@ -465,8 +483,12 @@ static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fi
                              "     '' using 1:3 with linespoints lw 2 pt 5 ps 0.5 lc rgb "
                              "'#e07b00' title 'mean', \\\n"
                              "     '' using 1:4 with linespoints lw 1.5 pt 9 ps 0.7 lc rgb "
-                             "'#b2182b' title 'worst'%s\n",
-                          file_gen, defaults) ||
+                             "'#b2182b' title 'worst'",
+                          file_gen) ||
+           (!isnan(def_fit) &&
+            cet_buf_printf(b, ", \\\n     %.6f with lines dt 2 lw 1.5 lc rgb '#333333' title "
+                              "'defaults (%.4f)'", def_fit, def_fit)) ||
+           cet_buf_puts(b, "\n") ||
            cet_buf_printf(b, "set tmargin at screen 0.31\nset bmargin at screen 0.07\n"
                              "set yrange [%.6f:%.6f]\nset xlabel 'generation'\n"
                              "set ylabel 'best (zoomed)'\nset key center right box opaque\n"
@@ -502,12 +524,15 @@ static size_t pair_genes(const struct cet_ga *ga, const struct cet_params_desc *
     return n;
 }
 
-static void file_part(char *buf, size_t size, const char *name)
+/* The parameter name as part of a file name (other characters become _),
+ * allocated; NULL when out of memory. */
+static char *file_part(const char *name)
 {
-    snprintf(buf, size, "%s", name);
-    for (char *p = buf; *p; p++)
+    char *s = strdup(name);
+    for (char *p = s; p && *p; p++)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", *p))
             *p = '_';
+    return s;
 }
 
 static int gp_explored(struct cet_report *r, struct cet_buf *b)
@@ -519,11 +544,10 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
     if (G == 1) {
         /* One parameter: it against fitness, coloured by generation. */
         const struct cet_gene *g = &d->genes[0];
-        char title[512];
-        snprintf(title, sizeof title, "%s: %s of the %zu evaluated individuals", d->ex->name,
-                 g->name, ga->narch);
         rc = add_plot(r, CET_RUN_PLOT_EXPLORED) || gp_png(b, CET_RUN_PLOT_EXPLORED, 960, 640) ||
-             cet_buf_puts(b, "set title ") || gp_str(b, title) || cet_buf_puts(b, "\n") ||
+             gp_title(b, "set title ", "%s: %s of the %zu evaluated individuals", d->ex->name,
+                      g->name, ga->narch) ||
+             cet_buf_puts(b, "\n") ||
              gp_axis(b, d, g, "x") ||
              cet_buf_printf(b, "set ylabel 'fitness (mean word F1 on the training sample)'\n"
                                "set cblabel 'generation evaluated'\nset cbrange [0:%ld]\n"
@@ -553,18 +577,19 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
     for (size_t i = 0; i < r->pair_genes && !rc; i++)
         for (size_t j = i + 1; j < r->pair_genes && !rc; j++) {
             const struct cet_gene *x = &d->genes[sel[i]], *y = &d->genes[sel[j]];
-            char name[600], px[256], py[256], title[600];
-            file_part(px, sizeof px, x->name);
-            file_part(py, sizeof py, y->name);
-            snprintf(name, sizeof name, CET_RUN_PLOT_PAIR, px, py);
+            char *px = file_part(x->name), *py = file_part(y->name);
+            struct cet_buf name = {0};
+            rc = !px || !py || cet_buf_printf(&name, CET_RUN_PLOT_PAIR, px, py);
+            free(px);
+            free(py);
             size_t both = 0; /* individuals where both are active, the points drawn */
             for (size_t a = 0; a < ga->narch; a++)
                 both += active_in(ga, a, sel[i]) && active_in(ga, a, sel[j]);
-            snprintf(title, sizeof title, "%s: %s and %s of the %zu evaluated individuals%s",
-                     d->ex->name, x->name, y->name, both,
-                     both < ga->narch ? " where both are active" : "");
-            rc = add_plot(r, name) || gp_png(b, name, 900, 720) || cet_buf_puts(b, "set title ") ||
-                 gp_str(b, title) || cet_buf_puts(b, "\n") || gp_axis(b, d, x, "x") ||
+            rc = rc || add_plot(r, name.p) || gp_png(b, name.p, 900, 720) ||
+                 gp_title(b, "set title ", "%s: %s and %s of the %zu evaluated individuals%s",
+                          d->ex->name, x->name, y->name, both,
+                          both < ga->narch ? " where both are active" : "") ||
+                 cet_buf_puts(b, "\n") || gp_axis(b, d, x, "x") ||
                  gp_axis(b, d, y, "y") ||
                  cet_buf_printf(b, "set cblabel 'fitness (training; the lowest colour is the "
                                    "10th percentile and below)'\nset cbrange [%.6f:%.6f]\n"
@@ -579,6 +604,7 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
                                    "lc rgb '#d62728' title 'best (%.4f)'\n",
                                 lo, hi, palette, file_explored, sel[i] + 1, sel[j] + 1, G + 1,
                                 sel[i] + 1, sel[j] + 1, sel[i] + 1, sel[j] + 1, ga->fit[best]);
+            cet_buf_free(&name);
         }
     return rc;
 }
@@ -592,13 +618,11 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
     uint8_t best_on[CET_MAX_GENES], def_on[CET_MAX_GENES];
     cet_params_active(d, best, best_on);
     cet_params_active(d, defaults, def_on);
-    char title[512];
-    snprintf(title, sizeof title, "%s: the final population (generation %ld, %zu individuals)",
-             d->ex->name, ga->gen, ga->npop);
     int rc = add_plot(r, CET_RUN_PLOT_DISTRIBUTION) ||
              gp_png(b, CET_RUN_PLOT_DISTRIBUTION, (int)(cols * 480), (int)(rows * 360 + 40)) ||
-             cet_buf_printf(b, "set multiplot layout %zu,%zu title ", rows, cols) ||
-             gp_str(b, title) ||
+             cet_buf_printf(b, "set multiplot layout %zu,%zu", rows, cols) ||
+             gp_title(b, " title ", "%s: the final population (generation %ld, %zu individuals)",
+                      d->ex->name, ga->gen, ga->npop) ||
              cet_buf_printf(b, "\nset style fill solid 0.85 border lc rgb '#1f4e99'\n"
                                "set ylabel 'individuals'\nset yrange [0:%zu]\n"
                                "set grid ytics lc rgb '#dddddd'\nset key top right opaque\n",
@@ -634,16 +658,15 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
 static int gp_pareto(struct cet_report *r, struct cet_buf *b)
 {
     const struct cet_goal *g = &r->ga->opt.goal;
-    char x[64], y[64], title[512];
+    char x[64], y[64]; /* objective names: "macro-precision", "fbeta:B" */
     if (!g->npareto)
         return 0;
     cet_objective_name(&g->pareto[0], x, sizeof x);
     cet_objective_name(&g->pareto[1], y, sizeof y);
-    snprintf(title, sizeof title, "%s: Pareto front of %s and %s%s (training sample of %ld "
-             "documents)", r->desc.ex->name, x, y, g->npareto > 2 ? ", seen from above" : "",
-             r->run.docs);
     return add_plot(r, CET_RUN_PLOT_PARETO) || gp_png(b, CET_RUN_PLOT_PARETO, 900, 760) ||
-           cet_buf_puts(b, "set title ") || gp_str(b, title) ||
+           gp_title(b, "set title ", "%s: Pareto front of %s and %s%s (training sample of %ld "
+                    "documents)", r->desc.ex->name, x, y,
+                    g->npareto > 2 ? ", seen from above" : "", r->run.docs) ||
            cet_buf_printf(b, "\nset xlabel '%s'\nset ylabel '%s'\nset grid lc rgb '#dddddd'\n"
                              "set key bottom left box opaque\n"
                              "plot '%s' index 0 using 1:2 with points pt 7 ps 0.5 lc rgb "
