@@ -6,19 +6,27 @@ set -u
 SERVE_PID=
 SERVE_LOG=
 PORT=
+# How long, in seconds, a wait for the server may last before the test
+# fails: generous for a loaded machine or a sanitizer build, since every
+# wait ends as soon as what it waits for is seen.
+SERVE_WAIT=120
 # start_server LOG ARGS...: starts `cetune serve ARGS --listen 127.0.0.1:0`,
-# waits until it listens (at most 10 s) and sets SERVE_PID, PORT and SERVE_LOG.
+# waits until it listens and sets SERVE_PID, PORT and SERVE_LOG.  LOG is
+# emptied here, not by the background job's redirection, which may come
+# late: a LOG of an earlier server would give that server's port.
 start_server() {
     SERVE_LOG=$1; shift
+    : >"$SERVE_LOG"
     "$CETUNE" serve "$@" --listen 127.0.0.1:0 2>"$SERVE_LOG" &
     SERVE_PID=$!
-    for _ in $(seq 100); do
+    local end=$((SECONDS + SERVE_WAIT))
+    while [ $SECONDS -lt $end ]; do
         PORT=$(sed -n 's|.* on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$SERVE_LOG")
         [ -n "$PORT" ] && return 0
         kill -0 "$SERVE_PID" 2>/dev/null || break
         sleep 0.1
     done
-    echo "FAIL: the server did not start:"; cat "$SERVE_LOG"; exit 1
+    die "the server did not start within $SERVE_WAIT s: $(cat "$SERVE_LOG")"
 }
 # stop_server: SIGTERM, then the exit status of the server in $SERVE_STATUS.
 stop_server() {

@@ -11,18 +11,22 @@ page=$(ls "$SRC"/samples/demo/cronaca/*.html | head -1)
 "$CETUNE" extract -c "$TMP/lqf.json" "$page" > "$TMP/lqf.txt"
 "$CETUNE" extract -c "$TMP/all.json" "$page" > "$TMP/all.txt"
 get() { # the text for a page of http://a.example.com/
-    curl -s --max-time 10 -o "$TMP/o" -w '%{http_code}' -H 'X-Url: http://a.example.com/' --data-binary @"$page" \
+    curl -s --max-time "$SERVE_WAIT" -o "$TMP/o" -w '%{http_code}' -H 'X-Url: http://a.example.com/' --data-binary @"$page" \
         "http://127.0.0.1:$PORT/extract"
 }
-# hup PATTERN: SIGHUP, then wait (at most 10 s) for PATTERN in the log.
+# hup PATTERN: SIGHUP, then wait until the log has one more line with
+# PATTERN: the server logs a reload (or its refusal) once it is done, so the
+# next request sees its outcome.
 hup() {
     local before; before=$(grep -c "$1" "$TMP/log")
     kill -HUP "$SERVE_PID"
-    for _ in $(seq 100); do
+    local end=$((SECONDS + SERVE_WAIT))
+    while [ $SECONDS -lt $end ]; do
         [ "$(grep -c "$1" "$TMP/log")" -gt "$before" ] && return 0
+        kill -0 "$SERVE_PID" 2>/dev/null || die "the server died after SIGHUP: $(tail -3 "$TMP/log")"
         sleep 0.1
     done
-    die "no '$1' after SIGHUP: $(tail -3 "$TMP/log")"
+    die "no '$1' within $SERVE_WAIT s of SIGHUP: $(tail -3 "$TMP/log")"
 }
 
 echo '{"routes": [{"host": "example.com", "config": "lqf.json"}], "default": "all.json"}' > "$TMP/routes.json"
@@ -39,7 +43,7 @@ grep -q 'reload refused, the routes stay as they were: .*routes.json:2:12: host 
 printf '{"routes": [' > "$TMP/routes.json"
 hup "reload refused"
 [ "$(get)" = 200 ] && cmp -s "$TMP/o" "$TMP/all.txt" || die "a truncated file changed the routes"
-[ "$(curl -s --max-time 5 "http://127.0.0.1:$PORT/health")" = ok ] || die "health after refused reloads"
+[ "$(curl -s --max-time "$SERVE_WAIT" "http://127.0.0.1:$PORT/health")" = ok ] || die "health after refused reloads"
 stop_server
 [ "$SERVE_STATUS" = 0 ] || die "exit status $SERVE_STATUS"
 
