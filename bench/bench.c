@@ -3,8 +3,11 @@
  *
  *   parse_mb_s          building cetune's document model (decode, parse, words, gold tables)
  *   model_bytes_per_html_byte  bytes the loaded models hold (cet_doc_mem: nodes, strings,
- *                       words, gold words and text, LCS tables) per byte of their HTML;
- *                       model_bytes gives them by component
+ *                       words, gold words and text, the page words' gold rows) per byte of
+ *                       their HTML; model_bytes gives them by component.  The gold's LCS
+ *                       match table is not part of the model: each evaluating thread
+ *                       builds it per document in one reused table (in strips of
+ *                       blocks past CET_PEQ_MAX_BYTES), which grows to lcs_table_bytes
  *   libxml2_parse_mb_s  libxml2's htmlReadMemory alone on the same (UTF-8) bytes
  *   lcs_speedup         textbook DP time / bit-parallel time on the (extract, gold) words
  *   eval_ms             one individual on all documents, 1 thread, per extractor
@@ -147,6 +150,7 @@ struct timing {
 
 struct bench {
     const struct cet_corpus *corpus;
+    uint32_t **gold; /* each document's gold words as vocabulary ids, for the DP */
     struct extract_words *ew;
     int threads, repeat;
     double *t, *t2;
@@ -167,30 +171,41 @@ static void measure(struct bench *b, const struct cet_config *cfg, struct timing
         cet_sel_words(corpus->docs[i], &sel, &ew[i].w, &ew[i].cap, &ew[i].n);
         /* The floor feeds gold rows, as the evaluation does. */
         const struct cet_doc *d = corpus->docs[i];
+        uint32_t *row = malloc((d->nvocab + 1) * sizeof *row);
+        for (uint32_t w = 0; w < d->nvocab; w++)
+            row[w] = CET_NONE;
+        for (uint32_t r = 0; r < d->nrows; r++)
+            row[d->row_word[r]] = r;
         ew[i].rows = realloc(ew[i].rows, (ew[i].n + 1) * sizeof *ew[i].rows);
         ew[i].nrows = 0;
         for (uint32_t w = 0; w < ew[i].n; w++)
-            if (d->gold_peq.row[ew[i].w[w]] != CET_NONE)
-                ew[i].rows[ew[i].nrows++] = d->gold_peq.row[ew[i].w[w]];
+            if (row[ew[i].w[w]] != CET_NONE)
+                ew[i].rows[ew[i].nrows++] = row[ew[i].w[w]];
+        free(row);
     }
     volatile uint32_t sink = 0;
     uint32_t vcap = 1;
     for (size_t i = 0; i < corpus->ndocs; i++)
-        if (vcap < corpus->docs[i]->gold_peq.blocks + 1)
-            vcap = corpus->docs[i]->gold_peq.blocks + 1;
+        if (vcap < (corpus->docs[i]->ngold + 63) / 64 + 1)
+            vcap = (corpus->docs[i]->ngold + 63) / 64 + 1;
     uint64_t *v = malloc(vcap * sizeof *v);
+    /* Each document's match table is built as the evaluation builds it:
+     * once per document and evaluation, in one reused table. */
+    struct cet_peq_slot slot = {0};
     for (int r = 0; r < repeat; r++) {
         double t0 = now();
         for (int k = 0; k < BATCH; k++)
             for (size_t i = 0; i < corpus->ndocs; i++) {
                 const struct cet_doc *d = corpus->docs[i];
-                uint32_t blocks = d->gold_peq.blocks ? d->gold_peq.blocks : 1;
-                cet_lcs_start(v, blocks);
-                cet_lcs_feed_rows(v, &d->gold_peq, ew[i].rows, ew[i].nrows);
-                sink += cet_lcs_result(v, blocks, d->ngold);
+                if (cet_peq_load(&slot, d->gold_rows, d->ngold, d->nrows)) {
+                    fprintf(stderr, "cetune-bench: out of memory\n");
+                    exit(1);
+                }
+                sink += cet_lcs_slot(&slot, ew[i].rows, ew[i].nrows, v);
             }
         t[r] = (now() - t0) / BATCH;
     }
+    cet_peq_slot_free(&slot);
     tm->floor_ms = median(t, repeat) * 1e3;
     /* LCS speedup over the textbook DP: on every extractor's (extract, gold)
      * pairs, summed, so that short and long extracts both count. */
@@ -198,7 +213,7 @@ static void measure(struct bench *b, const struct cet_config *cfg, struct timing
     for (int r = 0; r < reps; r++) {
         double t0 = now();
         for (size_t i = 0; i < corpus->ndocs; i++)
-            sink += cet_lcs_dp(ew[i].w, ew[i].n, corpus->docs[i]->gold, corpus->docs[i]->ngold);
+            sink += cet_lcs_dp(ew[i].w, ew[i].n, b->gold[i], corpus->docs[i]->ngold);
         t[r] = now() - t0;
     }
     tm->dp_s = median(t, reps);
@@ -301,6 +316,14 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < corpus.ndocs; i++)
         cet_doc_mem(corpus.docs[i], &mem);
     double model_ratio = corpus.bytes ? (double)mem.total / (double)corpus.bytes : 0;
+    /* What an evaluating thread's match table grows to: a slot that takes
+     * every document's gold. */
+    struct cet_peq_slot slot = {0};
+    for (size_t i = 0; i < corpus.ndocs; i++)
+        cet_peq_load(&slot, corpus.docs[i]->gold_rows, corpus.docs[i]->ngold,
+                     corpus.docs[i]->nrows);
+    size_t table_bytes = slot.cap * sizeof *slot.t.bits;
+    cet_peq_slot_free(&slot);
     double *t = malloc((size_t)repeat * sizeof *t), *t2 = malloc((size_t)repeat * sizeof *t2);
 
     /* Parsing. */
@@ -331,7 +354,14 @@ int main(int argc, char **argv)
     size_t nex = cet_extractor_count();
     struct timing *tm = calloc(nex, sizeof *tm);
     int threads = omp_get_max_threads();
-    struct bench b = {&corpus, calloc(corpus.ndocs, sizeof *b.ew), threads, repeat, t, t2};
+    struct bench b = {&corpus, calloc(corpus.ndocs, sizeof *b.gold),
+                      calloc(corpus.ndocs, sizeof *b.ew), threads, repeat, t, t2};
+    for (size_t i = 0; i < corpus.ndocs; i++) {
+        const struct cet_doc *d = corpus.docs[i];
+        b.gold[i] = malloc((d->ngold + 1) * sizeof *b.gold[i]);
+        for (uint32_t j = 0; j < d->ngold; j++)
+            b.gold[i][j] = cet_gold_word(d, j);
+    }
     double dp_time = 0, bits_time = 0;
     double pipe_ms = 0, stages_ms = 0; /* the pipeline, and the sum of its stages */
     for (size_t x = 0; x < nex; x++) {
@@ -385,10 +415,10 @@ int main(int argc, char **argv)
                ndocs, bytes, threads, parse_mb_s, libxml2_mb_s, speedup);
         printf("\"model_bytes_per_html_byte\": %.3f, \"model_bytes\": {\"nodes\": %zu, "
                "\"attrs\": %zu, \"texts\": %zu, \"pool\": %zu, \"words\": %zu, \"gold\": %zu, "
-               "\"gold_text\": %zu, \"vocab\": %zu, \"peq\": %zu, \"mrows\": %zu, \"other\": %zu, "
-               "\"total\": %zu}, ",
+               "\"gold_text\": %zu, \"vocab\": %zu, \"mrows\": %zu, \"other\": %zu, "
+               "\"total\": %zu}, \"lcs_table_bytes\": %zu, ",
                model_ratio, mem.nodes, mem.attrs, mem.texts, mem.pool, mem.words, mem.gold,
-               mem.gold_text, mem.vocab, mem.peq, mem.mrows, mem.other, mem.total);
+               mem.gold_text, mem.vocab, mem.mrows, mem.other, mem.total, table_bytes);
         const char *keys[] = {"eval_ms", "eval_ms_threads", "lcs_floor_ms"};
         for (int k = 0; k < 3; k++) {
             printf("\"%s\": {", keys[k]);
@@ -406,10 +436,12 @@ int main(int argc, char **argv)
         printf("parsing        %8.1f MB/s  (libxml2 htmlReadMemory alone: %.1f MB/s, ratio %.2f)\n",
                parse_mb_s, libxml2_mb_s, parse_mb_s / libxml2_mb_s);
         printf("model          %8.2f bytes per HTML byte (%.1f MB: nodes %.1f, strings %.1f, "
-               "words %.1f, gold %.1f, LCS tables %.1f, other %.1f)\n",
+               "words %.1f, gold %.1f, gold rows of page words %.1f, other %.1f)\n",
                model_ratio, mem.total / 1e6, (mem.nodes + mem.attrs + mem.texts) / 1e6,
                mem.pool / 1e6, (mem.words + mem.vocab) / 1e6, (mem.gold + mem.gold_text) / 1e6,
-               (mem.peq + mem.mrows) / 1e6, mem.other / 1e6);
+               mem.mrows / 1e6, mem.other / 1e6);
+        printf("LCS table      %8.2f MB at most per evaluating thread\n",
+               table_bytes / 1e6);
         printf("LCS            %8.1fx faster than dynamic programming (%.1f ms vs %.1f ms)\n",
                speedup, bits_time * 1e3, dp_time * 1e3);
         printf("extraction     %8.1f MB/s  (parse + %s at defaults + text, 1 thread)\n\n",

@@ -14,7 +14,6 @@
 #include <stdint.h>
 
 #include "cetune/error.h"
-#include "cetune/lcs.h"
 #include "cetune/tags.h"
 
 #define CET_NONE UINT32_MAX
@@ -65,8 +64,15 @@ struct cet_doc {
 
     uint32_t *words; /* page words as vocabulary ids, document order */
     uint32_t nwords;
-    uint32_t *gold;  /* gold words as vocabulary ids */
+    /* The gold words as rows of the gold's LCS match table: the distinct
+     * gold words are numbered 0 .. nrows-1 in order of first occurrence,
+     * gold_rows[j] is the number of gold word j, and row_word[r] the
+     * vocabulary id of row r (cet_gold_word).  The table itself is built
+     * when a document is scored (cet_peq_load), not kept. */
+    uint32_t *gold_rows;
     uint32_t ngold;
+    uint32_t *row_word;
+    uint32_t nrows;
     int has_gold;
     char *gold_text; /* the decoded gold, for the character metrics */
     size_t gold_text_len;
@@ -77,11 +83,7 @@ struct cet_doc {
     char *vocab_pool;
     size_t vocab_pool_len;
 
-    /* Bit-parallel LCS table of the gold words: gold_peq.row[id] is the row
-     * of word id (CET_NONE if the word is not in the gold), holding the bits
-     * of its gold positions in gold_peq.blocks 64-bit words. */
-    struct cet_peq gold_peq;
-    /* The page's words mapped to their gold_peq rows, words absent from the
+    /* The page's words mapped to their gold rows, words absent from the
      * gold left out (they cannot match): text node texts[k] owns
      * mrows[mrow_off[k] .. mrow_off[k+1]).  The LCS reads these directly. */
     uint32_t *mrows;
@@ -116,10 +118,10 @@ void cet_doc_free(struct cet_doc *doc);
 struct cet_doc_mem {
     size_t nodes, attrs, texts; /* the node tree, attributes, text node index */
     size_t pool;                /* tag names, attribute values, text */
-    size_t words, gold;         /* page and gold words as ids */
+    size_t words;               /* page words as ids */
+    size_t gold;                /* gold words as rows, and the rows' ids */
     size_t gold_text;           /* the decoded gold, for the character metrics */
     size_t vocab;               /* the word strings and their offsets */
-    size_t peq;                 /* the gold's LCS match table (gold_peq) */
     size_t mrows;               /* the page words' gold rows (mrows, mrow_off) */
     size_t other;               /* the struct, its names and path */
     size_t total;
@@ -135,6 +137,11 @@ static inline const char *cet_node_str(const struct cet_doc *d, uint32_t i)
 static inline const char *cet_word_str(const struct cet_doc *d, uint32_t id)
 {
     return d->vocab_pool + d->vocab_off[id];
+}
+/* Vocabulary id of gold word j. */
+static inline uint32_t cet_gold_word(const struct cet_doc *d, uint32_t j)
+{
+    return d->row_word[d->gold_rows[j]];
 }
 /* Attributes of node i: they follow each other in node order, so its
  * attributes end where those of the next node begin. */

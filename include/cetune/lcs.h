@@ -21,6 +21,46 @@ void cet_peq_free(struct cet_peq *t);
 /* Bytes the table holds. */
 size_t cet_peq_bytes(const struct cet_peq *t);
 
+/* A match table that holds one pattern at a time, in memory reused from
+ * pattern to pattern (a thread's, say), so that no pattern's table is
+ * kept.  The pattern comes as rows: b[j] is the row of position j, the
+ * distinct symbols of the pattern numbered 0 .. nrows-1 (any order), so
+ * that setting a pattern's bits costs O(m), and so does clearing them for
+ * the next one (the table is zero outside the loaded pattern's bits, never
+ * cleared whole).
+ *
+ * A table larger than max_bytes is never built whole: cet_lcs_strips then
+ * runs the recurrence over strips of blocks, one after the other, each
+ * step's carry out of one strip stored for the same step of the next (the
+ * additions are the same, so is the result).  The slot's memory stays at
+ * about max_bytes, whatever the pattern. */
+struct cet_peq_slot {
+    size_t max_bytes;    /* 0: CET_PEQ_MAX_BYTES; set before the first load */
+    struct cet_peq t;    /* whole: the loaded pattern's table (t.row NULL: feed rows) */
+    int whole;           /* t holds the whole table, else strips of `width` blocks */
+    uint32_t width;
+    size_t cap;          /* 64-bit words at t.bits */
+    const uint32_t *b;   /* the loaded pattern (the caller's), NULL for none */
+    unsigned char *carry; /* strips: per step, the carry into the next strip */
+    size_t carry_cap;
+};
+#define CET_PEQ_MAX_BYTES ((size_t)512 << 10)
+/* Loads b[0..m) over nrows rows into s, unless s holds it already (the
+ * same b, m and nrows).  b must stay valid and unchanged while it is
+ * loaded: the next load (or cet_peq_unload) clears the table through it.
+ * Returns 0, or -1 when out of memory (s then holds no pattern). */
+int cet_peq_load(struct cet_peq_slot *s, const uint32_t *b, uint32_t m, uint32_t nrows);
+/* LCS length of the rows a[0..n) (symbols absent from the pattern left
+ * out) against the pattern loaded in s, whole or in strips; v is scratch
+ * of (m + 63) / 64 words.  -1 (as uint32_t) when out of memory. */
+uint32_t cet_lcs_slot(struct cet_peq_slot *s, const uint32_t *a, size_t n, uint64_t *v);
+/* Clears s of its pattern, before that pattern changes or is freed while
+ * s is still to be used. */
+void cet_peq_unload(struct cet_peq_slot *s);
+void cet_peq_slot_free(struct cet_peq_slot *s);
+/* Bytes of the whole table of a pattern of m positions over nrows rows. */
+size_t cet_peq_table_bytes(uint32_t m, uint32_t nrows);
+
 /* LCS length of a[0..n) against the pattern of t; v is scratch of
  * t->blocks words.  Symbols without a row cannot match and are skipped,
  * which is exact for this recurrence. */

@@ -12,7 +12,6 @@
 #include <libxml/parser.h>
 
 #include "cetune/buf.h"
-#include "cetune/lcs.h"
 #include "cetune/text.h"
 
 struct builder {
@@ -373,11 +372,11 @@ void cet_doc_free(struct cet_doc *d)
     free(d->texts);
     free(d->pool);
     free(d->words);
-    free(d->gold);
+    free(d->gold_rows);
+    free(d->row_word);
     free(d->gold_text);
     free(d->vocab_off);
     free(d->vocab_pool);
-    cet_peq_free(&d->gold_peq);
     free(d->mrows);
     free(d->mrow_off);
     free(d);
@@ -397,13 +396,13 @@ static int add_gold(const char *w, size_t n, void *ctx)
         return -1;
     if (d->ngold >= g->cap) {
         size_t nc = g->cap ? g->cap * 2 : 256;
-        uint32_t *ng = realloc(d->gold, nc * sizeof *ng);
+        uint32_t *ng = realloc(d->gold_rows, nc * sizeof *ng);
         if (!ng)
             return -1;
-        d->gold = ng;
+        d->gold_rows = ng;
         g->cap = nc;
     }
-    d->gold[d->ngold++] = id;
+    d->gold_rows[d->ngold++] = id; /* a vocabulary id until number_gold */
     return 0;
 }
 
@@ -448,11 +447,11 @@ void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m)
     mem_add(m, &m->texts, d->texts ? bytes_of(d->ntexts, sizeof *d->texts) : 0);
     mem_add(m, &m->pool, d->pool ? d->pool_len + 1 : 0);
     mem_add(m, &m->words, d->words ? bytes_of(d->nwords, sizeof *d->words) : 0);
-    mem_add(m, &m->gold, d->gold ? bytes_of(d->ngold, sizeof *d->gold) : 0);
+    mem_add(m, &m->gold, (d->gold_rows ? bytes_of(d->ngold, sizeof *d->gold_rows) : 0) +
+                             (d->row_word ? bytes_of(d->nrows, sizeof *d->row_word) : 0));
     mem_add(m, &m->gold_text, d->gold_text ? d->gold_text_len + 1 : 0);
     mem_add(m, &m->vocab, (d->vocab_off ? bytes_of(d->nvocab, sizeof *d->vocab_off) : 0) +
                               (d->vocab_pool ? bytes_of(d->vocab_pool_len, 1) : 0));
-    mem_add(m, &m->peq, cet_peq_bytes(&d->gold_peq));
     mem_add(m, &m->mrows,
             (d->mrows ? bytes_of(d->mrow_off[d->ntexts], sizeof *d->mrows) : 0) +
                 (d->mrow_off ? ((size_t)d->ntexts + 1) * sizeof *d->mrow_off : 0));
@@ -461,6 +460,50 @@ void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m)
                 (d->name ? strlen(d->name) + 1 : 0) + (d->path ? strlen(d->path) + 1 : 0));
 }
 
+
+/* Numbers the distinct gold words in order of first occurrence (the
+ * gold's LCS rows): d->gold_rows from vocabulary ids to rows, d->row_word,
+ * and the page words' rows (d->mrows, d->mrow_off). */
+static int number_gold(struct cet_doc *d, uint32_t nvocab)
+{
+    uint32_t *row = malloc((nvocab ? nvocab : 1) * sizeof *row);
+    if (!row)
+        return -1;
+    for (uint32_t i = 0; i < nvocab; i++)
+        row[i] = CET_NONE;
+    d->nrows = 0;
+    for (uint32_t j = 0; j < d->ngold; j++)
+        if (row[d->gold_rows[j]] == CET_NONE)
+            row[d->gold_rows[j]] = d->nrows++;
+    uint32_t nm = 0;
+    for (uint32_t w = 0; w < d->nwords; w++)
+        nm += row[d->words[w]] != CET_NONE;
+    if (!d->gold_rows)
+        d->gold_rows = malloc(sizeof *d->gold_rows);
+    d->row_word = malloc((d->nrows ? d->nrows : 1) * sizeof *d->row_word);
+    d->mrow_off = malloc(((size_t)d->ntexts + 1) * sizeof *d->mrow_off);
+    d->mrows = malloc((nm ? nm : 1) * sizeof *d->mrows);
+    if (!d->gold_rows || !d->row_word || !d->mrow_off || !d->mrows) {
+        free(row);
+        return -1;
+    }
+    for (uint32_t j = 0; j < d->ngold; j++) {
+        uint32_t r = row[d->gold_rows[j]];
+        d->row_word[r] = d->gold_rows[j];
+        d->gold_rows[j] = r;
+    }
+    nm = 0;
+    for (uint32_t k = 0; k < d->ntexts; k++) {
+        const struct cet_node *t = &d->nodes[d->texts[k]];
+        d->mrow_off[k] = nm;
+        for (uint32_t w = t->w0; w < t->w1; w++)
+            if (row[d->words[w]] != CET_NONE)
+                d->mrows[nm++] = row[d->words[w]];
+    }
+    d->mrow_off[d->ntexts] = nm;
+    free(row);
+    return 0;
+}
 
 static int past(double deadline)
 {
@@ -582,33 +625,10 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
             goto done;
         }
     }
-    if (!d->gold && !(d->gold = malloc(sizeof *d->gold))) {
+    if (number_gold(d, b.vocab.n)) {
         rc = cet_fail(err, "out of memory");
         goto done;
     }
-    const struct cet_peq *peq = &d->gold_peq;
-    if (cet_peq_build(&d->gold_peq, d->gold, d->ngold, b.vocab.n)) {
-        rc = cet_fail(err, "out of memory");
-        goto done;
-    }
-    d->mrow_off = malloc((d->ntexts + 1) * sizeof *d->mrow_off);
-    uint32_t nm = 0;
-    for (uint32_t w = 0; w < d->nwords; w++)
-        nm += peq->row[d->words[w]] != CET_NONE;
-    d->mrows = malloc((nm ? nm : 1) * sizeof *d->mrows);
-    if (!d->mrow_off || !d->mrows) {
-        rc = cet_fail(err, "out of memory");
-        goto done;
-    }
-    nm = 0;
-    for (uint32_t k = 0; k < d->ntexts; k++) {
-        const struct cet_node *t = &d->nodes[d->texts[k]];
-        d->mrow_off[k] = nm;
-        for (uint32_t w = t->w0; w < t->w1; w++)
-            if (peq->row[d->words[w]] != CET_NONE)
-                d->mrows[nm++] = peq->row[d->words[w]];
-    }
-    d->mrow_off[d->ntexts] = nm;
     d->nvocab = b.vocab.n;
     d->vocab_off = b.vocab.off;
     d->vocab_pool = b.vocab.pool;
@@ -627,7 +647,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     d->nodes = fit(d->nodes, d->nnodes, sizeof *d->nodes);
     d->attrs = fit(d->attrs, d->nattrs, sizeof *d->attrs);
     d->words = fit(d->words, d->nwords, sizeof *d->words);
-    d->gold = fit(d->gold, d->ngold, sizeof *d->gold);
+    d->gold_rows = fit(d->gold_rows, d->ngold, sizeof *d->gold_rows);
     d->pool = fit(d->pool, d->pool_len + 1, 1);
     d->vocab_off = fit(d->vocab_off, d->nvocab, sizeof *d->vocab_off);
     d->vocab_pool = fit(d->vocab_pool, d->vocab_pool_len, 1);

@@ -13,8 +13,15 @@
 
 struct scratch {
     struct cet_sel sel;
+    /* The gold match table of the document this thread scored last: jobs
+     * come document by document, so it is built once per document and
+     * call, and no document keeps its own (it grows with the square of
+     * the gold). */
+    struct cet_peq_slot gold;
     uint64_t *v;
     size_t vcap;
+    uint32_t *rows; /* the kept words' gold rows, for a table in strips */
+    size_t rows_cap;
     struct cet_chars_scratch cs;
     char pad[64]; /* keeps neighbouring threads' hot fields off one cache line */
 };
@@ -124,7 +131,9 @@ void cet_evaluator_free(struct cet_evaluator *ev)
         for (int t = 0; t < ev->threads; t++) {
             cet_sel_free(&ev->ts[t].sel);
             cet_chars_scratch_free(&ev->ts[t].cs);
+            cet_peq_slot_free(&ev->ts[t].gold);
             free(ev->ts[t].v);
+            free(ev->ts[t].rows);
         }
     free(ev->chars);
     free(ev->prep);
@@ -133,9 +142,39 @@ void cet_evaluator_free(struct cet_evaluator *ev)
     free(ev);
 }
 
+/* Index k of text node i in d->texts (which is in node order). */
+static uint32_t text_index(const struct cet_doc *d, uint32_t i)
+{
+    uint32_t lo = 0, hi = d->ntexts;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->texts[mid] <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The gold rows of text node texts[k]'s words into the LCS: fed to a whole
+ * table, or gathered at s->rows + *na for a table in strips. */
+static inline void take_text(struct scratch *s, const struct cet_doc *d, uint32_t k, uint32_t *na)
+{
+    const uint32_t *r = d->mrows + d->mrow_off[k];
+    uint32_t nr = d->mrow_off[k + 1] - d->mrow_off[k];
+    if (s->gold.whole)
+        cet_lcs_feed_rows(s->v, &s->gold.t, r, nr);
+    else {
+        memcpy(s->rows + *na, r, nr * sizeof *r);
+        *na += nr;
+    }
+}
+
 static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_score *out)
 {
-    uint32_t blocks = d->gold_peq.blocks ? d->gold_peq.blocks : 1;
+    if (cet_peq_load(&s->gold, d->gold_rows, d->ngold, d->nrows))
+        return -1;
+    uint32_t blocks = s->gold.t.blocks ? s->gold.t.blocks : 1;
     if (s->vcap < blocks) {
         uint64_t *v = realloc(s->v, blocks * sizeof *v);
         if (!v)
@@ -143,24 +182,37 @@ static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_sc
         s->v = v;
         s->vcap = blocks;
     }
+    size_t nrows = (size_t)d->mrow_off[d->ntexts] + 1;
+    if (!s->gold.whole && s->rows_cap < nrows) {
+        uint32_t *r = realloc(s->rows, nrows * sizeof *r);
+        if (!r)
+            return -1;
+        s->rows = r;
+        s->rows_cap = nrows;
+    }
     cet_lcs_start(s->v, blocks);
-    uint32_t n = 0;
+    uint32_t n = 0, na = 0;
     const uint8_t *keep = s->sel.keep;
     for (uint32_t k = 0; k < d->ntexts; k++) {
         uint32_t i = d->texts[k];
         if (!keep[i])
             continue;
-        const struct cet_node *nd = &d->nodes[i];
-        cet_lcs_feed_rows(s->v, &d->gold_peq, d->mrows + d->mrow_off[k],
-                          d->mrow_off[k + 1] - d->mrow_off[k]);
-        n += nd->w1 - nd->w0;
+        take_text(s, d, k, &na);
+        n += d->nodes[i].w1 - d->nodes[i].w0;
     }
+    /* Extra nodes are text nodes (cet_sel_add_extra). */
     for (uint32_t j = 0; j < s->sel.nextra; j++) {
-        const struct cet_node *nd = &d->nodes[s->sel.extra[j]];
-        cet_lcs_feed(s->v, &d->gold_peq, d->words + nd->w0, nd->w1 - nd->w0);
-        n += nd->w1 - nd->w0;
+        uint32_t i = s->sel.extra[j];
+        take_text(s, d, text_index(d, i), &na);
+        n += d->nodes[i].w1 - d->nodes[i].w0;
     }
-    uint32_t lcs = d->ngold && n ? cet_lcs_result(s->v, blocks, d->ngold) : 0;
+    uint32_t lcs = 0;
+    if (d->ngold && n) {
+        lcs = s->gold.whole ? cet_lcs_result(s->v, blocks, d->ngold)
+                            : cet_lcs_slot(&s->gold, s->rows, na, s->v);
+        if (lcs == (uint32_t)-1)
+            return -1;
+    }
     cet_score_set(out, n, d->ngold, lcs);
     return 0;
 }
@@ -223,7 +275,7 @@ int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const
             const struct cet_doc *d = c->docs[docs ? docs[i] : i];
             /* Extraction walks the nodes; the LCS costs words times gold blocks. */
             ev->jobs[i] = (struct job){(uint64_t)d->nnodes +
-                                           (uint64_t)d->nwords * (d->gold_peq.blocks + 1),
+                                           (uint64_t)d->nwords * ((d->ngold + 63) / 64 + 1),
                                        (uint32_t)i, docs ? docs[i] : (uint32_t)i};
         }
         qsort(ev->jobs, ndocs, sizeof *ev->jobs, cmp_job);

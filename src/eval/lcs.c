@@ -81,14 +81,15 @@ static inline void step1(uint64_t *v, uint64_t m)
     v[0] = (x + u) | (x & ~m);
 }
 
-/* One step of the recurrence over all blocks: the add-with-carry chain. */
-static inline void stepn(uint64_t *v, uint32_t blocks, const uint64_t *m)
+/* One step of the recurrence over blocks: the add-with-carry chain, from
+ * carry c into the first block; returns the carry out of the last. */
+static inline unsigned char stepn(uint64_t *v, uint32_t blocks, const uint64_t *m, unsigned char c)
 {
-    unsigned char c = 0;
     for (uint32_t k = 0; k < blocks; k++) {
         uint64_t x = v[k];
         v[k] = add_carry(&c, x, x & m[k]) | (x & ~m[k]);
     }
+    return c;
 }
 
 void cet_lcs_feed(uint64_t *v, const struct cet_peq *t, const uint32_t *a, size_t n)
@@ -104,7 +105,7 @@ void cet_lcs_feed(uint64_t *v, const struct cet_peq *t, const uint32_t *a, size_
     for (size_t i = 0; i < n; i++) {
         uint32_t r = t->row[a[i]];
         if (r != CET_NONE)
-            stepn(v, t->blocks, t->bits + (size_t)r * t->blocks);
+            stepn(v, t->blocks, t->bits + (size_t)r * t->blocks, 0);
     }
 }
 
@@ -116,7 +117,7 @@ void cet_lcs_feed_rows(uint64_t *v, const struct cet_peq *t, const uint32_t *row
         return;
     }
     for (size_t i = 0; i < n; i++)
-        stepn(v, t->blocks, t->bits + (size_t)rows[i] * t->blocks);
+        stepn(v, t->blocks, t->bits + (size_t)rows[i] * t->blocks, 0);
 }
 
 uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m)
@@ -135,6 +136,100 @@ uint32_t cet_lcs_bits(const struct cet_peq *t, const uint32_t *a, size_t n, uint
     cet_lcs_start(v, t->blocks);
     cet_lcs_feed(v, t, a, n);
     return cet_lcs_result(v, t->blocks, t->m);
+}
+
+size_t cet_peq_table_bytes(uint32_t m, uint32_t nrows)
+{
+    return (size_t)nrows * ((m + 63) / 64) * sizeof(uint64_t);
+}
+
+/* Toggles the bits of positions [j0, j1) of pattern b in a table of rows of
+ * `width` blocks from block k0 on: sets them in a zero table, clears them
+ * again (bit j of a row belongs to b[j] alone). */
+static void toggle(uint64_t *bits, const uint32_t *b, uint32_t j0, uint32_t j1, uint32_t k0,
+                   uint32_t width)
+{
+    for (uint32_t j = j0; j < j1; j++)
+        bits[(size_t)b[j] * width + (j / 64 - k0)] ^= 1ull << (j % 64);
+}
+
+/* At least `need` zeroed words at s->t.bits (the old ones are zero again). */
+static int reserve(struct cet_peq_slot *s, size_t need)
+{
+    if (need <= s->cap)
+        return 0;
+    free(s->t.bits);
+    s->cap = 0;
+    if (!(s->t.bits = calloc(need, sizeof *s->t.bits)))
+        return -1;
+    s->cap = need;
+    return 0;
+}
+
+int cet_peq_load(struct cet_peq_slot *s, const uint32_t *b, uint32_t m, uint32_t nrows)
+{
+    struct cet_peq *t = &s->t;
+    if (s->b == b && t->m == m && t->nrows == nrows)
+        return 0;
+    cet_peq_unload(s);
+    size_t max = s->max_bytes ? s->max_bytes : CET_PEQ_MAX_BYTES;
+    uint32_t blocks = (m + 63) / 64;
+    size_t row = (size_t)(nrows ? nrows : 1) * sizeof *t->bits; /* a block of every row */
+    s->width = row * blocks <= max ? blocks : max / row ? (uint32_t)(max / row) : 1;
+    s->whole = s->width == blocks;
+    if (reserve(s, (size_t)nrows * s->width))
+        return -1;
+    t->m = m;
+    t->nrows = t->nsym = nrows;
+    t->blocks = blocks;
+    if (s->whole)
+        toggle(t->bits, b, 0, m, 0, blocks);
+    s->b = b;
+    return 0;
+}
+
+uint32_t cet_lcs_slot(struct cet_peq_slot *s, const uint32_t *a, size_t n, uint64_t *v)
+{
+    const struct cet_peq *t = &s->t;
+    if (t->m == 0 || n == 0)
+        return 0;
+    cet_lcs_start(v, t->blocks);
+    if (s->whole) {
+        cet_lcs_feed_rows(v, t, a, n);
+        return cet_lcs_result(v, t->blocks, t->m);
+    }
+    if (s->carry_cap < n) {
+        unsigned char *c = realloc(s->carry, n);
+        if (!c)
+            return (uint32_t)-1;
+        s->carry = c;
+        s->carry_cap = n;
+    }
+    for (uint32_t k0 = 0; k0 < t->blocks; k0 += s->width) {
+        uint32_t w = t->blocks - k0 < s->width ? t->blocks - k0 : s->width;
+        uint32_t j0 = k0 * 64, j1 = (k0 + w) * 64 < t->m ? (k0 + w) * 64 : t->m;
+        toggle(t->bits, s->b, j0, j1, k0, w);
+        for (size_t i = 0; i < n; i++)
+            s->carry[i] = stepn(v + k0, w, t->bits + (size_t)a[i] * w, k0 ? s->carry[i] : 0);
+        toggle(t->bits, s->b, j0, j1, k0, w);
+    }
+    return cet_lcs_result(v, t->blocks, t->m);
+}
+
+void cet_peq_unload(struct cet_peq_slot *s)
+{
+    if (s->b && s->whole)
+        toggle(s->t.bits, s->b, 0, s->t.m, 0, s->t.blocks);
+    s->b = NULL;
+}
+
+void cet_peq_slot_free(struct cet_peq_slot *s)
+{
+    free(s->t.bits);
+    free(s->carry);
+    size_t max = s->max_bytes;
+    memset(s, 0, sizeof *s);
+    s->max_bytes = max;
 }
 
 uint32_t cet_lcs_dp(const uint32_t *a, size_t n, const uint32_t *b, size_t m)

@@ -76,7 +76,7 @@ int main(void)
         CHECK(cet_extract_text(d, &sel, &text) == 0);
         cet_words(text.p, text.len, push_id, &ex);
         for (uint32_t g = 0; g < d->ngold; g++) {
-            const char *w = cet_word_str(d, d->gold[g]);
+            const char *w = cet_word_str(d, cet_gold_word(d, g));
             push_id(w, strlen(w), &gold);
         }
         uint32_t lcs = cet_lcs_dp(ex.v, ex.n, gold.v, gold.n);

@@ -83,6 +83,101 @@ static void test_lcs__match_table(void)
     CHECK_EQ_INT(bits(b, 640, b, 640, 640), 640);
 }
 
+/* b[0..m) numbered as rows (distinct symbols in order of first occurrence)
+ * into rows, a[0..n) into arows with symbols absent from b left out; returns
+ * the number of rows, *na the words kept of a. */
+static uint32_t number_rows(const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
+                            uint32_t nsym, uint32_t *rows, uint32_t *arows, size_t *na)
+{
+    uint32_t *row = malloc(nsym * sizeof *row), nrows = 0;
+    for (uint32_t i = 0; i < nsym; i++)
+        row[i] = CET_NONE;
+    for (uint32_t j = 0; j < m; j++) {
+        if (row[b[j]] == CET_NONE)
+            row[b[j]] = nrows++;
+        rows[j] = row[b[j]];
+    }
+    *na = 0;
+    for (size_t i = 0; i < n; i++)
+        if (row[a[i]] != CET_NONE)
+            arows[(*na)++] = row[a[i]];
+    free(row);
+    return nrows;
+}
+
+static void test_lcs__reused_table_matches_dp(void)
+{
+    /* Slots take pattern after pattern, as an evaluating thread takes
+     * document after document: small and multi-block patterns, and the
+     * same pattern again (kept, not rebuilt); tables whole (the default
+     * budget) and in strips (budgets of a block, and of a few blocks).  The
+     * table must hold exactly the current pattern's bits, whatever came
+     * before, and the LCS must be the DP's. */
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 777);
+    enum { N = 2000, P = 3, S = 3 };
+    uint32_t *a = malloc(N * sizeof *a), *arows = malloc(N * sizeof *arows);
+    uint32_t *b[P], *rows[P], m[P] = {0}, nrows[P] = {0};
+    for (int k = 0; k < P; k++) {
+        b[k] = malloc(N * sizeof *b[k]);
+        rows[k] = malloc(N * sizeof *rows[k]);
+    }
+    struct cet_peq_slot slot[S] = {{.max_bytes = 0}, {.max_bytes = 64}, {.max_bytes = 2048}};
+    int bad = 0, bad_bits = 0, strips = 0, wholes = 0;
+    uint64_t v[N / 64 + 1];
+    for (int iter = 0; iter < 600; iter++) {
+        int k = (int)gsl_rng_uniform_int(rng, P);
+        uint32_t nsym = 1 + (uint32_t)gsl_rng_uniform_int(rng, iter % 2 ? 10 : 800);
+        if (iter < P || gsl_rng_uniform_int(rng, 3)) { /* a new pattern in array k */
+            for (int q = 0; q < S; q++)
+                if (slot[q].b == rows[k]) /* it changes: first take it out */
+                    cet_peq_unload(&slot[q]);
+            m[k] = (uint32_t)gsl_rng_uniform_int(rng, iter % 7 == 0 ? N : 300);
+            for (uint32_t j = 0; j < m[k]; j++)
+                b[k][j] = (uint32_t)gsl_rng_uniform_int(rng, nsym);
+            size_t na;
+            nrows[k] = number_rows(a, 0, b[k], m[k], 800, rows[k], arows, &na);
+        }
+        size_t n = gsl_rng_uniform_int(rng, iter % 5 == 0 ? N : 400), na;
+        for (size_t i = 0; i < n; i++)
+            a[i] = (uint32_t)gsl_rng_uniform_int(rng, nsym);
+        number_rows(a, n, b[k], m[k], 800, rows[k], arows, &na);
+        uint32_t want = cet_lcs_dp(a, n, b[k], m[k]);
+        for (int q = 0; q < S; q++) {
+            struct cet_peq_slot *s = &slot[q];
+            CHECK(cet_peq_load(s, rows[k], m[k], nrows[k]) == 0);
+            CHECK(s->t.m == m[k] && s->t.nrows == nrows[k] && s->t.blocks == (m[k] + 63) / 64);
+            uint32_t got = cet_lcs_slot(s, arows, na, v);
+            if (got != want && bad++ < 5)
+                fprintf(stderr, "n=%zu m=%u budget %zu: dp %u, table %u\n", n, m[k],
+                        s->max_bytes, want, got);
+            /* whole: the pattern's bits; in strips: none left between calls */
+            uint64_t ones = 0;
+            for (size_t w = 0; w < s->cap; w++)
+                ones += (uint64_t)__builtin_popcountll(s->t.bits[w]);
+            bad_bits += ones != (s->whole ? m[k] : 0);
+            strips += !s->whole && s->t.blocks > s->width && s->width > 1;
+            wholes += s->whole && s->t.blocks > 1;
+            /* the budget holds, but for a block of every row (at most 800 rows) */
+            if (s->max_bytes)
+                CHECK(s->cap * 8 <= (s->max_bytes > 800 * 8 ? s->max_bytes : 800 * 8));
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(bad_bits, 0);
+    CHECK(strips > 10 && wholes > 10); /* both ways, with several blocks, were tried */
+    CHECK_EQ_INT(cet_peq_table_bytes(640, 10), 10 * 10 * 8);
+    for (int q = 0; q < S; q++)
+        cet_peq_slot_free(&slot[q]);
+    for (int k = 0; k < P; k++) {
+        free(b[k]);
+        free(rows[k]);
+    }
+    free(a);
+    free(arows);
+    gsl_rng_free(rng);
+}
+
 struct seq {
     struct cet_intern *t;
     uint32_t ids[64];
@@ -135,6 +230,7 @@ int main(void)
     RUN(test_lcs__random_pairs_match_dp);
     RUN(test_lcs__block_boundaries);
     RUN(test_lcs__match_table);
+    RUN(test_lcs__reused_table_matches_dp);
     RUN(test_lcs__worked_example);
     RUN(test_lcs__empty_cases);
     TEST_END();
