@@ -276,7 +276,7 @@ int main(int argc, char **argv)
     gsl_rng_free(rng);
 
     struct cet_corpus corpus;
-    if (cet_corpus_load(&corpus, &entries, want, 0, &err)) {
+    if (cet_corpus_load(&corpus, &entries, want, 0, 0, &err)) {
         fprintf(stderr, "cetune-bench: %s\n", err.msg);
         return 1;
     }

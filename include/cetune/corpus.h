@@ -53,12 +53,21 @@ struct cet_corpus {
     size_t bytes;           /* HTML bytes of the loaded documents */
 };
 
+/* What a loaded document keeps beyond what extraction and the word metric
+ * need (flags of cet_corpus_load and cet_entry_load). */
+enum {
+    /* The decoded gold text (cet_doc.gold_text), which only the character
+     * metrics read: without it a document's gold is its words alone, and
+     * an evaluator with a character metric refuses the corpus. */
+    CET_LOAD_GOLD_TEXT = 1,
+};
+
 /* Reads and parses the entries (only those with want[i] != 0 when want is
- * not NULL) with up to `threads` threads (0 = OpenMP default).  Unusable
- * documents are recorded in skips, never fatal; it fails only when out of
- * memory. */
+ * not NULL) with up to `threads` threads (0 = OpenMP default), keeping what
+ * flags (CET_LOAD_*) ask for.  Unusable documents are recorded in skips,
+ * never fatal; it fails only when out of memory. */
 int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
-                    int threads, struct cet_error *err);
+                    unsigned flags, int threads, struct cet_error *err);
 void cet_corpus_free(struct cet_corpus *c);
 /* The second half of cet_corpus_load: builds *c from the per-entry results
  * docs[i] (a loaded document) or reasons[i] (why entry i was skipped), both
@@ -68,7 +77,8 @@ int cet_corpus_assemble(struct cet_corpus *c, const struct cet_entries *e, struc
                         char **reasons, int oom, struct cet_error *err);
 
 /* Loads one entry (the unit of cet_corpus_load). */
-int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, struct cet_error *err);
+int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned flags,
+                   struct cet_error *err);
 
 /* Sample files: one PACKAGE/NAME per line; '#' comments and blank lines ignored. */
 int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error *err);

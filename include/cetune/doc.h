@@ -74,7 +74,8 @@ struct cet_doc {
     uint32_t *row_word;
     uint32_t nrows;
     int has_gold;
-    char *gold_text; /* the decoded gold, for the character metrics */
+    char *gold_text; /* the decoded gold, for the character metrics; a loaded corpus
+                        keeps it only when asked (CET_LOAD_GOLD_TEXT), else NULL */
     size_t gold_text_len;
 
     /* Vocabulary: word id -> NFKC-casefolded string at vocab_pool + vocab_off[id]. */

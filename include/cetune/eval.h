@@ -33,7 +33,10 @@ void cet_score_macro(const struct cet_corpus *c, const struct cet_score *docs,
 void cet_score_means(const struct cet_score *sc, size_t k, size_t ndocs, double *mean_f1,
                      double *mean_p, double *mean_r);
 
-/* An extractor bound to a corpus, with its per-document preparation done once. */
+/* An extractor bound to a corpus, with its per-document preparation done
+ * once.  The character metrics need the documents' gold text: a corpus
+ * loaded without it (CET_LOAD_GOLD_TEXT, corpus.h) is refused, naming the
+ * first document. */
 struct cet_evaluator;
 
 int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
@@ -67,7 +70,7 @@ struct cet_measures; /* objective.h */
 struct cet_backend {
     void *ctx;
     int (*load)(void *ctx, struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
-                int threads, struct cet_error *err);
+                unsigned flags, int threads, struct cet_error *err);
     int (*prepare)(void *ctx, const struct cet_extractor *ex, enum cet_metric metric,
                    struct cet_error *err);
     int (*evaluate)(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t ndocs,

@@ -58,11 +58,12 @@ int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *con
                     const struct cet_backend *be, size_t *drawn, size_t *replaced,
                     struct cet_error *err);
 /* Scans the corpora and loads the documents of the sample file (all of
- * them when sample is NULL).  Unusable documents are in c->skips (c may
- * end up empty: the caller decides).  Both load with be (NULL: this
- * process). */
+ * them when sample is NULL), keeping what flags ask for (CET_LOAD_*,
+ * corpus.h; cet_sample_load keeps nothing extra).  Unusable documents are
+ * in c->skips (c may end up empty: the caller decides).  Both load with be
+ * (NULL: this process). */
 int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                         size_t ndirs, const char *sample, int threads,
+                         size_t ndirs, const char *sample, unsigned flags, int threads,
                          const struct cet_backend *be, struct cet_error *err);
 
 /* ---- what a run is (run.json and the checkpoint) ---- */

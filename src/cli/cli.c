@@ -144,10 +144,11 @@ static int report_corpus(struct cet_corpus *c)
 }
 
 int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                    size_t ndirs, const char *sample, int threads, const struct cet_backend *be)
+                    size_t ndirs, const char *sample, unsigned flags, int threads,
+                    const struct cet_backend *be)
 {
     struct cet_error err;
-    if (cet_corpus_load_dirs(c, e, dirs, ndirs, sample, threads, be, &err)) {
+    if (cet_corpus_load_dirs(c, e, dirs, ndirs, sample, flags, threads, be, &err)) {
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }

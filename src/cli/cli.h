@@ -129,10 +129,12 @@ const struct cet_backend *cli_backend(void);
 /* One line per skipped document of c, on stderr. */
 void cli_print_skips(const struct cet_corpus *c);
 /* Scans and loads corpora (only the sample's documents when sample is not
- * NULL), printing one line per skipped document and a summary to stderr.
- * Returns 0, or an exit code after printing. */
+ * NULL, keeping what flags ask for: CET_LOAD_*), printing one line per
+ * skipped document and a summary to stderr.  Returns 0, or an exit code
+ * after printing. */
 int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                    size_t ndirs, const char *sample, int threads, const struct cet_backend *be);
+                    size_t ndirs, const char *sample, unsigned flags, int threads,
+                    const struct cet_backend *be);
 /* Scans the corpora and loads a seeded sample of n documents
  * (cet_sample_load), reporting like cli_load_corpus.  Returns 0, or an exit
  * code after printing. */

@@ -551,7 +551,9 @@ static int cmd_evaluate(int argc, char **argv)
     /* Under MPI the ranks load and score their shards; --extracts needs the
      * documents' models in this process, so it loads them all here. */
     const struct cet_backend *be = extracts ? NULL : cli_backend();
-    if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, (int)threads, be)))
+    /* The character metrics read the gold's text, the word metric its words only. */
+    unsigned flags = metric == CET_METRIC_WORD ? 0 : CET_LOAD_GOLD_TEXT;
+    if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, flags, (int)threads, be)))
         goto done;
     res = calloc(cfgs.n, sizeof *res);
     sc = calloc(cfgs.n, sizeof *sc);

@@ -269,7 +269,7 @@ static int cmd_evolve(int argc, char **argv)
         rc = cli_sample_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, (size_t)a.sample_size,
                                a.opt.seed, a.by_package, (int)a.threads, cli_backend());
     else
-        rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, (int)a.threads,
+        rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, 0, (int)a.threads,
                              cli_backend());
     cet_run_set_backend(run, cli_backend());
     if (rc)

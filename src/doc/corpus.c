@@ -378,7 +378,8 @@ static void strip_text_wrapper(struct cet_buf *b)
     }
 }
 
-int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, struct cet_error *err)
+int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned flags,
+                   struct cet_error *err)
 {
     struct cet_buf html = {0}, goldraw = {0};
     char *gold = NULL;
@@ -413,6 +414,11 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, struct cet_e
     if (cet_doc_parse(out, html.p, html.len, gold, gold_len, err))
         goto done;
     struct cet_doc *d = *out;
+    if (!(flags & CET_LOAD_GOLD_TEXT)) {
+        free(d->gold_text);
+        d->gold_text = NULL;
+        d->gold_text_len = 0;
+    }
     d->package = strdup(e->package);
     d->name = strdup(e->name);
     d->path = strdup(e->html_path);
@@ -431,7 +437,7 @@ done:
 }
 
 int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
-                    int threads, struct cet_error *err)
+                    unsigned flags, int threads, struct cet_error *err)
 {
     memset(c, 0, sizeof *c);
     size_t n = e->n;
@@ -448,7 +454,7 @@ int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uin
         if (want && !want[i])
             continue;
         struct cet_error derr;
-        if (cet_entry_load(&docs[i], &e->v[i], &derr)) {
+        if (cet_entry_load(&docs[i], &e->v[i], flags, &derr)) {
             reasons[i] = strdup(derr.msg);
             if (!reasons[i]) {
 #pragma omp atomic write

@@ -76,6 +76,13 @@ int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
         cet_evaluator_free(ev);
         return cet_fail(err, "out of memory");
     }
+    for (size_t i = 0; ev->chars && i < c->ndocs; i++)
+        if (c->docs[i]->has_gold && !c->docs[i]->gold_text) {
+            cet_fail(err, "%s/%s: the character metrics need the gold text, which was not loaded "
+                     "(CET_LOAD_GOLD_TEXT)", c->docs[i]->package, c->docs[i]->name);
+            cet_evaluator_free(ev);
+            return -1;
+        }
     if (ev->chars) {
         int failed = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(ev->threads)

@@ -255,7 +255,8 @@ static int check_seen(const struct cet_cluster *cl, const uint8_t *seen, char *m
  * per entry as pack_status, or 'E' and a message naming the rank (and the
  * document when one is to blame) when the shard cannot be loaded. */
 static int load_part(struct cet_cluster *cl, const int *sizes, const int *displs, const char *all,
-                     int threads, char **status_all, int **ssizes, struct cet_error *err)
+                     unsigned flags, int threads, char **status_all, int **ssizes,
+                     struct cet_error *err)
 {
     int my = 0;
     int64_t nmine = 0;
@@ -280,7 +281,7 @@ static int load_part(struct cet_cluster *cl, const int *sizes, const int *displs
         snprintf(msg, sizeof msg, "rank %d: out of memory receiving its shard", cl->rank);
     else if (check_seen(cl, seen, msg, sizeof msg))
         ok = 0;
-    else if (cet_corpus_load(&cl->local, &cl->shard, NULL, threads, &lerr) ||
+    else if (cet_corpus_load(&cl->local, &cl->shard, NULL, flags, threads, &lerr) ||
              pack_status(&st, &cl->shard, &cl->local)) {
         ok = 0;
         snprintf(msg, sizeof msg, "rank %d: out of memory loading its shard", cl->rank);
@@ -445,7 +446,7 @@ static int bcast_layout(struct cet_cluster *cl, const struct cet_corpus *c)
 }
 
 int cet_cluster_load(struct cet_cluster *cl, struct cet_corpus *c, const struct cet_entries *e,
-                     const uint8_t *want, int threads, struct cet_error *err)
+                     const uint8_t *want, unsigned flags, int threads, struct cet_error *err)
 {
     memset(c, 0, sizeof *c);
     int N = cl->size, rc = 0;
@@ -461,10 +462,10 @@ int cet_cluster_load(struct cet_cluster *cl, struct cet_corpus *c, const struct 
         rc = cet_fail(err, "out of memory");
         goto done;
     }
-    int64_t h[4] = {CMD_LOAD, threads, 0, 0};
+    int64_t h[4] = {CMD_LOAD, threads, flags, 0};
     bcast_cmd(h);
     struct cet_error lerr;
-    if (load_part(cl, sizes, displs, all.p, threads, &status, &ssizes, &lerr))
+    if (load_part(cl, sizes, displs, all.p, flags, threads, &status, &ssizes, &lerr))
         rc = cet_fail(err, "%s", lerr.msg);
     else
         rc = catalogue(cl, c, e, wi, first, status, ssizes, err);
@@ -793,9 +794,9 @@ done:
 }
 
 static int be_load(void *ctx, struct cet_corpus *c, const struct cet_entries *e,
-                   const uint8_t *want, int threads, struct cet_error *err)
+                   const uint8_t *want, unsigned flags, int threads, struct cet_error *err)
 {
-    return cet_cluster_load(ctx, c, e, want, threads, err);
+    return cet_cluster_load(ctx, c, e, want, flags, threads, err);
 }
 
 static int be_prepare(void *ctx, const struct cet_extractor *ex, enum cet_metric metric,
@@ -835,7 +836,7 @@ int cet_cluster_serve(struct cet_cluster *cl, struct cet_error *err)
             return 0;
         case CMD_LOAD:
             /* A failure is reported to rank 0 through the status. */
-            load_part(cl, NULL, NULL, NULL, (int)h[1], NULL, NULL, &e);
+            load_part(cl, NULL, NULL, NULL, (unsigned)h[2], (int)h[1], NULL, NULL, &e);
             bcast_layout(cl, NULL);
             break;
         case CMD_PREPARE: {

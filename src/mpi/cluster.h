@@ -42,7 +42,7 @@ void cet_cluster_end(struct cet_cluster *cl);
 void cet_shard_plan(const uint64_t *cost, size_t n, int nranks, size_t *first);
 
 /* Loads the wanted entries (all when want is NULL), each rank its shard with
- * `threads` threads.  *c receives the whole corpus in corpus order as
+ * `threads` threads, keeping what flags ask for (CET_LOAD_*).  *c receives the whole corpus in corpus order as
  * cet_corpus_load would give it (documents, packages, skips with their
  * reasons, bytes), but its documents are catalogue entries only (package,
  * name, path, bytes): the models stay on their ranks.  A new load replaces
@@ -51,7 +51,7 @@ void cet_shard_plan(const uint64_t *cost, size_t n, int nranks, size_t *first);
  * must see the same files); a page no rank can read is skipped as in
  * cet_corpus_load. */
 int cet_cluster_load(struct cet_cluster *cl, struct cet_corpus *c, const struct cet_entries *e,
-                     const uint8_t *want, int threads, struct cet_error *err);
+                     const uint8_t *want, unsigned flags, int threads, struct cet_error *err);
 /* Binds extractor ex and metric to every rank's shard (cet_evaluator_new);
  * an error names the rank and the document. */
 int cet_cluster_prepare(struct cet_cluster *cl, const struct cet_extractor *ex,

@@ -152,10 +152,10 @@ static int keep_skips(struct cet_skip **all, size_t *n, struct cet_corpus *c)
 
 /* cet_corpus_load, or the backend's. */
 static int load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
-                int threads, const struct cet_backend *be, struct cet_error *err)
+                unsigned flags, int threads, const struct cet_backend *be, struct cet_error *err)
 {
-    return be ? be->load(be->ctx, c, e, want, threads, err)
-              : cet_corpus_load(c, e, want, threads, err);
+    return be ? be->load(be->ctx, c, e, want, flags, threads, err)
+              : cet_corpus_load(c, e, want, flags, threads, err);
 }
 
 int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
@@ -179,7 +179,7 @@ int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *con
         usable[i] = !e->v[i].gold_missing;
     for (;;) {
         if (cet_sample_draw(want, e, usable, n, seed, by_package, drawn, err) ||
-            load(c, e, want, threads, be, err))
+            load(c, e, want, 0, threads, be, err))
             goto done;
         /* Unusable documents leave the draw; their packages take the next ones. */
         size_t marked = 0;
@@ -224,7 +224,7 @@ done:
 }
 
 int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                         size_t ndirs, const char *sample, int threads,
+                         size_t ndirs, const char *sample, unsigned flags, int threads,
                          const struct cet_backend *be, struct cet_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -247,7 +247,7 @@ int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char
             return -1;
         }
     }
-    int rc = load(c, e, want, threads, be, err);
+    int rc = load(c, e, want, flags, threads, be, err);
     free(want);
     return rc;
 }

@@ -31,7 +31,7 @@ static inline int test_real_new(struct test_real *t, const char *dir, const char
 {
     memset(t, 0, sizeof *t);
     return cet_corpus_scan(&t->e, &dir, 1, err) ||
-                   cet_corpus_load(&t->c, &t->e, NULL, threads, err) ||
+                   cet_corpus_load(&t->c, &t->e, NULL, 0, threads, err) ||
                    cet_params_load(&t->d, params, NULL, err) ||
                    cet_evaluator_new(&t->ev, &t->c, t->d.ex, CET_METRIC_WORD, threads, err) ||
                    cet_ga_create(&t->ga, &t->d, err)

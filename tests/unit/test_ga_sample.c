@@ -146,7 +146,7 @@ static void test_ga_sample__file_format(void)
     uint8_t want[8] = {0, 1, 0, 0, 0, 0, 0, 1};
     CHECK_EQ_INT(cet_corpus_scan(&e, dirs, 1, &err), 0);
     CHECK_EQ_INT(e.n, 8);
-    CHECK_EQ_INT(cet_corpus_load(&c, &e, want, 1, &err), 0);
+    CHECK_EQ_INT(cet_corpus_load(&c, &e, want, 0, 1, &err), 0);
     struct cet_buf b = {0};
     CHECK_EQ_INT(cet_sample_format(&b, &c), 0);
     CHECK_STR(b.p, "blog/blog-2\nnews/news-4\n");
