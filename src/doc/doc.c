@@ -29,8 +29,8 @@ struct builder {
     size_t invisible;         /* open elements whose content is not text */
     size_t anchors;           /* open <a href> elements */
     struct cet_intern vocab;
-    /* Tag and attribute names, each stored once in the pool: names[id] is
-     * the pool offset of the name interned as id. */
+    /* Tag and attribute names and kept attribute values, each stored once
+     * in the pool: names[id] is the pool offset of the string interned as id. */
     struct cet_intern name_ids;
     uint32_t *names;
     size_t names_cap;
@@ -74,8 +74,10 @@ static uint32_t pool_add(struct builder *b, const char *s, size_t n)
     return off;
 }
 
-/* Pool offset of a tag or attribute name, stored once per document. */
-static uint32_t pool_name(struct builder *b, const char *s, size_t n)
+/* Pool offset of a string stored once per document: a tag or attribute
+ * name, or a kept attribute value (class names and link hosts repeat: the
+ * values of the dev corpora take 2.1 MB this way instead of 5.0). */
+static uint32_t pool_once(struct builder *b, const char *s, size_t n)
 {
     uint32_t known = b->name_ids.n, id = cet_intern(&b->name_ids, s, n);
     if (id == UINT32_MAX) {
@@ -251,7 +253,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     uint32_t idx = d->nnodes - 1;
     e->kind = CET_ELEMENT;
     e->tag = (uint16_t)tag;
-    e->str = pool_name(b, (const char *)name, nlen);
+    e->str = pool_once(b, (const char *)name, nlen);
     e->len = (uint32_t)nlen;
     if (tf & CET_TAGF_BLOCK) {
         e->flags |= CET_NF_BLOCK;
@@ -269,8 +271,9 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
         if (keep < 0)
             continue;
         struct cet_attr a;
-        a.name = pool_name(b, an, strlen(an));
-        a.value = pool_add(b, av, (size_t)keep);
+        a.name = pool_once(b, an, strlen(an));
+        /* The model for extraction (all attributes) lives for one page. */
+        a.value = b->all_attrs ? pool_add(b, av, (size_t)keep) : pool_once(b, av, (size_t)keep);
         GROW(b, d->attrs, d->nattrs, b->attr_cap);
         d->attrs[d->nattrs++] = a;
     }
