@@ -365,7 +365,11 @@ static int sort_indices(const struct cet_ga *ga, size_t *v, size_t n)
     return cet_sort_indices(v, n, before, ga);
 }
 
-int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n)
+/* Archive indices sorted best first (Deb's rules: feasible before
+ * infeasible, smaller violation first, then fitness, then evaluation
+ * order; with racing, raced-out individuals last); the caller frees
+ * *out.  -1 when out of memory. */
+static int ranking(const struct cet_ga *ga, size_t **out, size_t *n)
 {
     *out = malloc((ga->narch ? ga->narch : 1) * sizeof **out);
     if (!*out)
@@ -384,7 +388,7 @@ int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n)
 int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n)
 {
     size_t *rank, nr, k = 0;
-    if (cet_ga_ranking(ga, &rank, &nr))
+    if (ranking(ga, &rank, &nr))
         return -1;
     for (size_t r = 0; r < nr && k < max; r++) {
         size_t i = rank[r];

@@ -90,13 +90,6 @@ struct cet_ga {
     void *ctx;
 };
 
-/* Archive indices sorted best first (Deb's rules: feasible before
- * infeasible, smaller violation first, then fitness, then evaluation
- * order; with racing, raced-out individuals last); the caller frees
- * *out.  -1 when out of memory, as for cet_ga_top and cet_ga_front
- * (evolve.c). */
-int cet_ga_ranking(const struct cet_ga *ga, size_t **out, size_t *n);
-
 /* ---- genomes (genome.c) ---- */
 
 /* A random genome, uniform (or log-uniform) within the ranges, normalised. */
