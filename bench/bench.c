@@ -276,7 +276,11 @@ int main(int argc, char **argv)
     gsl_rng_free(rng);
 
     struct cet_corpus corpus;
-    if (cet_corpus_load(&corpus, &entries, want, 0, 0, &err)) {
+    /* What every extractor reads (crunch, score and the pipeline the text). */
+    unsigned flags = 0;
+    for (size_t x = 0; x < cet_extractor_count(); x++)
+        flags |= cet_extractor_at(x)->load;
+    if (cet_corpus_load(&corpus, &entries, want, flags, 0, &err)) {
         fprintf(stderr, "cetune-bench: %s\n", err.msg);
         return 1;
     }
@@ -414,10 +418,10 @@ int main(int argc, char **argv)
                "\"libxml2_parse_mb_s\": %.2f, \"lcs_speedup\": %.1f, ",
                ndocs, bytes, threads, parse_mb_s, libxml2_mb_s, speedup);
         printf("\"model_bytes_per_html_byte\": %.3f, \"model_bytes\": {\"nodes\": %zu, "
-               "\"attrs\": %zu, \"texts\": %zu, \"pool\": %zu, \"words\": %zu, \"gold\": %zu, "
+               "\"attrs\": %zu, \"texts\": %zu, \"pool\": %zu, \"text\": %zu, \"words\": %zu, \"gold\": %zu, "
                "\"gold_text\": %zu, \"vocab\": %zu, \"mrows\": %zu, \"other\": %zu, "
                "\"total\": %zu}, \"lcs_table_bytes\": %zu, ",
-               model_ratio, mem.nodes, mem.attrs, mem.texts, mem.pool, mem.words, mem.gold,
+               model_ratio, mem.nodes, mem.attrs, mem.texts, mem.pool, mem.text, mem.words, mem.gold,
                mem.gold_text, mem.vocab, mem.mrows, mem.other, mem.total, table_bytes);
         const char *keys[] = {"eval_ms", "eval_ms_threads", "lcs_floor_ms"};
         for (int k = 0; k < 3; k++) {
@@ -438,7 +442,7 @@ int main(int argc, char **argv)
         printf("model          %8.2f bytes per HTML byte (%.1f MB: nodes %.1f, strings %.1f, "
                "words %.1f, gold %.1f, gold rows of page words %.1f, other %.1f)\n",
                model_ratio, mem.total / 1e6, (mem.nodes + mem.attrs + mem.texts) / 1e6,
-               mem.pool / 1e6, (mem.words + mem.vocab) / 1e6, (mem.gold + mem.gold_text) / 1e6,
+               (mem.pool + mem.text) / 1e6, (mem.words + mem.vocab) / 1e6, (mem.gold + mem.gold_text) / 1e6,
                mem.mrows / 1e6, mem.other / 1e6);
         printf("LCS table      %8.2f MB at most per evaluating thread\n",
                table_bytes / 1e6);

@@ -53,18 +53,10 @@ struct cet_corpus {
     size_t bytes;           /* HTML bytes of the loaded documents */
 };
 
-/* What a loaded document keeps beyond what extraction and the word metric
- * need (flags of cet_corpus_load and cet_entry_load). */
-enum {
-    /* The decoded gold text (cet_doc.gold_text), which only the character
-     * metrics read: without it a document's gold is its words alone, and
-     * an evaluator with a character metric refuses the corpus. */
-    CET_LOAD_GOLD_TEXT = 1,
-};
 
 /* Reads and parses the entries (only those with want[i] != 0 when want is
  * not NULL) with up to `threads` threads (0 = OpenMP default), keeping what
- * flags (CET_LOAD_*) ask for.  Unusable documents are recorded in skips,
+ * flags (CET_LOAD_*, doc.h) ask for.  Unusable documents are recorded in skips,
  * never fatal; it fails only when out of memory. */
 int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
                     unsigned flags, int threads, struct cet_error *err);

@@ -32,7 +32,8 @@ struct cet_node {
     uint32_t parent; /* CET_NONE for top-level nodes */
     uint32_t end;    /* one past the last node of this subtree */
     uint32_t block;  /* nearest block-level element at or above this node, or CET_NONE */
-    uint32_t str;    /* element: tag name; text: collapsed text (offsets into doc->pool, NUL-terminated) */
+    uint32_t str;    /* element: tag name (offset into doc->pool); text: collapsed text (offset
+                        into doc->text); NUL-terminated, read with cet_node_str */
     uint32_t len;    /* bytes at str */
     uint32_t w0, w1; /* words doc->words[w0..w1) of this node (of the whole subtree for elements) */
     uint32_t nchars; /* text: code points of the text; element: characters of its markup
@@ -59,8 +60,13 @@ struct cet_doc {
     uint32_t nattrs;
     uint32_t *texts; /* indices of the text nodes, in document order */
     uint32_t ntexts;
-    char *pool; /* strings of names, attribute values and text */
+    char *pool; /* strings of tag and attribute names and attribute values */
     size_t pool_len;
+    /* The text of the text nodes; NULL when a loaded corpus was not asked
+     * for it (CET_LOAD_TEXT): then cet_node_str of a text node
+     * must not be called, its sizes (len, nchars, words) stay. */
+    char *text;
+    size_t text_len;
 
     uint32_t *words; /* page words as vocabulary ids, document order */
     uint32_t nwords;
@@ -91,6 +97,19 @@ struct cet_doc {
     uint32_t *mrow_off;
 };
 
+/* What a loaded document keeps beyond what most extractors and the word
+ * metric need (flags of cet_corpus_load and cet_entry_load, corpus.h).  An evaluator
+ * refuses a corpus without what its metric or extractor needs. */
+enum {
+    /* The decoded gold text (cet_doc.gold_text), which only the character
+     * metrics read: without it a document's gold is its words alone. */
+    CET_LOAD_GOLD_TEXT = 1,
+    /* The text of the page's text nodes (cet_doc.text): the character
+     * metrics, written extracts and some extractors read it
+     * (cet_extractor.load); without it their sizes and words stay. */
+    CET_LOAD_TEXT = 2,
+};
+
 /* Limits of what is loaded; larger pages are skipped with a reason, never truncated. */
 #define CET_MAX_PAGE_BYTES (64u << 20)
 #define CET_MAX_DEPTH 1000000u
@@ -118,7 +137,8 @@ void cet_doc_free(struct cet_doc *doc);
  * allocator's own overhead per block is not counted. */
 struct cet_doc_mem {
     size_t nodes, attrs, texts; /* the node tree, attributes, text node index */
-    size_t pool;                /* tag names, attribute values, text */
+    size_t pool;                /* tag and attribute names, attribute values */
+    size_t text;                /* the text nodes' text */
     size_t words;               /* page words as ids */
     size_t gold;                /* gold words as rows, and the rows' ids */
     size_t gold_text;           /* the decoded gold, for the character metrics */
@@ -133,7 +153,7 @@ void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m);
 
 static inline const char *cet_node_str(const struct cet_doc *d, uint32_t i)
 {
-    return d->pool + d->nodes[i].str;
+    return (d->nodes[i].kind == CET_TEXT ? d->text : d->pool) + d->nodes[i].str;
 }
 static inline const char *cet_word_str(const struct cet_doc *d, uint32_t id)
 {

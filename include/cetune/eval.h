@@ -34,9 +34,10 @@ void cet_score_means(const struct cet_score *sc, size_t k, size_t ndocs, double 
                      double *mean_p, double *mean_r);
 
 /* An extractor bound to a corpus, with its per-document preparation done
- * once.  The character metrics need the documents' gold text: a corpus
- * loaded without it (CET_LOAD_GOLD_TEXT, corpus.h) is refused, naming the
- * first document. */
+ * once.  The character metrics need the documents' gold and page text, some
+ * extractors the page text (cet_extractor.load): a corpus loaded without
+ * what is needed (CET_LOAD_GOLD_TEXT, CET_LOAD_TEXT) is refused, naming
+ * the first document. */
 struct cet_evaluator;
 
 int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
@@ -105,7 +106,8 @@ int cet_evaluate_configs(const struct cet_corpus *c, const struct cet_config *cf
 void cet_config_scores_free(struct cet_config_scores *s, size_t n);
 
 /* Runs one extraction and renders it: text (kept text nodes, white space
- * collapsed, a newline between blocks) or the cleaned HTML. */
+ * collapsed, a newline between blocks) or the cleaned HTML.  doc must have
+ * its text (CET_LOAD_TEXT); -1 if not, or when out of memory. */
 int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
 int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
 

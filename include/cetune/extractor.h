@@ -60,6 +60,9 @@ struct cet_extractor {
     /* 1 when it reads the ad-host list in use (adhosts.h), an input besides
      * the page that runs record (best.json, run.json, the checkpoint). */
     int adhosts;
+    /* What it reads of a loaded corpus beyond the lean model: CET_LOAD_*
+     * flags (corpus.h), e.g. CET_LOAD_TEXT when it reads the text nodes' text. */
+    unsigned load;
 };
 
 /* Whether parameter i of ex matters for configuration p. */

@@ -156,13 +156,13 @@ int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *con
 }
 
 int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                      size_t ndirs, size_t n, uint64_t seed, int by_package, int threads,
-                      const struct cet_backend *be)
+                      size_t ndirs, size_t n, uint64_t seed, int by_package, unsigned flags,
+                      int threads, const struct cet_backend *be)
 {
     struct cet_error err;
     size_t drawn, replaced;
-    if (cet_sample_load(c, e, dirs, ndirs, n, seed, by_package, threads, be, &drawn, &replaced,
-                        &err)) {
+    if (cet_sample_load(c, e, dirs, ndirs, n, seed, by_package, flags, threads, be, &drawn,
+                        &replaced, &err)) {
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }

@@ -139,8 +139,8 @@ int cli_load_corpus(struct cet_corpus *c, struct cet_entries *e, const char *con
  * (cet_sample_load), reporting like cli_load_corpus.  Returns 0, or an exit
  * code after printing. */
 int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                      size_t ndirs, size_t n, uint64_t seed, int by_package, int threads,
-                      const struct cet_backend *be);
+                      size_t ndirs, size_t n, uint64_t seed, int by_package, unsigned flags,
+                      int threads, const struct cet_backend *be);
 /* Exit statuses for files (README "Exit status"): a file or directory that
  * is missing or unreadable is a runtime error (1), whichever option names
  * it; a configuration or parameter description whose content is refused is

@@ -551,8 +551,13 @@ static int cmd_evaluate(int argc, char **argv)
     /* Under MPI the ranks load and score their shards; --extracts needs the
      * documents' models in this process, so it loads them all here. */
     const struct cet_backend *be = extracts ? NULL : cli_backend();
-    /* The character metrics read the gold's text, the word metric its words only. */
-    unsigned flags = metric == CET_METRIC_WORD ? 0 : CET_LOAD_GOLD_TEXT;
+    /* What the metric, the extractors and the extracts read: the character
+     * metrics both texts, the word metric the words only. */
+    unsigned flags = metric == CET_METRIC_WORD ? 0 : CET_LOAD_GOLD_TEXT | CET_LOAD_TEXT;
+    if (extracts)
+        flags |= CET_LOAD_TEXT;
+    for (size_t j = 0; j < cfgs.n; j++)
+        flags |= cfgs.v[j].ex->load;
     if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, flags, (int)threads, be)))
         goto done;
     res = calloc(cfgs.n, sizeof *res);

@@ -267,10 +267,11 @@ static int cmd_evolve(int argc, char **argv)
     cli_catch_signals();
     if (a.sample_size >= 0)
         rc = cli_sample_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, (size_t)a.sample_size,
-                               a.opt.seed, a.by_package, (int)a.threads, cli_backend());
+                               a.opt.seed, a.by_package, d->ex->load, (int)a.threads,
+                               cli_backend());
     else
-        rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, 0, (int)a.threads,
-                             cli_backend());
+        rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, d->ex->load,
+                             (int)a.threads, cli_backend());
     cet_run_set_backend(run, cli_backend());
     if (rc)
         goto done;

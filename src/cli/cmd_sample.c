@@ -86,7 +86,7 @@ static int cmd_sample(int argc, char **argv)
         goto done;
     }
     if ((rc = cli_sample_corpus(&corpus, &entries, dirs.v, dirs.n, (size_t)n, seed, by_package,
-                                (int)threads, NULL)))
+                                0, (int)threads, NULL)))
         goto done;
     int bad = cet_buf_printf(&text, "# cetune sample -n %ld --seed %llu%s:", n,
                              (unsigned long long)seed, by_package ? " --by-package" : "");

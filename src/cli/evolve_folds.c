@@ -201,7 +201,7 @@ static int heldout_f1(const struct cet_run_info *run, const struct cet_params_de
         goto done;
     }
     if ((rc = cli_load_corpus(&c, &e, (const char *const *)run->dirs, run->ndirs, heldout,
-                              0, threads, NULL)))
+                              desc->ex->load, threads, NULL)))
         goto done;
     rc = CLI_RUNTIME;
     cet_params_default_genome(desc, g);

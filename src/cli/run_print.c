@@ -229,7 +229,7 @@ int cli_validate_run(struct cet_run *run, int threads)
     fprintf(stderr, "cetune: validating the best individuals and the defaults on %zu corpus "
                     "director%s\n", info->nvalidate, info->nvalidate == 1 ? "y" : "ies");
     int rc = cli_load_corpus(&vc, &ve, (const char *const *)info->validate, info->nvalidate,
-                             NULL, 0, threads, NULL);
+                             NULL, cet_ga_desc(cet_run_ga(run))->ex->load, threads, NULL);
     if (!rc && cli_signal) {
         fprintf(stderr, "cetune: interrupted by %s before the validation; the run is finished, "
                         "and 'cetune evolve --resume %s' validates it\n", cli_signal_name(), dir);

@@ -419,6 +419,11 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned fla
         d->gold_text = NULL;
         d->gold_text_len = 0;
     }
+    if (!(flags & CET_LOAD_TEXT)) {
+        free(d->text);
+        d->text = NULL;
+        d->text_len = 0;
+    }
     d->package = strdup(e->package);
     d->name = strdup(e->name);
     d->path = strdup(e->html_path);

@@ -18,6 +18,7 @@ struct builder {
     struct cet_doc *doc;
     size_t node_cap, attr_cap, word_cap;
     struct cet_buf pool;
+    struct cet_buf tpool;     /* the text nodes' text (doc->text) */
     struct cet_buf text;      /* pending character data of the current text node */
     uint32_t *stack;          /* open elements */
     size_t depth, stack_cap;
@@ -220,7 +221,12 @@ static void flush_text(struct builder *b)
     if (!t)
         return;
     t->kind = CET_TEXT;
-    t->str = pool_add(b, s, len);
+    t->str = (uint32_t)b->tpool.len;
+    if (b->tpool.len + len + 1 > UINT32_MAX || cet_buf_add(&b->tpool, s, len) ||
+        cet_buf_add(&b->tpool, "", 1)) {
+        fail(b, "out of memory");
+        return;
+    }
     t->len = (uint32_t)len;
     uint32_t chars = 0;
     for (size_t i = 0; i < len; i++)
@@ -374,6 +380,7 @@ void cet_doc_free(struct cet_doc *d)
     free(d->attrs);
     free(d->texts);
     free(d->pool);
+    free(d->text);
     free(d->words);
     free(d->gold_rows);
     free(d->row_word);
@@ -449,6 +456,7 @@ void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m)
     mem_add(m, &m->attrs, d->attrs ? bytes_of(d->nattrs, sizeof *d->attrs) : 0);
     mem_add(m, &m->texts, d->texts ? bytes_of(d->ntexts, sizeof *d->texts) : 0);
     mem_add(m, &m->pool, d->pool ? d->pool_len + 1 : 0);
+    mem_add(m, &m->text, d->text ? d->text_len + 1 : 0);
     mem_add(m, &m->words, d->words ? bytes_of(d->nwords, sizeof *d->words) : 0);
     mem_add(m, &m->gold, (d->gold_rows ? bytes_of(d->ngold, sizeof *d->gold_rows) : 0) +
                              (d->row_word ? bytes_of(d->nrows, sizeof *d->row_word) : 0));
@@ -641,7 +649,10 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     d->pool = b.pool.p ? b.pool.p : calloc(1, 1);
     d->pool_len = b.pool.len;
     b.pool.p = NULL;
-    if (!d->pool) {
+    d->text = b.tpool.p ? b.tpool.p : calloc(1, 1);
+    d->text_len = b.tpool.len;
+    b.tpool.p = NULL;
+    if (!d->pool || !d->text) {
         rc = cet_fail(err, "out of memory");
         goto done;
     }
@@ -652,6 +663,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     d->words = fit(d->words, d->nwords, sizeof *d->words);
     d->gold_rows = fit(d->gold_rows, d->ngold, sizeof *d->gold_rows);
     d->pool = fit(d->pool, d->pool_len + 1, 1);
+    d->text = fit(d->text, d->text_len + 1, 1);
     d->vocab_off = fit(d->vocab_off, d->nvocab, sizeof *d->vocab_off);
     d->vocab_pool = fit(d->vocab_pool, d->vocab_pool_len, 1);
 
@@ -663,6 +675,7 @@ done:
     free(b.mirror);
     cet_buf_free(&b.text);
     cet_buf_free(&b.pool);
+    cet_buf_free(&b.tpool);
     cet_intern_free(&b.vocab);
     cet_intern_free(&b.name_ids);
     free(b.names);

@@ -76,13 +76,19 @@ int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
         cet_evaluator_free(ev);
         return cet_fail(err, "out of memory");
     }
-    for (size_t i = 0; ev->chars && i < c->ndocs; i++)
-        if (c->docs[i]->has_gold && !c->docs[i]->gold_text) {
-            cet_fail(err, "%s/%s: the character metrics need the gold text, which was not loaded "
-                     "(CET_LOAD_GOLD_TEXT)", c->docs[i]->package, c->docs[i]->name);
+    /* What the metric and the extractor read must have been loaded. */
+    unsigned need = ex->load | (ev->chars ? CET_LOAD_GOLD_TEXT | CET_LOAD_TEXT : 0);
+    for (size_t i = 0; i < c->ndocs; i++) {
+        const struct cet_doc *d = c->docs[i];
+        int gold = (need & CET_LOAD_GOLD_TEXT) && d->has_gold && !d->gold_text;
+        if (gold || ((need & CET_LOAD_TEXT) && !d->text)) {
+            cet_fail(err, "%s/%s: %s needs the %s, which was not loaded (%s)", d->package, d->name,
+                     ev->chars ? "the character metric" : ex->name,
+                     gold ? "gold text" : "page's text", gold ? "CET_LOAD_GOLD_TEXT" : "CET_LOAD_TEXT");
             cet_evaluator_free(ev);
             return -1;
         }
+    }
     if (ev->chars) {
         int failed = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(ev->threads)

@@ -21,7 +21,7 @@ int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struc
 {
     int first = 1;
     uint32_t prev = CET_NONE;
-    if (cet_buf_reserve(out, 0))
+    if (!doc->text || cet_buf_reserve(out, 0))
         return -1;
     for (uint32_t i = 0; i < doc->nnodes; i++)
         if (doc->nodes[i].kind == CET_TEXT && sel->keep[i] &&
@@ -83,6 +83,8 @@ static int is_inline(const struct cet_node *n)
 
 int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out)
 {
+    if (!doc->text)
+        return -1;
     uint32_t *stack = NULL;
     size_t depth = 0, cap = 0;
     int after_inline = 0; /* the last thing written was text or an inline tag */

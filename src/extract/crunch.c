@@ -527,4 +527,5 @@ const struct cet_extractor cet_extractor_crunch = {
     .release = crunch_release,
     .run = crunch_run,
     .adhosts = 1,
+    .load = CET_LOAD_TEXT, /* count_letters */
 };

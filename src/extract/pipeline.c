@@ -538,4 +538,5 @@ struct cet_extractor cet_extractor_pipeline = {
     .run = pipe_run,
     .active = pipe_active,
     .adhosts = 1, /* its Crunch cleaning */
+    .load = CET_LOAD_TEXT, /* its Crunch and score stages */
 };

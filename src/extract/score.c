@@ -600,4 +600,5 @@ const struct cet_extractor cet_extractor_score = {
     .prepare = score_prepare,
     .release = score_release,
     .run = score_run,
+    .load = CET_LOAD_TEXT, /* add_text: punctuation */
 };

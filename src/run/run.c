@@ -239,7 +239,7 @@ int cet_run_rebind(struct cet_run *run, struct cet_error *err)
             k++;
         }
     struct cet_corpus c;
-    int rc = run->be.load(run->be.ctx, &c, e, want, 0, run->threads, err);
+    int rc = run->be.load(run->be.ctx, &c, e, want, run->desc.ex->load, run->threads, err);
     free(want);
     if (!rc && c.ndocs != t->ndocs)
         rc = cet_fail(err, "%s: the run trained on %zu documents but only %zu of them load now",
@@ -387,7 +387,7 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
     if (!sample)
         return cet_fail(err, "out of memory");
     int rc = cet_corpus_load_dirs(&run->train, &run->entries, (const char *const *)info->dirs,
-                                  info->ndirs, sample, 0, threads,
+                                  info->ndirs, sample, run->desc.ex->load, threads,
                                   run->be.load ? &run->be : NULL, err);
     free(sample);
     if (rc)

@@ -159,7 +159,7 @@ static int load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t
 }
 
 int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                    size_t ndirs, size_t n, uint64_t seed, int by_package, int threads,
+                    size_t ndirs, size_t n, uint64_t seed, int by_package, unsigned flags, int threads,
                     const struct cet_backend *be, size_t *drawn, size_t *replaced,
                     struct cet_error *err)
 {
@@ -179,7 +179,7 @@ int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *con
         usable[i] = !e->v[i].gold_missing;
     for (;;) {
         if (cet_sample_draw(want, e, usable, n, seed, by_package, drawn, err) ||
-            load(c, e, want, 0, threads, be, err))
+            load(c, e, want, flags, threads, be, err))
             goto done;
         /* Unusable documents leave the draw; their packages take the next ones. */
         size_t marked = 0;

@@ -43,7 +43,7 @@ int main(void)
     struct cet_error err;
     struct cet_corpus c;
     CHECK(cet_corpus_scan(&e, dv, 4, &err) == 0);
-    CHECK(cet_corpus_load(&c, &e, NULL, 0, 0, &err) == 0);
+    CHECK(cet_corpus_load(&c, &e, NULL, CET_LOAD_TEXT, 0, &err) == 0); /* text: rescored below */
     CHECK_EQ_INT(c.ndocs, 490);
     CHECK_EQ_INT(c.npkgs, 8);
     CHECK_EQ_INT(c.nskips, 0);

@@ -202,53 +202,66 @@ static int write_file(const char *path, const char *s, size_t n)
     return fclose(f) == 0 && w == n ? 0 : -1;
 }
 
-/* Every document's scores of lqf at its defaults under metric. */
-static int scores(const struct cet_corpus *c, enum cet_metric metric, struct cet_score *s,
-                  struct cet_error *err)
+/* Every document's scores of extractor name at its defaults under metric. */
+static int scores(const struct cet_corpus *c, const char *name, enum cet_metric metric,
+                  struct cet_score *s, struct cet_error *err)
 {
     struct cet_evaluator *ev;
-    const struct cet_extractor *lqf = cet_extractor_find("lqf");
-    double p[8];
-    cet_params_default(lqf, p);
-    if (cet_evaluator_new(&ev, c, lqf, metric, 1, err))
+    const struct cet_extractor *ex = cet_extractor_find(name);
+    double p[64];
+    cet_params_default(ex, p);
+    if (cet_evaluator_new(&ev, c, ex, metric, 1, err))
         return -1;
     int rc = cet_evaluate(ev, p, 1, NULL, 0, s, NULL, NULL, NULL, err);
     cet_evaluator_free(ev);
     return rc;
 }
 
-static void test_corpus__gold_text_only_when_asked(void)
+static void test_corpus__texts_only_when_asked(void)
 {
-    /* The decoded gold stays only for the character metrics; the word
-     * metric scores the same without it, and a character metric refuses a
-     * corpus loaded without it rather than score an empty gold. */
+    /* The decoded gold and the page's text stay only when asked for (the
+     * character metrics, some extractors); the word metric scores the same
+     * without them, and an evaluator that needs them refuses a corpus
+     * loaded without them rather than score an empty text. */
     const char *dirs[] = {DATA "/canon", DATA "/cleaneval", DATA "/article"};
     struct cet_entries e;
     struct cet_error err;
     struct cet_corpus lean, full;
     CHECK(cet_corpus_scan(&e, dirs, 3, &err) == 0);
     CHECK(cet_corpus_load(&lean, &e, NULL, 0, 2, &err) == 0);
-    CHECK(cet_corpus_load(&full, &e, NULL, CET_LOAD_GOLD_TEXT, 2, &err) == 0);
+    CHECK(cet_corpus_load(&full, &e, NULL, CET_LOAD_GOLD_TEXT | CET_LOAD_TEXT, 2, &err) == 0);
     CHECK(lean.ndocs == full.ndocs && lean.ndocs >= 8);
     size_t with_text = 0;
     for (size_t i = 0; i < lean.ndocs && i < full.ndocs; i++) {
         CHECK(lean.docs[i]->gold_text == NULL && lean.docs[i]->gold_text_len == 0);
-        CHECK(full.docs[i]->gold_text != NULL);
+        CHECK(lean.docs[i]->text == NULL && lean.docs[i]->text_len == 0);
+        CHECK(full.docs[i]->gold_text != NULL && full.docs[i]->text != NULL);
+        CHECK(lean.docs[i]->nwords == full.docs[i]->nwords);
         with_text += full.docs[i]->gold_text_len > 0;
         CHECK(lean.docs[i]->ngold == full.docs[i]->ngold);
     }
     CHECK(with_text >= 6);
     struct cet_score a[32], b[32];
     CHECK(lean.ndocs <= 32);
-    CHECK(scores(&lean, CET_METRIC_WORD, a, &err) == 0);
-    CHECK(scores(&full, CET_METRIC_WORD, b, &err) == 0);
+    CHECK(scores(&lean, "lqf", CET_METRIC_WORD, a, &err) == 0);
+    CHECK(scores(&full, "lqf", CET_METRIC_WORD, b, &err) == 0);
     for (size_t i = 0; i < lean.ndocs; i++)
         CHECK(a[i].n_extract == b[i].n_extract && a[i].n_gold == b[i].n_gold &&
               a[i].overlap == b[i].overlap && a[i].f1 == b[i].f1);
-    CHECK(scores(&full, CET_METRIC_CHARS, b, &err) == 0);
-    CHECK(scores(&lean, CET_METRIC_CHARS, a, &err) == -1);
+    CHECK(scores(&full, "lqf", CET_METRIC_CHARS, b, &err) == 0);
+    CHECK(scores(&lean, "lqf", CET_METRIC_CHARS, a, &err) == -1);
     CHECK(strstr(err.msg, "gold text") && strstr(err.msg, lean.docs[0]->name));
-    CHECK(scores(&lean, CET_METRIC_LCSTRING, a, &err) == -1);
+    CHECK(scores(&lean, "lqf", CET_METRIC_LCSTRING, a, &err) == -1);
+    /* Crunch counts letters in the text: it needs the text, and has it when asked. */
+    CHECK(scores(&full, "crunch", CET_METRIC_WORD, b, &err) == 0);
+    CHECK(scores(&lean, "crunch", CET_METRIC_WORD, a, &err) == -1);
+    CHECK(strstr(err.msg, "crunch needs the page's text") && strstr(err.msg, "CET_LOAD_TEXT"));
+    struct cet_sel sel = {0};
+    struct cet_buf out = {0};
+    CHECK(cet_sel_reset(&sel, lean.docs[0]) == 0 && cet_extract_text(lean.docs[0], &sel, &out) == -1);
+    CHECK(cet_sel_reset(&sel, full.docs[0]) == 0 && cet_extract_text(full.docs[0], &sel, &out) == 0);
+    cet_buf_free(&out);
+    cet_sel_free(&sel);
     cet_corpus_free(&lean);
     cet_corpus_free(&full);
     cet_entries_free(&e);
@@ -326,7 +339,7 @@ int main(void)
     RUN(test_corpus__cleaneval_gold_decoding);
     RUN(test_corpus__article_json_gzip);
     RUN(test_corpus__several_dirs_and_samples);
-    RUN(test_corpus__gold_text_only_when_asked);
+    RUN(test_corpus__texts_only_when_asked);
     RUN(test_corpus__extremes);
     TEST_END();
 }

@@ -191,11 +191,12 @@ static void test_doc__memory_accounting(void)
     CHECK(m.gold_text == strlen("one two four five") + 1);
     CHECK(m.gold == 4 * sizeof(uint32_t) + 4 * sizeof(uint32_t)); /* 4 words, 4 distinct */
     CHECK(m.vocab > 0 && m.mrows > 0 && m.other >= sizeof *d);
-    CHECK_EQ_INT(m.total, m.nodes + m.attrs + m.texts + m.pool + m.words + m.gold + m.gold_text +
-                              m.vocab + m.mrows + m.other);
+    CHECK(m.text == strlen("One two three") + 1 + strlen("four") + 1 + 1); /* + the buffer's end */
+    CHECK_EQ_INT(m.total, m.nodes + m.attrs + m.texts + m.pool + m.text + m.words + m.gold +
+                              m.gold_text + m.vocab + m.mrows + m.other);
     /* It adds up: twice the same document, twice the bytes. */
     cet_doc_mem(d, &m);
-    CHECK_EQ_INT(m.total, 2 * (m.nodes / 2 + m.attrs / 2 + m.texts / 2 + m.pool / 2 +
+    CHECK_EQ_INT(m.total, 2 * (m.nodes / 2 + m.attrs / 2 + m.texts / 2 + m.pool / 2 + m.text / 2 +
                                m.words / 2 + m.gold / 2 + m.gold_text / 2 + m.vocab / 2 +
                                m.mrows / 2 + m.other / 2));
     cet_doc_free(d);
