@@ -6,6 +6,7 @@
 #include "cetune/serve.h"
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -25,6 +26,35 @@
 
 #include "cetune/buf.h"
 #include "cetune/page.h"
+
+/* libmicrohttpd is opened when a server starts, not linked: with GnuTLS and
+ * the rest it pulls in, it made 2.5 MB of every cetune process resident,
+ * which only `cetune serve` uses (docs/distributed.md, "Memory per page"). */
+#define MHD_FUNCTIONS(X)                                                                  \
+    X(start_daemon) X(stop_daemon) X(quiesce_daemon) X(add_connection)                    \
+    X(create_response_from_buffer) X(add_response_header) X(queue_response)               \
+    X(destroy_response) X(lookup_connection_value) X(get_connection_info)
+#define MHD_POINTER(f) __typeof__(MHD_##f) *f;
+static struct {
+    MHD_FUNCTIONS(MHD_POINTER)
+} mhd;
+static pthread_once_t mhd_once = PTHREAD_ONCE_INIT;
+static char mhd_error[256];
+
+static void mhd_open(void)
+{
+    void *h = dlopen(CETUNE_MHD_LIB, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(mhd_error, sizeof mhd_error, "%s", dlerror());
+        return;
+    }
+#define MHD_LOAD(f)                                                                       \
+    if (!(*(void **)&mhd.f = dlsym(h, "MHD_" #f))) {                                      \
+        snprintf(mhd_error, sizeof mhd_error, "%s: no MHD_%s", CETUNE_MHD_LIB, #f);       \
+        return;                                                                           \
+    }
+    MHD_FUNCTIONS(MHD_LOAD)
+}
 
 /* Routes in use, counted: each request holds the table it started with, so
  * a reload never frees routes under a running extraction. */
@@ -151,26 +181,26 @@ static enum MHD_Result respond(struct cet_server *s, struct MHD_Connection *c, s
                                unsigned status, const char *type, char *body, size_t len,
                                const char *allow)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    struct MHD_Response *r = mhd.create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
     if (!r) {
         free(body);
         return MHD_NO;
     }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     if (allow)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+        mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
     if (atomic_load(&s->draining)) /* shutting down: no next request on this connection */
-        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+        mhd.add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     q->status = status;
     q->out_bytes = len;
-    enum MHD_Result ret = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
+    enum MHD_Result ret = mhd.queue_response(c, status, r);
+    mhd.destroy_response(r);
     return ret;
 }
 
 static int wants_json(struct MHD_Connection *c)
 {
-    const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    const char *a = mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     return a && strstr(a, "application/json");
 }
 
@@ -239,10 +269,10 @@ static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, s
     if (q->too_large)
         return fail(s, c, q, MHD_HTTP_CONTENT_TOO_LARGE, NULL,
                     "the page is larger than the limit of %zu bytes", s->o.max_body);
-    const char *url = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "url");
+    const char *url = mhd.lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "url");
     if (!url)
-        url = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Url");
-    const char *format = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "format");
+        url = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "X-Url");
+    const char *format = mhd.lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "format");
     if (format && strcmp(format, "text") && strcmp(format, "html"))
         return fail(s, c, q, MHD_HTTP_BAD_REQUEST, NULL, "format must be text or html, not '%.40s'",
                     format);
@@ -264,7 +294,7 @@ static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, s
     struct cet_page *pg = thread_page(s);
     struct cet_page_opts opts = {
         .format = html ? CET_PAGE_HTML : CET_PAGE_TEXT,
-        .charset = content_charset(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+        .charset = content_charset(mhd.lookup_connection_value(c, MHD_HEADER_KIND,
                                                                MHD_HTTP_HEADER_CONTENT_TYPE),
                                    cs, sizeof cs),
         .time_limit = s->o.time_limit};
@@ -383,7 +413,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             return respond(s, c, q, MHD_HTTP_OK, "text/plain; charset=utf-8", strdup("ok\n"), 3, NULL);
         if (ep == EP_CONFIGS)
             return configs(s, c, q);
-        const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *len = mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (len) { /* refuse before reading a byte of a body that is too large */
             char *end;
             errno = 0;
@@ -412,7 +442,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 static void client_ip(struct MHD_Connection *c, char *ip, size_t size)
 {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *ci = mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     snprintf(ip, size, "-");
     if (!ci || !ci->client_addr)
         return;
@@ -489,6 +519,11 @@ int cet_server_start(struct cet_server **out, struct cet_routes *routes, const c
                      const struct cet_server_opts *opts, struct cet_error *err)
 {
     *out = NULL;
+    pthread_once(&mhd_once, mhd_open);
+    if (mhd_error[0]) {
+        cet_routes_free(routes);
+        return cet_fail(err, "cannot open libmicrohttpd: %s", mhd_error);
+    }
     struct cet_server *s = calloc(1, sizeof *s);
     if (!s) {
         cet_routes_free(routes);
@@ -513,7 +548,7 @@ int cet_server_start(struct cet_server **out, struct cet_routes *routes, const c
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
                      MHD_USE_ERROR_LOG | (family == AF_INET6 ? MHD_USE_IPv6 : 0);
     unsigned threads = opts->threads ? opts->threads : 1;
-    s->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
+    s->d = mhd.start_daemon(flags, 0, NULL, NULL, handle, s,
                             MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, s, /* first, as it must be */
                             MHD_OPTION_LISTEN_SOCKET, s->fd,
                             MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0,
@@ -547,7 +582,7 @@ unsigned cet_server_stop(struct cet_server *s, double wait)
     atomic_store(&s->draining, 1);
     /* No new connections: those arriving from now on are refused.  Those the
      * kernel already accepted are handed to the server, not reset. */
-    MHD_quiesce_daemon(s->d);
+    mhd.quiesce_daemon(s->d);
     for (;;) {
         struct sockaddr_storage sa;
         socklen_t len = sizeof sa;
@@ -556,7 +591,7 @@ unsigned cet_server_stop(struct cet_server *s, double wait)
             continue;
         if (fd < 0)
             break;
-        if (MHD_add_connection(s->d, fd, (struct sockaddr *)&sa, len) != MHD_YES)
+        if (mhd.add_connection(s->d, fd, (struct sockaddr *)&sa, len) != MHD_YES)
             close(fd);
     }
     /* Refuses new connections; the descriptor stays open until the daemon
@@ -573,7 +608,7 @@ unsigned cet_server_stop(struct cet_server *s, double wait)
         nanosleep(&(struct timespec){0, 5000000}, NULL);
     }
     unsigned left = atomic_load(&s->in_flight);
-    MHD_stop_daemon(s->d);
+    mhd.stop_daemon(s->d);
     close(s->fd);
     table_unref(s, s->current);
     pthread_key_delete(s->page_key);
