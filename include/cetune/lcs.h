@@ -58,8 +58,6 @@ uint32_t cet_lcs_slot(struct cet_peq_slot *s, const uint32_t *a, size_t n, uint6
  * s is still to be used. */
 void cet_peq_unload(struct cet_peq_slot *s);
 void cet_peq_slot_free(struct cet_peq_slot *s);
-/* Bytes of the whole table of a pattern of m positions over nrows rows. */
-size_t cet_peq_table_bytes(uint32_t m, uint32_t nrows);
 
 /* LCS length of a[0..n) against the pattern of t; v is scratch of
  * t->blocks words.  Symbols without a row cannot match and are skipped,

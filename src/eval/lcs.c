@@ -138,11 +138,6 @@ uint32_t cet_lcs_bits(const struct cet_peq *t, const uint32_t *a, size_t n, uint
     return cet_lcs_result(v, t->blocks, t->m);
 }
 
-size_t cet_peq_table_bytes(uint32_t m, uint32_t nrows)
-{
-    return (size_t)nrows * ((m + 63) / 64) * sizeof(uint64_t);
-}
-
 /* Toggles the bits of positions [j0, j1) of pattern b in a table of rows of
  * `width` blocks from block k0 on: sets them in a zero table, clears them
  * again (bit j of a row belongs to b[j] alone). */
@@ -218,8 +213,15 @@ uint32_t cet_lcs_slot(struct cet_peq_slot *s, const uint32_t *a, size_t n, uint6
 
 void cet_peq_unload(struct cet_peq_slot *s)
 {
-    if (s->b && s->whole)
-        toggle(s->t.bits, s->b, 0, s->t.m, 0, s->t.blocks);
+    const struct cet_peq *t = &s->t;
+    /* A table of few words per position is cleared faster whole (memset
+     * writes a cache line at a time, toggling is a read and a write per
+     * position); a large sparse one through its positions. */
+    size_t words = (size_t)t->nrows * t->blocks;
+    if (s->b && s->whole && words <= 4 * (size_t)t->m)
+        memset(t->bits, 0, words * sizeof *t->bits);
+    else if (s->b && s->whole)
+        toggle(t->bits, s->b, 0, t->m, 0, t->blocks);
     s->b = NULL;
 }
 
