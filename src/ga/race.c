@@ -33,8 +33,7 @@
  * pages all going the same way before it can say p < 0.2.  Each test is
  * at alpha, without correction for the repeated looks, as in F-race: the
  * rate of dropping an individual as good as the incumbent is then above
- * alpha, which the
- * defaults were tuned for (docs/racing.md). */
+ * alpha, which the defaults were tuned for (docs/racing.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,19 +112,18 @@ double cet_race_pvalue(double *d, size_t n)
             scale += fabs(d[i]);
             d[k++] = fabs(d[i]);
         }
-    double *m = d;
-    qsort(m, k, sizeof *m, by_size_desc);
+    qsort(d, k, sizeof *d, by_size_desc);
     size_t e = k < CET_RACE_EXACT ? k : CET_RACE_EXACT;
     double var = 0;
     for (size_t i = e; i < k; i++)
-        var += m[i] * m[i];
+        var += d[i] * d[i];
     /* The observed signs are one of the patterns; summed in another order
      * it may differ in the last bits, so it must still count as <= obs. */
     double sd = sqrt(var), at = obs + 1e-9 * scale, p = 0;
     for (size_t pat = 0; pat < ((size_t)1 << e); pat++) {
         double s = 0;
         for (size_t i = 0; i < e; i++)
-            s += pat >> i & 1 ? -m[i] : m[i];
+            s += pat >> i & 1 ? -d[i] : d[i];
         p += sd > 0 ? gsl_cdf_ugaussian_P((at - s) / sd) : s <= at;
     }
     return p / (double)((size_t)1 << e);
@@ -190,9 +188,8 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
     free(seen);
     if (bad)
         return cet_fail(err, "the racing order is not a permutation of the documents");
-    /* A restored generation in progress already has its sequence. */
-    if (!R->pending)
-        cet_race_sequence(R, ga->opt.race_weak);
+    /* The generation's sequence is set when it starts (cet_ga__race_begin)
+     * or, for one restored in progress, by the checkpoint reader. */
     R->score = score;
     return 0;
 }
