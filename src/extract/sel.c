@@ -1,0 +1,120 @@
+/* Selections (struct cet_sel, include/cetune/extractor.h): what an extractor
+ * keeps of a document, with the scratch memory it reuses from page to page. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/extractor.h"
+
+int cet_sel_reset(struct cet_sel *sel, const struct cet_doc *doc)
+{
+    if (sel->keep_cap < doc->nnodes) {
+        uint8_t *k = realloc(sel->keep, doc->nnodes);
+        if (!k)
+            return -1;
+        sel->keep = k;
+        sel->keep_cap = doc->nnodes;
+    }
+    if (doc->nnodes)
+        memset(sel->keep, 0, doc->nnodes);
+    sel->nextra = 0;
+    return 0;
+}
+
+void cet_sel_free(struct cet_sel *sel)
+{
+    for (size_t k = 0; k < sel->nsub; k++)
+        cet_sel_free(&sel->sub[k]);
+    free(sel->sub);
+    free(sel->keep);
+    free(sel->extra);
+    for (int i = 0; i < 4; i++)
+        free(sel->buf[i]);
+    memset(sel, 0, sizeof *sel);
+}
+
+void *cet_sel_buf(struct cet_sel *sel, int slot, size_t bytes)
+{
+    if (slot < 0 || slot >= 4)
+        return NULL;
+    if (sel->buf_cap[slot] < bytes) {
+        void *p = realloc(sel->buf[slot], bytes);
+        if (!p)
+            return NULL;
+        sel->buf[slot] = p;
+        sel->buf_cap[slot] = bytes;
+    }
+    return sel->buf[slot] ? sel->buf[slot] : (sel->buf[slot] = malloc(1));
+}
+
+struct cet_sel *cet_sel_sub(struct cet_sel *sel, size_t k)
+{
+    if (k >= sel->nsub) {
+        struct cet_sel *s = realloc(sel->sub, (k + 1) * sizeof *s);
+        if (!s)
+            return NULL;
+        memset(s + sel->nsub, 0, (k + 1 - sel->nsub) * sizeof *s);
+        sel->sub = s;
+        sel->nsub = k + 1;
+    }
+    return &sel->sub[k];
+}
+
+int cet_sel_add_extra(struct cet_sel *sel, uint32_t text_node)
+{
+    if (sel->nextra == sel->extra_cap) {
+        size_t cap = sel->extra_cap ? sel->extra_cap * 2 : 64;
+        uint32_t *e = realloc(sel->extra, cap * sizeof *e);
+        if (!e)
+            return -1;
+        sel->extra = e;
+        sel->extra_cap = cap;
+    }
+    sel->extra[sel->nextra++] = text_node;
+    return 0;
+}
+
+void cet_sel_keep_all(const struct cet_doc *doc, struct cet_sel *sel)
+{
+    if (doc->nnodes)
+        memset(sel->keep, 1, doc->nnodes);
+}
+
+void cet_sel_set_subtree(const struct cet_doc *doc, struct cet_sel *sel, uint32_t i, uint8_t keep)
+{
+    memset(sel->keep + i, keep, doc->nodes[i].end - i);
+}
+
+int cet_sel_words(const struct cet_doc *doc, const struct cet_sel *sel, uint32_t **words,
+                  size_t *cap, uint32_t *n)
+{
+    size_t cnt = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t k = 0;
+        for (uint32_t i = 0; i < doc->nnodes; i++) {
+            const struct cet_node *nd = &doc->nodes[i];
+            if (nd->kind != CET_TEXT || !sel->keep[i])
+                continue;
+            if (pass)
+                memcpy(*words + k, doc->words + nd->w0, (nd->w1 - nd->w0) * sizeof **words);
+            k += nd->w1 - nd->w0;
+        }
+        for (uint32_t j = 0; j < sel->nextra; j++) {
+            const struct cet_node *nd = &doc->nodes[sel->extra[j]];
+            if (pass)
+                memcpy(*words + k, doc->words + nd->w0, (nd->w1 - nd->w0) * sizeof **words);
+            k += nd->w1 - nd->w0;
+        }
+        if (!pass) {
+            cnt = k;
+            if (*cap < cnt + 1) {
+                uint32_t *w = realloc(*words, (cnt + 1) * sizeof *w);
+                if (!w)
+                    return -1;
+                *words = w;
+                *cap = cnt + 1;
+            }
+        }
+    }
+    *n = (uint32_t)cnt;
+    return 0;
+}
