@@ -40,26 +40,6 @@ char *cli_command_line(int argc, char **argv)
     return b.p;
 }
 
-int cli_list_add(struct cli_list *l, const char *s)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        const char **v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
-    l->v[l->n++] = s;
-    return 0;
-}
-
-void cli_list_free(struct cli_list *l)
-{
-    free(l->v);
-    memset(l, 0, sizeof *l);
-}
-
 int cli_configs_opt(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
 {
     struct cli_configs *c = field;

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "msgs.h"
+#include "options.h"
 
 /* The option as people write it: -n when it has a letter, else --name. */
 static const char *opt_shown(const struct cli_opt *o, char *buf, size_t size)
@@ -112,35 +113,11 @@ static void print_usage(const struct cli_command *cmd, FILE *f, const char *pref
     }
 }
 
-/* "cetune: " and prefix, the message, a newline: every diagnostic on stderr. */
-static void message(const char *prefix, const char *fmt, va_list ap)
-{
-    fprintf(stderr, "cetune: %s", prefix);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    message("", fmt, ap);
-    va_end(ap);
-}
-
-void cli_warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    message("warning: ", fmt, ap);
-    va_end(ap);
-}
-
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    message("", fmt, ap);
+    cli_vmessage("", fmt, ap);
     va_end(ap);
     const struct cli_command *c = find_command(cmd);
     if (c) {
@@ -509,4 +486,24 @@ int cli_parse_seconds(const char *cmd, const struct cli_opt *o, void *field, con
     v *= unit;
     memcpy(field, &v, sizeof v);
     return 0;
+}
+
+int cli_list_add(struct cli_list *l, const char *s)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        const char **v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = s;
+    return 0;
+}
+
+void cli_list_free(struct cli_list *l)
+{
+    free(l->v);
+    memset(l, 0, sizeof *l);
 }
