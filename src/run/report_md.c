@@ -1,0 +1,404 @@
+/* cetune report (report.h): report.md, the run's settings, best individuals,
+ * validation, folds, racing and plots in Markdown. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/json.h"
+#include "report_internal.h"
+
+/* Markdown table cell text: | escaped, no line breaks. */
+static int md_cell(struct cet_buf *b, const char *s)
+{
+    int rc = 0;
+    for (; *s && !rc; s++)
+        rc = *s == '|' ? cet_buf_puts(b, "\\|") : *s == '\n' ? cet_buf_puts(b, " ")
+                                                             : cet_buf_add(b, s, 1);
+    return rc;
+}
+
+/* A run.json value in one cell: strings as they are (code for commands and
+ * paths), numbers short, arrays (items separated by sep) and objects
+ * flattened. */
+static int md_value(struct cet_buf *b, const cJSON *v, int code, const char *sep)
+{
+    int rc = 0;
+    if (cJSON_IsString(v))
+        return (code && cet_buf_puts(b, "`")) || md_cell(b, v->valuestring) ||
+               (code && cet_buf_puts(b, "`"));
+    if (cJSON_IsNumber(v))
+        return cet_buf_printf(b, "%.10g", v->valuedouble);
+    if (cJSON_IsBool(v))
+        return cet_buf_puts(b, cJSON_IsTrue(v) ? "yes" : "no");
+    if (cJSON_IsNull(v))
+        return cet_buf_puts(b, "-");
+    if (cJSON_IsArray(v) && !v->child)
+        return cet_buf_puts(b, "none");
+    if (cJSON_IsRaw(v))
+        return md_cell(b, v->valuestring);
+    for (const cJSON *x = v->child; x && !rc; x = x->next) {
+        rc = x != v->child && cet_buf_puts(b, cJSON_IsArray(v) ? sep : ", ");
+        if (cJSON_IsObject(v))
+            rc = rc || md_cell(b, x->string) || cet_buf_puts(b, " ");
+        rc = rc || md_value(b, x, code, sep);
+    }
+    return rc;
+}
+
+static int md_settings(const struct cet_report *r, struct cet_buf *b)
+{
+    int rc = cet_buf_puts(b, "## Settings\n\nFrom `run.json`.\n\n"
+                             "| setting | value |\n| --- | --- |\n");
+    for (const cJSON *m = r->info.root->child; m && !rc; m = m->next) {
+        int code = !strcmp(m->string, "command") || !strcmp(m->string, "resumed") ||
+                   !strcmp(m->string, "params") || !strcmp(m->string, "corpus") ||
+                   !strcmp(m->string, "validate");
+        rc = cet_buf_puts(b, "| ") || md_cell(b, m->string) || cet_buf_puts(b, " | ");
+        if (!strcmp(m->string, "race_order")) /* one number per document: only its length */
+            rc = rc || cet_buf_printf(b, "%d documents (places in `sample.txt`) |\n",
+                                      cJSON_GetArraySize(m));
+        else
+            rc = rc || md_value(b, m, code, "<br>") || cet_buf_puts(b, " |\n");
+    }
+    return rc;
+}
+
+/* What the fitness is, when not mean F1, and the constraints. */
+static int md_goal(const struct cet_ga *ga, struct cet_buf *b)
+{
+    const struct cet_goal *g = &ga->opt.goal;
+    char name[64];
+    int rc = 0;
+    if (g->npareto) {
+        rc = cet_buf_puts(b, "  A Pareto search (NSGA-II) of");
+        for (size_t k = 0; k < g->npareto && !rc; k++) {
+            cet_objective_name(&g->pareto[k], name, sizeof name);
+            rc = cet_buf_printf(b, "%s `%s`", k ? "," : "", name);
+        }
+        rc = rc || cet_buf_puts(b, ": fitness is mean F1, and `best.json` the non-dominated "
+                                   "setting with the highest.");
+    } else if (g->objective.m != CET_MEASURE_F1) {
+        cet_objective_name(&g->objective, name, sizeof name);
+        rc = cet_buf_printf(b, "  Fitness is the objective `%s`.", name);
+    }
+    for (size_t k = 0; k < g->ncons && !rc; k++) {
+        cet_constraint_name(&g->cons[k], name, sizeof name);
+        rc = cet_buf_printf(b, "%s `%s`", k ? "," : "  Constraints (feasible settings rank first):",
+                            name);
+    }
+    if (!rc && g->ncons) {
+        size_t feasible = 0;
+        for (size_t i = 0; i < ga->narch; i++)
+            feasible += ga->viol[i] == 0;
+        rc = feasible ? cet_buf_printf(b, "; %zu of %zu evaluated settings are feasible.",
+                                       feasible, ga->narch)
+                      : cet_buf_printf(b, "; no evaluated setting is feasible.");
+    }
+    return rc;
+}
+
+/* Table 2 of Gottron 2008: the best distinct individuals (top.json), then the
+ * defaults. */
+static int md_best(const struct cet_report *r, struct cet_buf *b)
+{
+    const struct cet_ga *ga = r->ga;
+    const struct cet_params_desc *d = &r->desc;
+    size_t *rank = NULL, n = 0;
+    double *def = malloc((ga->ngenes + 1) * sizeof *def);
+    int rc = !def || cet_ga_top(ga, r->run.top ? r->run.top : 5, &rank, &n);
+    rc = rc || cet_buf_puts(b, "## Best individuals\n\n");
+    if (!n) {
+        rc = rc || cet_buf_puts(b, "Nothing was evaluated yet.\n\n");
+        goto done;
+    }
+    rc = rc || cet_buf_printf(b, "The best distinct individuals on the training sample of %ld "
+                                 "documents (`top.json`; table 2 of Gottron 2008), then the "
+                                 "defaults.", r->run.docs) ||
+         md_goal(ga, b) || cet_buf_puts(b, "\n\n| rank |");
+    for (size_t k = 0; k < d->ngenes && !rc; k++)
+        rc = cet_buf_printf(b, " %s |", d->genes[k].name);
+    rc = rc || cet_buf_puts(b, " fitness | precision | recall | generation |\n| ---: |");
+    for (size_t k = 0; k < d->ngenes && !rc; k++)
+        rc = cet_buf_puts(b, " ---: |");
+    rc = rc || cet_buf_puts(b, " ---: | ---: | ---: | ---: |\n");
+    for (size_t k = 0; k < n && !rc; k++) {
+        size_t i = rank[k];
+        rc = cet_buf_printf(b, "| %zu |", k + 1) ||
+             cet_genome_cells(b, d, ga->genes + i * ga->ngenes, " %s |") ||
+             cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n", ga->fit[i], ga->prec[i],
+                            ga->rec[i], ga->born[i]);
+    }
+    if (rc)
+        goto done;
+    cet_params_default_genome(d, def);
+    cet_genome_normalise(d, ga->opt.resolution, def);
+    size_t di = cet_report_defaults_index(ga, def);
+    rc = cet_buf_puts(b, "| defaults |") || cet_genome_cells(b, d, def, " %s |");
+    if (di == (size_t)-1)
+        rc = rc || cet_buf_puts(b, " not evaluated | | | |\n\n");
+    else
+        rc = rc || cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n\n", ga->fit[di], ga->prec[di],
+                                  ga->rec[di], ga->born[di]);
+    if (di != (size_t)-1)
+        rc = rc || cet_buf_printf(b, "The best is %+.4f over the defaults on the training "
+                                     "sample.\n\n", ga->fit[rank[0]] - ga->fit[di]);
+done:
+    free(def);
+    free(rank);
+    return rc;
+}
+
+/* Splits a CSV line (no quoting: validation.csv has none) in place into at
+ * most max fields; returns how many. */
+static int split_csv(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *p = line; n < max;) {
+        f[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = 0;
+        p = c + 1;
+    }
+    return n;
+}
+
+static double csv_number(char **f, int n, int col)
+{
+    return col >= 0 && col < n && *f[col] ? strtod(f[col], NULL) : NAN;
+}
+
+/* validation.csv as a table, and the gaps of the best and the defaults. */
+/* One CSV row's fields f[0..n) as a Markdown table row; after the header
+ * row, the alignment row (the first column left, the others right). */
+static int md_row(struct cet_buf *b, char **f, int n, int header)
+{
+    int rc = cet_buf_puts(b, "|");
+    for (int c = 0; c < n && !rc; c++)
+        rc = cet_buf_puts(b, " ") || md_cell(b, f[c]) || cet_buf_puts(b, " |");
+    rc = rc || cet_buf_puts(b, header ? "\n|" : "\n");
+    for (int c = 0; header && c < n && !rc; c++)
+        rc = cet_buf_puts(b, c ? " ---: |" : " --- |");
+    return rc || (header && cet_buf_puts(b, "\n"));
+}
+
+static int md_validation(const struct cet_report *r, struct cet_buf *b)
+{
+    enum { MAX_FIELDS = 512 };
+    if (!r->validation)
+        return 0;
+    const cJSON *dirs = cJSON_GetObjectItemCaseSensitive(r->info.root, "validate");
+    int rc = cet_buf_puts(b, "## Validation\n\nThe best individuals and the defaults on the "
+                             "validation corpora (`validation.csv`): ") ||
+             (dirs ? md_value(b, dirs, 1, ", ") : cet_buf_puts(b, "see run.json")) ||
+             cet_buf_puts(b, ".  train_fitness and valid_f1 are both the mean F1 over "
+                             "documents, and gap = train_fitness - valid_f1: a large positive gap "
+                             "means the run fitted its sample rather than the task.\n\n");
+    char *text = strdup(r->validation), **f = malloc(MAX_FIELDS * sizeof *f);
+    int col_train = -1, col_valid = -1, header = 1;
+    double best_train = NAN, best_valid = NAN, def_train = NAN, def_valid = NAN;
+    rc = rc || !text || !f;
+    for (char *save = NULL, *l = rc ? NULL : strtok_r(text, "\n", &save); l && !rc;
+         l = strtok_r(NULL, "\n", &save)) {
+        int n = split_csv(l, f, MAX_FIELDS);
+        rc = md_row(b, f, n, header);
+        if (header) {
+            header = 0;
+            for (int c = 0; c < n; c++) {
+                col_train = strcmp(f[c], "train_fitness") ? col_train : c;
+                col_valid = strcmp(f[c], "valid_f1") ? col_valid : c;
+            }
+        } else if (!strcmp(f[0], "1")) {
+            best_train = csv_number(f, n, col_train);
+            best_valid = csv_number(f, n, col_valid);
+        } else if (!strcmp(f[0], "defaults")) {
+            def_train = csv_number(f, n, col_train);
+            def_valid = csv_number(f, n, col_valid);
+        }
+    }
+    free(text);
+    free(f);
+    rc = rc || cet_buf_puts(b, "\n");
+    if (isnan(best_train) || isnan(best_valid))
+        return rc;
+    rc = rc || cet_buf_printf(b, "Training against validation fitness: the best %.4f -> %.4f "
+                                 "(gap %+.4f)", best_train, best_valid, best_train - best_valid);
+    if (!isnan(def_train) && !isnan(def_valid))
+        rc = rc || cet_buf_printf(b, ", the defaults %.4f -> %.4f (gap %+.4f)", def_train,
+                                  def_valid, def_train - def_valid);
+    if (!isnan(def_valid))
+        rc = rc || cet_buf_printf(b, "; on the validation corpora the best is %+.4f over the "
+                                     "defaults", best_valid - def_valid);
+    return rc || cet_buf_puts(b, ".\n\n");
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* How many documents each individual was evaluated on: with racing, a
+ * table of the document counts (raced-out individuals stop at a test,
+ * survivors see every document). */
+static int md_racing(const struct cet_report *r, struct cet_buf *b)
+{
+    const struct cet_ga *ga = r->ga;
+    size_t n = ga->race && ga->race->pending ? ga->race->first : ga->narch, raced = 0;
+    double full = (double)n * (double)ga->ndocs;
+    int rc = cet_buf_puts(b, "## Documents evaluated\n\n");
+    if (!ga->opt.race || !n)
+        return rc || cet_buf_printf(b, "Every individual was evaluated on all %zu training "
+                                       "documents (%ld document evaluations; no racing).\n\n",
+                                    ga->ndocs, ga->doc_evals);
+    uint32_t *v = malloc(n * sizeof *v);
+    if (!v)
+        return -1;
+    long docs = 0;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = ga->ndone[i];
+        raced += ga->raced[i];
+        docs += ga->ndone[i];
+    }
+    qsort(v, n, sizeof *v, cmp_u32);
+    rc = rc || cet_buf_printf(b, "Raced (`--race`: a sign-flip test at alpha %g after the "
+                                 "pages where the best's F1 is below %g and %zu documents, then "
+                                 "every %zu): %zu of %zu individuals were raced "
+                                 "out.  The run used %ld document evaluations, %.2fx fewer than "
+                                 "evaluating every one on all %zu documents (%.0f).\n\n"
+                                 "| documents evaluated | individuals | share |\n"
+                                 "| ---: | ---: | ---: |\n",
+                              ga->opt.race_alpha, ga->opt.race_weak, ga->opt.race_first,
+                              ga->opt.race_block, raced,
+                              n, docs, docs ? full / (double)docs : 0.0, ga->ndocs, full);
+    for (size_t i = 0; i < n && !rc;) {
+        size_t j = i;
+        while (j < n && v[j] == v[i])
+            j++;
+        rc = cet_buf_printf(b, "| %u%s | %zu | %.1f%% |\n", v[i],
+                            v[i] == ga->ndocs ? " (all)" : "", j - i,
+                            100.0 * (double)(j - i) / (double)n);
+        i = j;
+    }
+    free(v);
+    return rc || cet_buf_puts(b, "\n");
+}
+
+static int md_plots(const struct cet_report *r, const char *no_plots, struct cet_buf *b)
+{
+    const struct cet_ga *ga = r->ga;
+    int rc = cet_buf_puts(b, "## Plots\n\n");
+    if (!r->nplots)
+        return rc || cet_buf_puts(b, "None: no generation is complete yet.\n");
+    if (no_plots)
+        return rc || cet_buf_printf(b, "Not drawn: %s.  The gnuplot script `report.gp` and its "
+                                       "data (`report-*.dat`) are written; install gnuplot "
+                                       "(Debian: `gnuplot-nox`, or `scripts/install-deps.sh`) and "
+                                       "run `cetune report %s` again, or `gnuplot report.gp` in "
+                                       "this directory.\n", no_plots, r->dir);
+    const struct cet_ga_stats *first = &ga->hist[0], *last = &ga->hist[ga->nhist - 1];
+    size_t best = cet_ga_best(ga);
+    size_t nplots = r->nplots - (ga->opt.goal.npareto != 0); /* pareto.png comes last */
+    rc = rc || cet_buf_printf(b, "### Convergence\n\nBest, mean and worst fitness of each "
+                                 "generation.  The best rose from %.4f in generation 0 to %.4f "
+                                 "(found in generation %ld); the last generation's mean is "
+                                 "%.4f.\n\n![convergence](%s)\n\n",
+                              first->best, last->best, ga->born[best], last->mean, r->plots[0]);
+    rc = rc || cet_buf_puts(b, "### Explored parameters\n\n");
+    if (r->desc.ngenes == 1)
+        rc = rc || cet_buf_printf(b, "Every evaluated individual's %s against its fitness, "
+                                     "coloured by the generation that evaluated it.\n\n",
+                                  r->desc.genes[0].name);
+    else
+        rc = rc || cet_buf_printf(b, "Every evaluated individual at its values of each pair of "
+                                     "parameters, coloured by fitness (like figure 4 of Gottron "
+                                     "2008); the best is ringed in red, the defaults crossed in "
+                                     "black.%s\n\n",
+                                  r->pair_genes < r->desc.ngenes
+                                      ? "  Only the pairs of the first parameters are drawn "
+                                        "(numeric ones first, those active in most individuals "
+                                        "first)."
+                                      : "");
+    for (size_t i = 1; i + 1 < nplots && !rc; i++)
+        rc = cet_buf_printf(b, "![%s](%s)\n\n", r->plots[i], r->plots[i]);
+    rc = rc || cet_buf_printf(b, "### Final population\n\nHow the %zu individuals of the last "
+                                 "generation spread over each parameter's range; the dashed "
+                                 "line marks the default, the red line the best "
+                                 "individual.\n\n![distribution](%s)\n",
+                              ga->npop, r->plots[nplots - 1]);
+    if (ga->opt.goal.npareto)
+        rc = rc || cet_buf_printf(b, "\n### Pareto front\n\nEvery evaluated setting (grey), "
+                                     "the non-dominated ones (blue, `pareto.csv`) and the "
+                                     "defaults (black cross).\n\n![pareto](%s)\n",
+                                  r->plots[r->nplots - 1]);
+    return rc;
+}
+
+/* folds.csv as a table, with the estimate: the mean gain and its spread. */
+static int md_folds(const struct cet_report *r, struct cet_buf *b)
+{
+    enum { MAX_FIELDS = 16 };
+    if (!r->folds)
+        return 0;
+    int rc = cet_buf_puts(b, "## Cross-validation\n\nThe GA run on K-1 of K folds of the "
+                             "training documents, its best and the defaults scored on the "
+                             "held-out fold (`folds.csv`; each fold's run is in `folds/K`).  "
+                             "best.json comes from the final run on all training documents; the "
+                             "folds estimate what tuning gains on unseen pages.\n\n");
+    char *text = strdup(r->folds), *f[MAX_FIELDS];
+    double sum = 0, sq = 0, gains[128];
+    size_t n = 0;
+    int header = 1, col_gain = -1;
+    rc = rc || !text;
+    for (char *save = NULL, *l = rc ? NULL : strtok_r(text, "\n", &save); l && !rc;
+         l = strtok_r(NULL, "\n", &save)) {
+        int nf = split_csv(l, f, MAX_FIELDS);
+        rc = md_row(b, f, nf, header);
+        if (header) {
+            header = 0;
+            for (int c = 0; c < nf; c++)
+                col_gain = strcmp(f[c], "gain") ? col_gain : c;
+        } else if (n < 128 && !isnan(csv_number(f, nf, col_gain))) {
+            gains[n] = csv_number(f, nf, col_gain);
+            sum += gains[n++];
+        }
+    }
+    free(text);
+    if (rc || n < 2)
+        return rc || cet_buf_puts(b, "\n");
+    for (size_t k = 0; k < n; k++)
+        sq += (gains[k] - sum / (double)n) * (gains[k] - sum / (double)n);
+    return cet_buf_printf(b, "\nEstimate: tuning gains %+.4f F1 over the defaults on held-out "
+                             "documents (mean over %zu folds; standard deviation %.4f).\n\n",
+                          sum / (double)n, n, sqrt(sq / (double)(n - 1)));
+}
+
+int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct cet_error *err)
+{
+    struct cet_buf b = {0};
+    const struct cet_ga *ga = r->ga;
+    const char *name = strrchr(r->dir, '/') ? strrchr(r->dir, '/') + 1 : r->dir;
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(r->info.root, "status");
+    int rc = cet_buf_printf(&b, "# Run %s: %s\n\n", name, r->desc.ex->name) ||
+             (r->desc.description &&
+              (md_cell(&b, r->desc.description) || cet_buf_puts(&b, ".\n\n"))) ||
+             cet_buf_printf(&b, "%s evolved %zu parameter%s on %ld documents: %ld generation%s, "
+                                "%ld evaluations, %s%s%s.\n\n",
+                            r->desc.ex->name, r->desc.ngenes, r->desc.ngenes == 1 ? "" : "s",
+                            r->run.docs, ga->gen + 1, ga->gen == 0 ? "" : "s", ga->evals,
+                            cJSON_IsString(status) ? status->valuestring : "status unknown",
+                            ga->stop != CET_STOP_NONE ? ", stopped by " : "",
+                            ga->stop != CET_STOP_NONE ? cet_ga_stop_name(ga->stop) : "") ||
+             md_settings(r, &b) || cet_buf_puts(&b, "\n") || md_best(r, &b) ||
+             md_validation(r, &b) || md_folds(r, &b) || md_racing(r, &b) ||
+             md_plots(r, no_plots, &b);
+    if (rc) {
+        cet_buf_free(&b);
+        return cet_fail(err, "%s: out of memory writing report.md", r->dir);
+    }
+    rc = cet_run_write_file(r->dir, CET_RUN_REPORT, b.p, b.len, err);
+    cet_buf_free(&b);
+    return rc;
+}
