@@ -105,14 +105,6 @@ int cet_evaluate_configs(const struct cet_corpus *c, const struct cet_config *cf
                          struct cet_config_scores *out, struct cet_error *err);
 void cet_config_scores_free(struct cet_config_scores *s, size_t n);
 
-/* Runs one extraction and renders it: text (kept text nodes, white space
- * collapsed, a newline between blocks) or the cleaned HTML.  doc must have
- * its text (CET_LOAD_TEXT); -1 if not, or when out of memory. */
-int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
-int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
-
-
-
 /* Runs configuration params of the evaluator's extractor on corpus document
  * di into sel (for rendering or writing extracts). */
 int cet_evaluator_extract(struct cet_evaluator *ev, const double *params, size_t di,

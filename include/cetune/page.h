@@ -23,6 +23,7 @@
 #include "cetune/buf.h"
 #include "cetune/config.h"
 #include "cetune/error.h"
+#include "cetune/extractor.h"
 
 struct cet_page;
 
@@ -62,5 +63,11 @@ void cet_page_free(struct cet_page *pg);
 int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const char *bytes,
                      size_t len, const struct cet_page_opts *opts, struct cet_buf *out,
                      struct cet_page_info *info, struct cet_error *err);
+
+/* Renders an extraction (src/page/render.c): text (kept text nodes, white
+ * space collapsed, a newline between blocks) or the cleaned HTML.  doc must
+ * have its text (CET_LOAD_TEXT); -1 if not, or when out of memory. */
+int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
+int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cetune/eval.h"
+#include "cetune/page.h"
 #include "cli.h"
 
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };

@@ -4,6 +4,7 @@
  * reports.  Skips when the corpora are absent. */
 #include "cetune/corpus.h"
 #include "cetune/eval.h"
+#include "cetune/page.h"
 #include "cetune/lcs.h"
 #include "cetune/text.h"
 #include "test.h"

@@ -6,6 +6,7 @@
 #include "cetune/buf.h"
 #include "cetune/corpus.h"
 #include "cetune/eval.h"
+#include "cetune/page.h"
 #include "test.h"
 
 #define DATA CETUNE_TEST_DATA "/corpus"

@@ -4,6 +4,7 @@
 #include "cetune/buf.h"
 #include "cetune/doc.h"
 #include "cetune/eval.h"
+#include "cetune/page.h"
 #include "cetune/extractor.h"
 #include "test.h"
 

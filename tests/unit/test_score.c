@@ -4,6 +4,7 @@
  * small page are kept. */
 #include "cetune/buf.h"
 #include "cetune/eval.h"
+#include "cetune/page.h"
 #include "cetune/extractor.h"
 #include "test.h"
 

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cetune/eval.h"
 #include "cetune/page.h"
 
 struct cet_page {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/eval.h"
+#include "cetune/page.h"
 
 static int add_node_text(struct cet_buf *out, const struct cet_doc *doc, uint32_t i, int *first,
                          uint32_t *prev_block)
