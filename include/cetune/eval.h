@@ -81,6 +81,20 @@ struct cet_backend {
                    struct cet_measures *m, struct cet_error *err);
 };
 
+/* cet_corpus_load(c, e, want, flags, threads, err), or be's load when be is
+ * not NULL. */
+int cet_backend_load(const struct cet_backend *be, struct cet_corpus *c,
+                     const struct cet_entries *e, const uint8_t *want, unsigned flags, int threads,
+                     struct cet_error *err);
+/* Scans the corpora and loads the documents of the sample file (all of
+ * them when sample is NULL), keeping what flags ask for (CET_LOAD_*, doc.h:
+ * what the metric and extractor read, cet_extractor.load).  Unusable documents are
+ * in c->skips (c may end up empty: the caller decides).  Both load with be
+ * (NULL: this process). */
+int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
+                         size_t ndirs, const char *sample, unsigned flags, int threads,
+                         const struct cet_backend *be, struct cet_error *err);
+
 /* ---- scoring configurations on a corpus (what `cetune evaluate` prints) ---- */
 
 /* One configuration's scores on a corpus. */

@@ -53,20 +53,11 @@ int cet_sample_format(struct cet_buf *out, const struct cet_corpus *c);
  * sample's size (below n when the corpora have fewer usable documents),
  * *replaced the number of replacements; c->skips lists every document that
  * failed, over all the draws (c may end up empty: the caller decides).
- * flags: what to keep (CET_LOAD_*, doc.h), as for cet_corpus_load_dirs. */
+ * flags: what to keep (CET_LOAD_*, doc.h), as for cet_corpus_load_dirs (eval.h). */
 int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
                     size_t ndirs, size_t n, uint64_t seed, int by_package, unsigned flags, int threads,
                     const struct cet_backend *be, size_t *drawn, size_t *replaced,
                     struct cet_error *err);
-/* Scans the corpora and loads the documents of the sample file (all of
- * them when sample is NULL), keeping what flags ask for (CET_LOAD_*, doc.h:
- * what the metric and extractor read, cet_extractor.load).  Unusable documents are
- * in c->skips (c may end up empty: the caller decides).  Both load with be
- * (NULL: this process). */
-int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                         size_t ndirs, const char *sample, unsigned flags, int threads,
-                         const struct cet_backend *be, struct cet_error *err);
-
 /* ---- what a run is (run.json and the checkpoint) ---- */
 
 struct cet_run_info {

@@ -150,14 +150,6 @@ static int keep_skips(struct cet_skip **all, size_t *n, struct cet_corpus *c)
     return 0;
 }
 
-/* cet_corpus_load, or the backend's. */
-static int load(struct cet_corpus *c, const struct cet_entries *e, const uint8_t *want,
-                unsigned flags, int threads, const struct cet_backend *be, struct cet_error *err)
-{
-    return be ? be->load(be->ctx, c, e, want, flags, threads, err)
-              : cet_corpus_load(c, e, want, flags, threads, err);
-}
-
 int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
                     size_t ndirs, size_t n, uint64_t seed, int by_package, unsigned flags, int threads,
                     const struct cet_backend *be, size_t *drawn, size_t *replaced,
@@ -179,7 +171,7 @@ int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *con
         usable[i] = !e->v[i].gold_missing;
     for (;;) {
         if (cet_sample_draw(want, e, usable, n, seed, by_package, drawn, err) ||
-            load(c, e, want, flags, threads, be, err))
+            cet_backend_load(be, c, e, want, flags, threads, err))
             goto done;
         /* Unusable documents leave the draw; their packages take the next ones. */
         size_t marked = 0;
@@ -220,34 +212,5 @@ done:
     free(usable);
     if (rc)
         cet_corpus_free(c);
-    return rc;
-}
-
-int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char *const *dirs,
-                         size_t ndirs, const char *sample, unsigned flags, int threads,
-                         const struct cet_backend *be, struct cet_error *err)
-{
-    memset(c, 0, sizeof *c);
-    if (cet_corpus_scan(e, dirs, ndirs, err))
-        return -1;
-    uint8_t *want = NULL;
-    if (sample) {
-        char **names;
-        size_t n;
-        if (!(want = malloc(e->n ? e->n : 1)))
-            return cet_fail(err, "out of memory");
-        if (cet_sample_read(&names, &n, sample, err)) {
-            free(want);
-            return -1;
-        }
-        int rc = cet_sample_select(want, e, names, n, sample, err);
-        cet_sample_free(names, n);
-        if (rc) {
-            free(want);
-            return -1;
-        }
-    }
-    int rc = load(c, e, want, flags, threads, be, err);
-    free(want);
     return rc;
 }
