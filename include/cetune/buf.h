@@ -14,6 +14,9 @@ int cet_buf_reserve(struct cet_buf *b, size_t extra);
 int cet_buf_add(struct cet_buf *b, const char *s, size_t n);
 int cet_buf_puts(struct cet_buf *b, const char *s);
 int cet_buf_printf(struct cet_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends a space and word as a POSIX shell reads it back (quoted unless
+ * it is plain): how run.json records command lines. */
+int cet_buf_shell_word(struct cet_buf *b, const char *word);
 void cet_buf_free(struct cet_buf *b);
 
 /* Reads a whole file (transparently gunzipping *.gz) into *out; out->p is

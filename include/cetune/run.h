@@ -177,6 +177,41 @@ const struct cet_corpus *cet_run_train(const struct cet_run *run);
  * their normalised genome. */
 double cet_run_defaults_fitness(struct cet_run *run, double *g);
 
+/* ---- cross-validation (folds.c): evolve --folds K ---- */
+
+/* The evolve options every fold run gets, as words (run.json keeps them):
+ * the run's own, without its sample, directory, validation, threads and
+ * folds; paths absolute.  *args (nargs words, each allocated) is freed with
+ * cet_run_fold_args_free. */
+int cet_run_fold_args(char ***args, size_t *nargs, const char *params, const char *const *dirs,
+                      size_t ndirs, const char *const *seed_configs, size_t nseed_configs,
+                      const struct cet_ga_options *o, long top, struct cet_error *err);
+void cet_run_fold_args_free(char **args, size_t nargs);
+
+/* One fold's line of folds.csv. */
+struct cet_fold {
+    size_t train_docs, heldout_docs;
+    double train_fitness;       /* the fold best's objective on its training folds (NAN: unknown) */
+    double heldout_f1;          /* its mean word F1 on the held-out fold */
+    double heldout_f1_defaults; /* the defaults' */
+};
+/* Told before fold k (0-based) of K runs in its directory fdir; f holds its
+ * document counts. */
+typedef void (*cet_fold_fn)(void *ctx, size_t k, size_t K, const struct cet_fold *f,
+                            const char *fdir);
+/* Runs or resumes the cet_run_info(run)->folds fold GAs of a started or
+ * resumed run in DIR/folds/k on its training documents, before the run's
+ * own GA, and writes DIR/folds.csv; on_fold (may be NULL) is told of each
+ * fold.  Polls the run's cancel callback (cet_run_set_cancel).  Returns 0
+ * with *out the K folds (free() it), 1 when cancelled (each fold keeps its
+ * checkpoint; the caller records the run as interrupted), or -1. */
+int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct cet_fold **out,
+                  struct cet_error *err);
+/* The mean gain (heldout_f1 - heldout_f1_defaults) over K folds and its
+ * standard deviation (n - 1): the estimate of what tuning adds on unseen
+ * documents. */
+void cet_folds_estimate(const struct cet_fold *f, size_t K, double *mean, double *sd);
+
 /* ---- validation (validate.c) ---- */
 
 /* The best distinct individuals and the defaults of a finished run, scored

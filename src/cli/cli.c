@@ -17,22 +17,8 @@ char *cli_command_line(int argc, char **argv)
 {
     struct cet_buf b = {0};
     int bad = cet_buf_puts(&b, "cetune");
-    for (int i = 0; i < argc && !bad; i++) {
-        const char *a = argv[i];
-        int plain = *a != 0;
-        for (const char *p = a; *p && plain; p++)
-            plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%",
-                           *p) != NULL;
-        bad = cet_buf_puts(&b, " ");
-        if (plain) {
-            bad = bad || cet_buf_puts(&b, a);
-            continue;
-        }
-        bad = bad || cet_buf_puts(&b, "'");
-        for (const char *p = a; *p && !bad; p++)
-            bad = *p == '\'' ? cet_buf_puts(&b, "'\\''") : cet_buf_add(&b, p, 1);
-        bad = bad || cet_buf_puts(&b, "'");
-    }
+    for (int i = 0; i < argc && !bad; i++)
+        bad = cet_buf_shell_word(&b, argv[i]);
     if (bad) {
         cet_buf_free(&b);
         return NULL;

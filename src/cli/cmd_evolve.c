@@ -1,8 +1,9 @@
 /* cetune evolve: tunes an extractor's parameters with the genetic algorithm
  * (src/ga) on a training sample, in a run directory (src/run/run.c says
  * what is written when).  This file keeps the options and starts a new
- * run; evolve_run.c steps it to its end and resumes one, evolve_folds.c
- * runs --folds, run_print.c prints the progress line and the tables.
+ * run; evolve_run.c steps it to its end, resumes one and prints its folds
+ * (src/run/folds.c runs them), run_print.c prints the progress line and
+ * the tables.
  * --validate directories are scanned before evolving, so a typo does not
  * cost a whole run. */
 #include <stddef.h>
@@ -279,9 +280,11 @@ static int cmd_evolve(int argc, char **argv)
     if (!(cmd = cli_command_line(argc, argv)))
         goto oom;
     size_t ndocs = corpus.ndocs;
-    if (a.folds && evolve_fold_args(&folds, &nfold, a.params, &a.dirs, &a.seed_configs, &a.opt,
-                                    a.top))
+    if (a.folds && cet_run_fold_args(&folds, &nfold, a.params, a.dirs.v, a.dirs.n,
+                                     a.seed_configs.v, a.seed_configs.n, &a.opt, a.top, &err)) {
+        cli_error("%s", err.msg);
         goto done;
+    }
     struct cet_run_settings s = {
         .dirs = a.dirs.v, .ndirs = a.dirs.n, .sample_from = a.sample,
         .sample_size = a.sample_size, .by_package = a.by_package, .validate = a.validate.v,
@@ -293,7 +296,7 @@ static int cmd_evolve(int argc, char **argv)
                     "seed %llu, run directory %s\n",
             d->ex->name, d->ngenes, d->ngenes == 1 ? "" : "s", ndocs, a.opt.pop,
             (unsigned long long)a.opt.seed, dir);
-    if (a.folds && (rc = evolve_folds(run, (int)a.threads)))
+    if (a.folds && (rc = evolve_folds(run)))
         goto done;
     if (a.opt.race)
         fprintf(stderr, "cetune: racing new individuals against the best: a sign-flip test at "
@@ -319,6 +322,6 @@ done:
     cli_list_free(&a.validate);
     free(dir);
     free(cmd);
-    evolve_fold_args_free(folds, nfold);
+    cet_run_fold_args_free(folds, nfold);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* cetune evolve beyond its options (cmd_evolve.c): driving a run to its
- * end and resuming one (evolve_run.c), --folds K (evolve_folds.c). */
+ * end, resuming one and printing its folds (evolve_run.c; the folds
+ * themselves are src/run/folds.c). */
 #ifndef CETUNE_CLI_EVOLVE_H
 #define CETUNE_CLI_EVOLVE_H
 
@@ -7,9 +8,6 @@
 
 #include "cetune/run.h"
 #include "cli.h"
-
-/* Set while cmd_evolve runs one fold: it prints no table and no resume hint. */
-extern int cli_evolve_fold;
 
 /* Steps a started or resumed run until the GA stops or a signal arrives,
  * with the progress line on a terminal; then records the run as finished
@@ -21,18 +19,10 @@ int evolve_run_loop(struct cet_run *run, int threads);
  * command is the command line, for run.json.  Returns 0 or an exit status. */
 int evolve_resume(const char *dir, const char *command, int threads);
 
-/* The evolve options every fold run gets (run.json keeps them): the run's
- * own, without its sample, directory, validation, threads and folds; paths
- * absolute.  *args (nargs words, each allocated) is freed with
- * evolve_fold_args_free.  Returns 0, or an exit code after printing. */
-int evolve_fold_args(char ***args, size_t *nargs, const char *params, const struct cli_list *dirs,
-                     const struct cli_list *seed_configs, const struct cet_ga_options *o, long top);
-void evolve_fold_args_free(char **args, size_t nargs);
-/* Runs or resumes the cet_run_info(run)->folds fold GAs in the run's
- * directory on its training documents before the run's own GA, writes
- * DIR/folds.csv and prints the per-fold table and the estimate.  On a
+/* Runs or resumes the folds of the run (cet_run_folds) before its own GA,
+ * printing each fold's line, the per-fold table and the estimate.  On a
  * signal, records the run as interrupted and says how to resume it.
  * Returns 0 or an exit status (128 + signal when interrupted). */
-int evolve_folds(struct cet_run *run, int threads);
+int evolve_folds(struct cet_run *run);
 
 #endif

@@ -23,7 +23,6 @@ int evolve_run_loop(struct cet_run *run, int threads)
     struct cli_progress pr;
     cli_progress_start(&pr, ga);
     cet_run_set_cancel(run, cli_cancelled, NULL);
-    tty = tty && !cli_evolve_fold; /* the folds' runs are quiet */
     struct cet_ga_status st;
     size_t nhist;
     while (!cet_run_stopped(run) && !cli_signal && !(r = cet_run_step(run, &err)))
@@ -42,8 +41,7 @@ int evolve_run_loop(struct cet_run *run, int threads)
     if (cli_signal && !cet_run_stopped(run)) {
         if (cet_run_interrupt(run, &err))
             cli_error("%s", err.msg);
-        if (!cli_evolve_fold) /* the run of the folds says how to resume */
-            fprintf(stderr, "cetune: interrupted by %s after %ld complete generation%s; "
+        fprintf(stderr, "cetune: interrupted by %s after %ld complete generation%s; "
                         "the checkpoint is in %s/checkpoint.json\n"
                         "cetune: resume with: cetune evolve --resume %s\n",
                 cli_signal_name(), st.gen + 1, st.gen == 0 ? "" : "s", dir, dir);
@@ -57,8 +55,7 @@ int evolve_run_loop(struct cet_run *run, int threads)
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }
-    if (!cli_evolve_fold)
-        cli_print_run(run);
+    cli_print_run(run);
     int rc = cet_run_info(run)->nvalidate ? cli_validate_run(run, threads) : 0;
     if (!rc && fflush(stdout) != 0) {
         cli_error("cannot write to standard output: %s", strerror(errno));
@@ -80,10 +77,6 @@ int evolve_resume(const char *dir, const char *command, int threads)
     const struct cet_ga *ga = cet_run_ga(run);
     struct cet_ga_status st;
     cet_ga_status(ga, &st);
-    if (cet_run_stopped(run) && cli_evolve_fold) {
-        rc = 0;
-        goto done;
-    }
     if (cet_run_stopped(run)) {
         cet_rundir_remove_temporaries(dir);
         fprintf(stderr, "cetune: %s has finished already (stopped by %s); nothing to resume\n",
@@ -103,7 +96,7 @@ int evolve_resume(const char *dir, const char *command, int threads)
     cet_ga_status(ga, &st); /* the training sample is loaded: racing knows its documents */
     fprintf(stderr, "cetune: resuming %s after generation %ld (%ld evaluations so far)\n",
             dir, st.gen, st.evals);
-    if (cet_run_info(run)->folds && st.gen < 0 && (rc = evolve_folds(run, threads)))
+    if (cet_run_info(run)->folds && st.gen < 0 && (rc = evolve_folds(run)))
         goto done;
     if (st.race_pending)
         fprintf(stderr, "cetune: generation %ld was raced on %zu of %zu documents; it goes on "
@@ -112,4 +105,50 @@ int evolve_resume(const char *dir, const char *command, int threads)
 done:
     cet_run_free(run);
     return rc;
+}
+
+static void fold_line(void *ctx, size_t k, size_t K, const struct cet_fold *f, const char *fdir)
+{
+    (void)ctx;
+    fprintf(stderr, "cetune: fold %zu of %zu: the GA on %zu documents, %zu held out (%s)\n", k + 1,
+            K, f->train_docs, f->heldout_docs, fdir);
+}
+
+int evolve_folds(struct cet_run *run)
+{
+    const char *dir = cet_run_dir(run);
+    struct cet_fold *f = NULL;
+    struct cet_error err;
+    size_t K = (size_t)cet_run_info(run)->folds, ndocs = cet_run_train(run)->ndocs;
+    cet_run_set_cancel(run, cli_cancelled, NULL);
+    int rc = cet_run_folds(run, fold_line, NULL, &f, &err);
+    if (rc < 0) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    if (rc) {
+        if (cet_run_interrupt(run, &err))
+            cli_error("%s", err.msg);
+        fprintf(stderr, "cetune: interrupted by %s during the folds; each fold keeps its "
+                        "checkpoint\ncetune: resume with: cetune evolve --resume %s\n",
+                cli_signal_name(), dir);
+        return 128 + cli_signal;
+    }
+    double mean, sd;
+    cet_folds_estimate(f, K, &mean, &sd);
+    printf("cross-validation over %zu folds of the %zu training documents: %s/%s\n\n", K, ndocs,
+           dir, CET_RUN_FOLDS);
+    printf("%4s  %6s  %7s  %8s  %10s  %12s  %8s\n", "fold", "train", "held", "training",
+           "held-out", "held-out", "gain");
+    printf("%4s  %6s  %7s  %8s  %10s  %12s  %8s\n", "", "docs", "docs", "fitness", "F1 best",
+           "F1 defaults", "");
+    for (size_t k = 0; k < K; k++)
+        printf("%4zu  %6zu  %7zu  %8.4f  %10.4f  %12.4f  %+8.4f\n", k + 1, f[k].train_docs,
+               f[k].heldout_docs, f[k].train_fitness, f[k].heldout_f1, f[k].heldout_f1_defaults,
+               f[k].heldout_f1 - f[k].heldout_f1_defaults);
+    printf("\nestimate: tuning gains %+.4f F1 over the defaults on unseen documents "
+           "(mean over %zu folds; standard deviation %.4f)\n\n", mean, K, sd);
+    fflush(stdout);
+    free(f);
+    return 0;
 }

@@ -48,6 +48,22 @@ int cet_buf_puts(struct cet_buf *b, const char *s)
     return cet_buf_add(b, s, strlen(s));
 }
 
+int cet_buf_shell_word(struct cet_buf *b, const char *word)
+{
+    int plain = *word != 0;
+    for (const char *p = word; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%",
+                       *p) != NULL;
+    if (cet_buf_puts(b, " "))
+        return -1;
+    if (plain)
+        return cet_buf_puts(b, word);
+    int bad = cet_buf_puts(b, "'");
+    for (const char *p = word; *p && !bad; p++)
+        bad = *p == '\'' ? cet_buf_puts(b, "'\\''") : cet_buf_add(b, p, 1);
+    return bad || cet_buf_puts(b, "'");
+}
+
 int cet_buf_printf(struct cet_buf *b, const char *fmt, ...)
 {
     va_list ap;

@@ -1,0 +1,452 @@
+/* Cross-validation of a run (evolve --folds K): how much will tuning gain on
+ * documents it has not seen?  Before the final run on all training
+ * documents, the whole GA runs K times (cet_folds_split, src/ga/folds.c),
+ * each time on K-1 folds; each fold's best and the defaults are then scored
+ * on the held-out fold.
+ *
+ * - Fold k is a run directory of its own, DIR/folds/k, holding train.txt
+ *   and heldout.txt (PACKAGE/NAME lists) beside the usual run files, so
+ *   `cetune evaluate -c DIR/folds/k/best.json -s DIR/folds/k/heldout.txt`
+ *   reproduces its held-out figure and an interrupted fold resumes from its
+ *   own checkpoint (resuming the run resumes the folds first).
+ * - A fold's run has the run's GA options, its parameter description and
+ *   the --seed-config files of its fold arguments (cet_run_fold_args, which
+ *   run.json keeps); its own sample is the fold's train.txt.
+ * - DIR/folds.csv: fold, train_docs, heldout_docs, train_fitness (the fold
+ *   best's objective on its K-1 folds), heldout_f1 (its mean word F1 on the
+ *   held-out fold), heldout_f1_defaults, gain (heldout_f1 -
+ *   heldout_f1_defaults).
+ * - The estimate is the mean gain over folds with its standard deviation
+ *   (n - 1): what tuning this way is expected to add on the family's next
+ *   pages.
+ * - best.json stays the final run's best on all training documents.  The
+ *   folds estimate the tuning procedure, not one setting: a fold's best saw
+ *   only (K-1)/K of the documents, and picking the setting that did best
+ *   on held-out folds would spend those folds on selection, so the
+ *   estimate would no longer be unbiased. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cetune/config.h"
+#include "cetune/eval.h"
+#include "cetune/folds.h"
+#include "run_internal.h"
+
+/* A growing list of allocated words; oom once an allocation failed. */
+struct words {
+    char **v;
+    size_t n, cap;
+    int oom;
+};
+
+static void add_word(struct words *w, char *s)
+{
+    if (s && w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        char **v = realloc(w->v, cap * sizeof *v);
+        if (v) {
+            w->v = v;
+            w->cap = cap;
+        }
+    }
+    if (!s || w->n == w->cap) {
+        free(s);
+        w->oom = 1;
+        return;
+    }
+    w->v[w->n++] = s;
+}
+
+static void word(struct words *w, const char *s)
+{
+    add_word(w, strdup(s));
+}
+
+/* The absolute path of s (s itself when it cannot be resolved). */
+static void path_word(struct words *w, const char *s)
+{
+    char *p = realpath(s, NULL);
+    add_word(w, p ? p : strdup(s));
+}
+
+/* An option and its value: a number or a name. */
+static void option(struct words *w, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void option(struct words *w, const char *name, const char *fmt, ...)
+{
+    char v[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(v, sizeof v, fmt, ap);
+    va_end(ap);
+    word(w, name);
+    if (n < 0 || (size_t)n >= sizeof v)
+        w->oom = 1; /* cannot happen with the numbers and names above */
+    else
+        word(w, v);
+}
+
+int cet_run_fold_args(char ***args, size_t *nargs, const char *params, const char *const *dirs,
+                      size_t ndirs, const char *const *seed_configs, size_t nseed_configs,
+                      const struct cet_ga_options *o, long top, struct cet_error *err)
+{
+    struct words w = {0};
+    const struct cet_goal *g = &o->goal;
+    char v[64];
+    word(&w, "-p");
+    path_word(&w, params);
+    for (size_t i = 0; i < ndirs; i++) {
+        word(&w, "-d");
+        path_word(&w, dirs[i]);
+    }
+    for (size_t i = 0; i < nseed_configs; i++) {
+        word(&w, "--seed-config");
+        path_word(&w, seed_configs[i]);
+    }
+    option(&w, "--seed", "%llu", (unsigned long long)o->seed);
+    option(&w, "--pop", "%zu", o->pop);
+    option(&w, "--generations", "%ld", o->generations);
+    option(&w, "--patience", "%ld", o->patience);
+    option(&w, "--epsilon", "%.17g", o->epsilon);
+    option(&w, "--max-evals", "%ld", o->max_evals);
+    option(&w, "--time", "%.17g", o->time_limit);
+    option(&w, "--elite", "%zu", o->elite);
+    option(&w, "--select", "%s", cet_selection_names[o->select]);
+    option(&w, "--tournament", "%zu", o->tournament);
+    option(&w, "--truncation", "%.17g", o->truncation);
+    option(&w, "--crossover-rate", "%.17g", o->crossover_rate);
+    option(&w, "--mutation-rate", "%.17g", o->mutation_rate);
+    option(&w, "--mutation-sigma", "%.17g", o->sigma);
+    if (o->adaptive)
+        word(&w, "--adaptive");
+    option(&w, "--adapt-factor", "%.17g", o->adapt_factor);
+    option(&w, "--resolution", "%.17g", o->resolution);
+    option(&w, "--top", "%ld", top);
+    if (o->race) { /* the folds race as the final run does */
+        word(&w, "--race");
+        option(&w, "--race-first", "%zu", o->race_first);
+        option(&w, "--race-block", "%zu", o->race_block);
+        option(&w, "--race-alpha", "%.17g", o->race_alpha);
+        option(&w, "--race-weak", "%.17g", o->race_weak);
+    }
+    cet_objective_name(&g->objective, v, sizeof v);
+    option(&w, "--objective", "%s", v);
+    for (size_t k = 0; k < g->ncons; k++) {
+        cet_constraint_name(&g->cons[k], v, sizeof v);
+        option(&w, "--constraint", "%s", v);
+    }
+    if (g->npareto) {
+        struct cet_buf list = {0};
+        for (size_t k = 0; k < g->npareto && !w.oom; k++) {
+            cet_objective_name(&g->pareto[k], v, sizeof v);
+            w.oom = cet_buf_printf(&list, "%s%s", k ? "," : "", v);
+        }
+        word(&w, "--pareto");
+        word(&w, list.p ? list.p : "");
+        cet_buf_free(&list);
+    }
+    *args = w.v;
+    *nargs = w.n;
+    if (w.oom) {
+        cet_run_fold_args_free(w.v, w.n);
+        *args = NULL;
+        *nargs = 0;
+        return cet_fail(err, "out of memory");
+    }
+    return 0;
+}
+
+void cet_run_fold_args_free(char **args, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(args[i]);
+    free(args);
+}
+
+static int write_list(const char *path, const struct cet_corpus *c, const uint32_t *fold,
+                      uint32_t k, int held, struct cet_error *err)
+{
+    struct cet_buf b = {0};
+    int rc = 0;
+    for (size_t i = 0; i < c->ndocs && !rc; i++)
+        if ((fold[i] == k) == held)
+            rc = cet_buf_printf(&b, "%s/%s\n", c->docs[i]->package, c->docs[i]->name);
+    rc = rc ? cet_fail(err, "out of memory") : cet_write_atomic(path, b.p ? b.p : "", b.len, err);
+    cet_buf_free(&b);
+    return rc;
+}
+
+/* Mean word F1 of configuration best and of the defaults on the documents
+ * heldout lists, loaded and scored in this process. */
+static int heldout_f1(const struct cet_run_info *run, const struct cet_params_desc *desc,
+                      const char *heldout, const double *best, double *f_best, double *f_def,
+                      int threads, struct cet_error *err)
+{
+    struct cet_corpus c = {0};
+    struct cet_entries e = {0};
+    struct cet_evaluator *ev = NULL;
+    double *def = malloc((desc->ex->nparams + 1) * sizeof *def);
+    double *g = malloc((desc->ngenes + 1) * sizeof *g);
+    int rc = -1;
+    if (!def || !g) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    if (cet_corpus_load_dirs(&c, &e, (const char *const *)run->dirs, run->ndirs, heldout,
+                             desc->ex->load, threads, NULL, err))
+        goto done;
+    if (!c.ndocs) {
+        cet_fail(err, "%s: no document could be loaded", heldout);
+        goto done;
+    }
+    cet_params_default_genome(desc, g);
+    cet_params_expand(desc, g, def);
+    if (cet_evaluator_new(&ev, &c, desc->ex, CET_METRIC_WORD, threads, err) ||
+        cet_evaluate(ev, best, 1, NULL, 0, NULL, f_best, NULL, NULL, err) ||
+        cet_evaluate(ev, def, 1, NULL, 0, NULL, f_def, NULL, NULL, err))
+        goto done;
+    rc = 0;
+done:
+    free(def);
+    free(g);
+    cet_evaluator_free(ev);
+    cet_corpus_free(&c);
+    cet_entries_free(&e);
+    return rc;
+}
+
+/* The backend the run evaluates with, or NULL (this process). */
+static const struct cet_backend *backend(const struct cet_run *run)
+{
+    return run->be.load ? &run->be : NULL;
+}
+
+/* Starts fold run *out in fdir on the documents train lists: the run's
+ * description, GA options and seed configurations. */
+static int fold_start(struct cet_run **out, struct cet_run *run, const char *fdir,
+                      const char *train, const char *command, struct cet_error *err)
+{
+    const struct cet_run_info *info = &run->info;
+    struct cet_corpus c = {0};
+    struct cet_entries e = {0};
+    char *params = realpath(info->params_path, NULL);
+    int rc = -1;
+    if (cet_run_new(out, params ? params : info->params_path, cet_ga_opts(run->ga), err))
+        goto done;
+    for (size_t i = 0; i + 1 < info->nfold_args; i++)
+        if (!strcmp(info->fold_args[i], "--seed-config")) {
+            uint8_t *ignored = NULL;
+            int bad = cet_run_add_seed_config(*out, info->fold_args[++i], &ignored, err);
+            free(ignored);
+            if (bad)
+                goto done;
+        }
+    if (cet_run_check(*out, err) || cet_run_claim(*out, fdir, 1, err))
+        goto done;
+    cet_run_set_backend(*out, backend(run));
+    if (cet_corpus_load_dirs(&c, &e, (const char *const *)info->dirs, info->ndirs, train,
+                             run->desc.ex->load, run->threads, backend(run), err))
+        goto done;
+    struct cet_run_settings s = {
+        .dirs = (const char *const *)info->dirs, .ndirs = info->ndirs, .sample_from = train,
+        .sample_size = -1, .top = info->top, .command = command, .threads = run->threads};
+    rc = cet_run_start(*out, &s, &c, &e, err);
+done:
+    free(params);
+    cet_corpus_free(&c);
+    cet_entries_free(&e);
+    return rc;
+}
+
+/* The command line that starts (or with resume, resumes) the fold in fdir,
+ * for its run.json: `cetune evolve` with the fold arguments. */
+static char *fold_command(const struct cet_run *run, const char *fdir, const char *train,
+                          int resume)
+{
+    const struct cet_run_info *info = &run->info;
+    struct cet_buf b = {0};
+    char threads[32];
+    snprintf(threads, sizeof threads, "%d", run->threads);
+    int bad = cet_buf_puts(&b, "cetune evolve");
+    if (resume)
+        bad = bad || cet_buf_shell_word(&b, "--resume") || cet_buf_shell_word(&b, fdir);
+    for (size_t i = 0; i < info->nfold_args && !resume && !bad; i++)
+        bad = cet_buf_shell_word(&b, info->fold_args[i]);
+    if (!resume)
+        bad = bad || cet_buf_shell_word(&b, "-s") || cet_buf_shell_word(&b, train) ||
+              cet_buf_shell_word(&b, "-o") || cet_buf_shell_word(&b, fdir) ||
+              cet_buf_shell_word(&b, "--force");
+    bad = bad || cet_buf_shell_word(&b, "--threads") || cet_buf_shell_word(&b, threads);
+    if (bad) {
+        cet_buf_free(&b);
+        return NULL;
+    }
+    return b.p;
+}
+
+/* Runs (or resumes) the GA of the fold in fdir to its end, quietly, polling
+ * the run's cancel callback.  0, 1 when cancelled (the fold's checkpoint is
+ * kept), or -1. */
+static int fold_run(struct cet_run *run, const char *fdir, const char *train,
+                    struct cet_error *err)
+{
+    struct cet_run *fr = NULL;
+    char *cp = cet_run_path(fdir, CET_RUN_CHECKPOINT);
+    int resume = cp && !access(cp, F_OK), rc = -1;
+    char *command = cp ? fold_command(run, fdir, train, resume) : NULL;
+    if (!command) {
+        free(cp);
+        return cet_fail(err, "out of memory");
+    }
+    if (resume) {
+        if (cet_run_open(&fr, fdir, run->threads, err))
+            goto done;
+        if (cet_run_stopped(fr)) {
+            rc = 0;
+            goto done;
+        }
+        cet_run_set_backend(fr, backend(run));
+        if (cet_run_resume(fr, command, err))
+            goto done;
+    } else if (fold_start(&fr, run, fdir, train, command, err)) {
+        goto done;
+    }
+    cet_run_set_cancel(fr, run->cancel, run->cancel_ctx);
+    int r = 0;
+    while (!cet_run_stopped(fr) && !(run->cancel && run->cancel(run->cancel_ctx)) &&
+           !(r = cet_run_step(fr, err)))
+        ;
+    if (r < 0)
+        goto done;
+    if (!cet_run_stopped(fr)) {
+        rc = cet_run_interrupt(fr, err) ? -1 : 1;
+        goto done;
+    }
+    rc = cet_run_finish(fr, err) ? -1 : 0;
+done:
+    free(cp);
+    free(command);
+    cet_run_free(fr);
+    return rc;
+}
+
+/* Fold k (0-based) of the K folds in dir, its documents marked in folds:
+ * writes its lists, runs its GA, and scores its best and the defaults on
+ * its held-out documents into *f.  0, 1 when cancelled, or -1. */
+static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K,
+                struct cet_fold *f, cet_fold_fn on_fold, void *ctx,
+                struct cet_error *err)
+{
+    struct cet_buf fdir = {0};
+    char *list = NULL, *heldout = NULL, *best = NULL;
+    int rc = -1;
+    if (cet_buf_printf(&fdir, "%s/" CET_RUN_FOLDS_DIR "/%u", run->dir, k + 1) ||
+        !(list = cet_run_path(fdir.p, CET_FOLD_TRAIN)) ||
+        !(heldout = cet_run_path(fdir.p, CET_FOLD_HELDOUT)) ||
+        !(best = cet_run_path(fdir.p, CET_RUN_BEST))) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    if (cet_mkdirs(fdir.p)) {
+        cet_fail(err, "%s: cannot create: %s", fdir.p, strerror(errno));
+        goto done;
+    }
+    if (write_list(list, &run->train, folds, k, 0, err) ||
+        write_list(heldout, &run->train, folds, k, 1, err))
+        goto done;
+    if (on_fold)
+        on_fold(ctx, k, K, f, fdir.p);
+    if ((rc = fold_run(run, fdir.p, list, err)))
+        goto done; /* cancelled (the fold's checkpoint is kept) or failed */
+    rc = -1;
+    struct cet_config cfg;
+    if (cet_config_load(&cfg, best, err))
+        goto done;
+    f->train_fitness = cfg.has_fitness ? cfg.fitness : NAN;
+    rc = heldout_f1(&run->info, &run->desc, heldout, cfg.params, &f->heldout_f1,
+                    &f->heldout_f1_defaults, run->threads, err);
+    cet_config_free(&cfg);
+done:
+    cet_buf_free(&fdir);
+    free(list);
+    free(heldout);
+    free(best);
+    return rc;
+}
+
+static int write_csv(const char *dir, const struct cet_fold *f, size_t K, struct cet_error *err)
+{
+    struct cet_buf csv = {0};
+    int bad = cet_buf_puts(&csv, "fold,train_docs,heldout_docs,train_fitness,heldout_f1,"
+                                 "heldout_f1_defaults,gain\n");
+    for (size_t k = 0; k < K && !bad; k++)
+        bad = cet_buf_printf(&csv, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f\n", k + 1, f[k].train_docs,
+                             f[k].heldout_docs, f[k].train_fitness, f[k].heldout_f1,
+                             f[k].heldout_f1_defaults, f[k].heldout_f1 - f[k].heldout_f1_defaults);
+    int rc = bad ? cet_fail(err, "out of memory")
+                 : cet_run_write_file(dir, CET_RUN_FOLDS, csv.p, csv.len, err);
+    cet_buf_free(&csv);
+    return rc;
+}
+
+void cet_folds_estimate(const struct cet_fold *f, size_t K, double *mean, double *sd)
+{
+    double sum = 0, sq = 0;
+    for (size_t k = 0; k < K; k++)
+        sum += f[k].heldout_f1 - f[k].heldout_f1_defaults;
+    *mean = sum / (double)K;
+    for (size_t k = 0; k < K; k++) {
+        double d = f[k].heldout_f1 - f[k].heldout_f1_defaults - *mean;
+        sq += d * d;
+    }
+    *sd = sqrt(sq / (double)(K - 1));
+}
+
+int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct cet_fold **out,
+                  struct cet_error *err)
+{
+    size_t K = (size_t)run->info.folds;
+    const struct cet_corpus *train = &run->train;
+    uint32_t *fold_of = malloc((train->ndocs + 1) * sizeof *fold_of);
+    struct cet_fold *f = calloc(K ? K : 1, sizeof *f);
+    int rc = -1;
+    *out = NULL;
+    if (!run->dir || K < 2)
+        return free(fold_of), free(f), cet_fail(err, "the run has no folds to run");
+    if (!fold_of || !f) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    if (cet_folds_split(fold_of, train, K, cet_ga_opts(run->ga)->seed, err)) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        cet_fail(err, "--folds: %s", why);
+        goto done;
+    }
+    for (uint32_t k = 0; k < K; k++) {
+        for (size_t i = 0; i < train->ndocs; i++)
+            f[k].heldout_docs += fold_of[i] == k;
+        f[k].train_docs = train->ndocs - f[k].heldout_docs;
+        if ((rc = fold(run, fold_of, k, K, &f[k], on_fold, ctx, err)))
+            goto done;
+        rc = -1;
+    }
+    if (write_csv(run->dir, f, K, err))
+        goto done;
+    /* The folds' runs used the backend too (under MPI, the ranks hold the
+     * last fold's documents): the run takes its own back. */
+    if (cet_run_rebind(run, err))
+        goto done;
+    *out = f;
+    f = NULL;
+    rc = 0;
+done:
+    free(fold_of);
+    free(f);
+    return rc;
+}
