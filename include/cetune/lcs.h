@@ -26,10 +26,10 @@ size_t cet_peq_bytes(const struct cet_peq *t);
  * kept.  The pattern comes as rows: b[j] is the row of position j, the
  * distinct symbols of the pattern numbered 0 .. nrows-1 (any order), so
  * that setting a pattern's bits costs O(m), and so does clearing them for
- * the next one (the table is zero outside the loaded pattern's bits, never
- * cleared whole).
+ * the next one (the table is zero outside the loaded pattern's bits; a
+ * small table is cleared whole, a large sparse one through its positions).
  *
- * A table larger than max_bytes is never built whole: cet_lcs_strips then
+ * A table larger than max_bytes is never built whole: cet_lcs_slot then
  * runs the recurrence over strips of blocks, one after the other, each
  * step's carry out of one strip stored for the same step of the next (the
  * additions are the same, so is the result).  The slot's memory stays at

@@ -98,7 +98,7 @@ static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, 
                        double *full, struct cet_buf *b)
 {
     const double *g = ga->genes + i * ga->ngenes;
-    uint8_t *shown = (uint8_t *)(full + ga->nfull); /* see cet_ga_write_results */
+    uint8_t *shown = (uint8_t *)(full + ga->nfull); /* see cet_run_write_results */
     cet_params_expand(ga->desc, g, full);
     cet_params_full_active(ga->desc, g, shown);
     size_t start = b->len;
