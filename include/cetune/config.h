@@ -35,4 +35,21 @@ int cet_config_json(struct cet_buf *out, const struct cet_extractor *ex, const d
                     const uint8_t *shown, double fitness, long docs);
 void cet_config_free(struct cet_config *cfg);
 
+/* The shipped general configuration (configs/article.json in the source
+ * tree, installed as share/cetune/configs/article.json): the one used when
+ * no configuration is given. */
+#define CET_CONFIG_SHIPPED "configs/article.json"
+/* Where it is: override when not NULL or empty (it must be readable; the
+ * cetune command passes $CETUNE_CONFIG, the library itself reads no
+ * environment), else the first readable of DIR/share/cetune/configs/article.json
+ * and DIR/../share/cetune/configs/article.json, DIR being the running
+ * program's directory (a build tree, an installed bin/), and the
+ * installation prefix libcetune was built for.  Returns 0 with the path in
+ * out, or -1 with every place tried in err. */
+int cet_config_shipped_path(char *out, size_t size, const char *override,
+                            struct cet_error *err);
+/* Loads the shipped configuration into cfg (labelled with its path):
+ * cet_config_shipped_path without override, then cet_config_load. */
+int cet_config_load_default(struct cet_config *cfg, struct cet_error *err);
+
 #endif

@@ -58,7 +58,10 @@ int cet_page_new(struct cet_page **out, struct cet_error *err);
 void cet_page_free(struct cet_page *pg);
 
 /* Extracts the main content of the page bytes[0..len) with cfg into out
- * (emptied first; NUL-terminated).  info may be NULL.  Returns 0, or one of
+ * (emptied first; NUL-terminated).  A NULL cfg means the shipped
+ * configuration (cet_config_load_default), loaded at the first such call and
+ * kept by the context; when it cannot be found the call fails with
+ * CET_PAGE_FAILED and says where it looked.  info may be NULL.  Returns 0, or one of
  * the CET_PAGE_* failures above with the reason in err. */
 int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const char *bytes,
                      size_t len, const struct cet_page_opts *opts, struct cet_buf *out,

@@ -184,6 +184,16 @@ int cli_adhosts(const char *opt)
     return rc;
 }
 
+int cli_shipped_config(char *out, size_t size)
+{
+    struct cet_error err;
+    const char *env = getenv("CETUNE_CONFIG");
+    if (cet_config_shipped_path(out, size, env, &err) == 0)
+        return 0;
+    cli_error(env && *env ? "CETUNE_CONFIG: %s" : "%s; or set CETUNE_CONFIG to one", err.msg);
+    return CLI_USAGE;
+}
+
 int cli_is_tty(void)
 {
     return isatty(STDERR_FILENO);

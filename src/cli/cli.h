@@ -28,6 +28,11 @@ struct cli_configs {
 int cli_configs_opt(const char *cmd, const struct cli_opt *o, void *field, const char *arg);
 void cli_configs_free(struct cli_configs *c);
 
+/* The path of the shipped configuration (cet_config_shipped_path with
+ * $CETUNE_CONFIG as the override) into out: for extract and serve when no
+ * configuration is given.  Returns 0, or CLI_USAGE after printing why. */
+int cli_shipped_config(char *out, size_t size);
+
 /* Where evolve loads and evaluates its training sample (main.c): NULL,
  * this process, except in the MPI build, where the ranks share it
  * (cluster.h, docs/distributed.md). */

@@ -8,6 +8,7 @@
  * line holding a form feed, or each follows a header line with --headers. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -199,8 +200,9 @@ const struct cli_command cli_extract = {
     .name = "extract", .run = cmd_extract, .opts = options, .size = sizeof(struct args),
     .operands = "[FILE.html... | -]",
     .summary = "print the main text of pages with one configuration",
-    .about = "Prints the main text of each page (standard input when no FILE is given), or with "
-             "--out-dir writes\nDIR/NAME.txt.  On standard output a line holding a form feed "
+    .about = "Prints the main text of each page (standard input when no FILE is given) with the "
+             "configuration\ngiven, else the shipped one (share/cetune/configs/article.json, or "
+             "$CETUNE_CONFIG), or with\n--out-dir writes\nDIR/NAME.txt.  On standard output a line holding a form feed "
              "separates pages (--headers:\na line ==> FILE <== before each).  Exit status 1 when "
              "any page failed."};
 
@@ -211,16 +213,15 @@ static int cmd_extract(int argc, char **argv)
     struct cli_configs cfgs = a.cfgs;
     struct job j = {0};
     struct cet_routes *routes = NULL;
+    struct cet_config shipped = {0};
     const char *adhosts = a.adhosts;
     j.html = a.html;
     j.headers = a.headers;
     j.out_dir = a.out_dir;
     if (rc)
         goto done;
-    if (cfgs.n + !!a.routes != 1) {
-        rc = cli_usage("extract", cfgs.n || a.routes
-                                      ? "give only one configuration (-c, -x or --routes)"
-                                      : "give a configuration with -c CONFIG.json or -x EXTRACTOR");
+    if (cfgs.n + !!a.routes > 1) {
+        rc = cli_usage("extract", "give only one configuration (-c, -x or --routes)");
         goto done;
     }
     if (!a.routes != !a.url) {
@@ -241,8 +242,18 @@ static int cmd_extract(int argc, char **argv)
             rc = CLI_USAGE;
             goto done;
         }
-    } else {
+    } else if (cfgs.n) {
         j.cfg = &cfgs.v[0];
+    } else { /* none given: the shipped configuration */
+        char path[PATH_MAX + 64];
+        if ((rc = cli_shipped_config(path, sizeof path)))
+            goto done;
+        if (cet_config_load(&shipped, path, &err)) {
+            cli_error("%s", err.msg);
+            rc = CLI_USAGE;
+            goto done;
+        }
+        j.cfg = &shipped;
     }
     if ((rc = cli_adhosts(adhosts)))
         goto done;
@@ -284,6 +295,7 @@ done:
     cet_buf_free(&j.page);
     cet_buf_free(&j.out);
     cli_configs_free(&cfgs);
+    cet_config_free(&shipped);
     cet_routes_free(routes);
     return rc;
 }

@@ -3,6 +3,7 @@
  * reloads the routes (a bad file is refused and the old routes stay),
  * SIGTERM and SIGINT drain the requests in flight and exit 0.  The access
  * log goes to stderr, one line per request. */
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -56,7 +57,9 @@ static int cmd_serve(int argc, char **argv);
 const struct cli_command cli_serve = {
     .name = "serve", .run = cmd_serve, .opts = options, .size = sizeof(struct args),
     .init = init, .summary = "serve tuned configurations over HTTP, routed by host",
-    .about = "POST /extract with the page as the body (its URL in X-Url or ?url= picks the "
+    .about = "Without -c or --routes, serves the shipped configuration (share/cetune/configs/"
+             "article.json,\nor $CETUNE_CONFIG).  "
+             "POST /extract with the page as the body (its URL in X-Url or ?url= picks the "
              "configuration;\n?format=html; Accept: application/json), GET /health, GET /configs.  "
              "SIGHUP reloads the\nroutes or configuration, SIGTERM drains the requests in flight "
              "and exits 0.  One log line\nper request on stderr (docs/serve.md)."};
@@ -85,8 +88,14 @@ static int cmd_serve(int argc, char **argv)
     struct cet_routes *routes = NULL;
     if (rc)
         return rc;
-    if (!a.config == !a.routes)
-        return cli_usage("serve", "give either -c CONFIG.json or --routes FILE");
+    if (a.config && a.routes)
+        return cli_usage("serve", "give either -c CONFIG.json or --routes FILE, not both");
+    char shipped[PATH_MAX + 64];
+    if (!a.config && !a.routes) { /* none given: the shipped configuration */
+        if ((rc = cli_shipped_config(shipped, sizeof shipped)))
+            return rc;
+        a.config = shipped;
+    }
     if ((rc = cli_adhosts(a.adhosts)))
         return rc;
     if (load(&routes, &a, &err)) {

@@ -11,6 +11,8 @@ struct cet_page {
     struct cet_sel sel; /* kept across pages: no reallocation once warm */
     uint32_t *words;    /* scratch for counting the extract's words */
     size_t words_cap;
+    struct cet_config shipped; /* loaded at the first extraction without a configuration */
+    int has_shipped;
 };
 
 int cet_page_new(struct cet_page **out, struct cet_error *err)
@@ -25,6 +27,8 @@ void cet_page_free(struct cet_page *pg)
         return;
     cet_sel_free(&pg->sel);
     free(pg->words);
+    if (pg->has_shipped)
+        cet_config_free(&pg->shipped);
     free(pg);
 }
 
@@ -50,7 +54,6 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
 {
     static const struct cet_page_opts defaults;
     const struct cet_page_opts *o = opts ? opts : &defaults;
-    const struct cet_extractor *ex = cfg->ex;
     double start = o->time_limit > 0 ? now() : 0, deadline = start ? start + o->time_limit : 0;
     struct cet_doc *doc = NULL;
     void *prep = NULL;
@@ -59,6 +62,13 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
     if (cet_buf_reserve(out, 0))
         return cet_fail(err, "out of memory"), CET_PAGE_FAILED;
     out->p[0] = 0;
+    if (!cfg && !pg->has_shipped) {
+        if (cet_config_load_default(&pg->shipped, err))
+            return CET_PAGE_FAILED;
+        pg->has_shipped = 1;
+    }
+    const struct cet_extractor *ex = (cfg ? cfg : &pg->shipped)->ex;
+    const double *params = (cfg ? cfg : &pg->shipped)->params;
     if (o->charset && !cet_charset_known(o->charset)) {
         cet_fail(err, "unknown charset '%.40s'", o->charset);
         return CET_PAGE_CHARSET;
@@ -82,7 +92,7 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         rc = CET_PAGE_TIMEOUT;
         goto done;
     }
-    if (cet_sel_reset(&pg->sel, doc) || ex->run(doc, prep, cfg->params, &pg->sel)) {
+    if (cet_sel_reset(&pg->sel, doc) || ex->run(doc, prep, params, &pg->sel)) {
         cet_fail(err, "out of memory");
         goto done;
     }

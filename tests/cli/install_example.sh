@@ -13,6 +13,7 @@ X=$TMP/x
 expect_status 0 cmake --install "$BUILD" --prefix "$X"
 LIBDIR=$(dirname "$(find "$X" -name libcetune.a | head -1)")
 for f in bin/cetune include/cetune/page.h include/cetune/run.h share/cetune/params/lqf.json \
+         share/cetune/configs/article.json \
          share/man/man1/cetune.1; do
   if [ -f "$X/$f" ]; then ok; else fail "$f not installed"; fi
 done
@@ -37,4 +38,9 @@ for page in "$SRC"/samples/demo/*/*.html "$SRC"/tests/data/corpus/canon/pages/cp
   n=$((n + 1))
 done
 if [ $n -ge 10 ]; then ok; else fail "only $n pages compared"; fi
+# The installed cetune finds its shipped configuration under the prefix.
+page=$SRC/samples/demo/cronaca/$(ls "$SRC/samples/demo/cronaca" | grep -m1 '\.html$')
+"$X/bin/cetune" extract -c "$X/share/cetune/configs/article.json" "$page" > "$TMP/a" 2>&1
+CETUNE_CONFIG= "$X/bin/cetune" extract "$page" > "$TMP/b" 2>&1
+if [ -s "$TMP/a" ] && cmp -s "$TMP/a" "$TMP/b"; then ok; else fail "installed cetune without -c: $(head -2 "$TMP/b")"; fi
 finish

@@ -98,6 +98,34 @@ static void test_page__failures(void)
     CHECK(!strcmp(out.p, "some text\n"));
 }
 
+/* A NULL configuration is the shipped one: the test program is in
+ * build/tests, so it is found as build/share/cetune/configs/article.json. */
+static void test_page__shipped_configuration(void)
+{
+    struct cet_error err;
+    struct cet_page *p2 = NULL;
+    const char *html = "<div><a href=\"/\">Home</a></div><article><p>The article's text, "
+                       "long enough to be kept as the main content of this page.</p></article>";
+    char path[4096];
+    CHECK(cet_config_shipped_path(path, sizeof path, "/nonexistent/article.json", &err) == -1);
+    CHECK(strstr(err.msg, "/nonexistent/article.json: the file cannot be read") != NULL);
+    CHECK(cet_config_shipped_path(path, sizeof path, NULL, &err) == 0);
+    CHECK(strstr(path, "share/cetune/configs/article.json") != NULL);
+    CHECK(cet_config_shipped_path(path, sizeof path, CETUNE_SOURCE_DIR "/configs/article.json",
+                                  &err) == 0 &&
+          !strcmp(path, CETUNE_SOURCE_DIR "/configs/article.json"));
+    struct cet_config cfg;
+    CHECK(cet_config_load(&cfg, path, &err) == 0 && !strcmp(cfg.ex->name, "score"));
+    struct cet_buf want = {0};
+    CHECK(cet_page_new(&p2, &err) == 0);
+    CHECK_EQ_INT(cet_page_extract(p2, &cfg, html, strlen(html), NULL, &want, NULL, &err), 0);
+    CHECK_EQ_INT(cet_page_extract(p2, NULL, html, strlen(html), NULL, &out, NULL, &err), 0);
+    CHECK(want.len > 0 && !strcmp(out.p, want.p));
+    cet_buf_free(&want);
+    cet_config_free(&cfg);
+    cet_page_free(p2);
+}
+
 int main(void)
 {
     struct cet_error err;
@@ -107,6 +135,7 @@ int main(void)
     RUN(test_page__text_and_html);
     RUN(test_page__declared_charset);
     RUN(test_page__failures);
+    RUN(test_page__shipped_configuration);
     cet_page_free(pg);
     cet_buf_free(&out);
     TEST_END();
