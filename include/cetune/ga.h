@@ -35,6 +35,11 @@
 #include "cetune/objective.h"
 #include "cetune/params.h"
 
+/* Search strategies: indices into cet_strategies (src/ga/strategy.c).  A
+ * strategy decides which genomes each generation evaluates and learns from
+ * their results; the GA object keeps the archive, history, counters, stop
+ * rule and racing that all strategies share. */
+enum cet_strategy_kind { CET_STRATEGY_GA, CET_STRATEGY_CMAES, CET_STRATEGY_COUNT };
 /* Parent selection schemes: indices into cet_selections (select.c). */
 enum cet_select { CET_SELECT_TOURNAMENT, CET_SELECT_TRUNCATION, CET_SELECT_COUNT };
 /* Recombination schemes: indices into cet_crossovers (crossover.c). */
@@ -76,6 +81,7 @@ struct cet_ga_options {
     double race_alpha;      /* significance level of each test (0.2) */
     double race_weak;       /* pages where the incumbent's F1 is below this are scored
                                first, before the blocks (0.5; 0: none) */
+    enum cet_strategy_kind strategy; /* the search strategy (ga) */
 };
 
 /* Computes mean F1, precision and recall of k full parameter vectors
@@ -209,8 +215,10 @@ void cet_genome_normalise(const struct cet_params_desc *d, double resolution, do
  * all when it is active in none. */
 double cet_genome_diversity(const struct cet_params_desc *d, const double *genomes, size_t n);
 
-/* ---- operators by name (select.c, crossover.c) ---- */
+/* ---- strategies and operators by name (strategy.c, select.c) ---- */
 
+/* The search strategies' names, by enum cet_strategy_kind; NULL-terminated. */
+extern const char *const cet_strategy_names[CET_STRATEGY_COUNT + 1];
 /* The selection schemes' names, by enum cet_select; NULL-terminated. */
 extern const char *const cet_selection_names[CET_SELECT_COUNT + 1];
 

@@ -57,8 +57,12 @@ struct cet_ga {
     uint32_t *ndone;              /* documents it was evaluated on */
     uint8_t *raced;               /* 1: raced out (fit is the mean over ndone documents) */
     size_t narch, cap;
-    uint32_t *slots;              /* hash of normalised genome -> archive index + 1 */
+    uint32_t *slots;              /* hash of normalised genome -> archive index + 1
+                                     (archive.c) */
     size_t nslots;
+
+    void *strategy_state;         /* cet_strategies[opt.strategy]'s (strategy.h) */
+    int strategy_ready;           /* strategy_state made (setup or a checkpoint) */
 
     size_t *pop;                  /* archive indices of the current generation */
     size_t npop;
@@ -160,9 +164,19 @@ void cet_ga_check_stop(struct cet_ga *ga);
 double cet_ga_sigma(const struct cet_ga *ga);
 
 
-/* ---- the archive (evolve.c) ---- */
+/* ---- the archive (archive.c) ---- */
 
-
+/* Archive entry i's genome. */
+static inline const double *cet_ga_genome(const struct cet_ga *ga, size_t i)
+{
+    return ga->genes + i * ga->ngenes;
+}
+/* Appends genome g (normalised, not yet evaluated) to the archive; returns
+ * its index or (size_t)-1 when out of memory. */
+size_t cet_ga_archive_add(struct cet_ga *ga, const double *g, long born);
+/* Drops the entries from narch on, rebuilding the hash table in place (no
+ * allocation, so it cannot fail). */
+void cet_ga_archive_truncate(struct cet_ga *ga, size_t narch);
 /* Adds genome g (normalised) to the archive with known results, as if it
  * had been evaluated in generation born; 0 or -1 when out of memory. */
 int cet_ga_archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
@@ -170,6 +184,13 @@ int cet_ga_archive_put(struct cet_ga *ga, const double *g, long born, double f, 
 /* Sets archive entry i's results from what one evaluation measured
  * (objective.h). */
 void cet_ga_archive_measures(struct cet_ga *ga, size_t i, const struct cet_measures *m);
+
+/* ---- ranking (rank.c) ---- */
+
+/* Sorts archive indices v[0..n) best first (Deb's rules: feasible before
+ * infeasible, smaller violation first, then fitness, then evaluation
+ * order; raced-out individuals last); -1 when out of memory. */
+int cet_ga_rank_sort(const struct cet_ga *ga, size_t *v, size_t n);
 
 /* race.c, for evolve.c (the racing of a generation's new individuals). */
 void cet_race_free(struct cet_race *R);

@@ -44,41 +44,17 @@ void cet_run_info_free(struct cet_run_info *run)
     memset(run, 0, sizeof *run);
 }
 
-/* cJSON prints a double with 15 digits when that reads back only
- * approximately; a resumed run needs the exact bits, so doubles go out with
- * 15, 16 or 17 digits, the first that strtod (cJSON's parser) reads back
- * exactly (%g drops trailing zeros, so short values stay short). */
-static void format_exact(double v, char *buf, size_t size)
-{
-    if (!isfinite(v)) { /* no JSON number: null, which the reader refuses */
-        snprintf(buf, size, "null");
-        return;
-    }
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-}
-
-static cJSON *exact(double v)
-{
-    char buf[64];
-    format_exact(v, buf, sizeof buf);
-    return cJSON_CreateRaw(buf);
-}
-
 static int archive_row(const struct cet_ga *ga, size_t i, struct cet_buf *rows)
 {
     char v[64];
     int rc = cet_buf_printf(rows, "%s\n  [%ld", i ? "," : "", ga->born[i]);
     double r[3] = {ga->fit[i], ga->prec[i], ga->rec[i]};
     for (int k = 0; k < 3 && !rc; k++) {
-        format_exact(r[k], v, sizeof v);
+        cet_json_format_exact(r[k], v, sizeof v);
         rc = cet_buf_printf(rows, ", %s", v);
     }
     for (size_t g = 0; g < ga->ngenes && !rc; g++) {
-        format_exact(ga->genes[i * ga->ngenes + g], v, sizeof v);
+        cet_json_format_exact(ga->genes[i * ga->ngenes + g], v, sizeof v);
         rc = cet_buf_printf(rows, ", %s", v);
     }
     return rc || cet_buf_puts(rows, "]");
@@ -111,7 +87,7 @@ static cJSON *exact_array(const double *v, size_t n, int *bad)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; a && i < n; i++)
-        JSON_OK(cJSON_AddItemToArray(a, exact(v[i])));
+        JSON_OK(cJSON_AddItemToArray(a, cet_json_exact(v[i])));
     return a;
 }
 
@@ -151,27 +127,27 @@ static cJSON *options_json(const struct cet_ga_options *o, int *bad)
     JSON_OK(cJSON_AddNumberToObject(j, "pop", (double)o->pop));
     JSON_OK(cJSON_AddNumberToObject(j, "generations", (double)o->generations));
     JSON_OK(cJSON_AddNumberToObject(j, "patience", (double)o->patience));
-    JSON_OK(cJSON_AddItemToObject(j, "epsilon", exact(o->epsilon)));
+    JSON_OK(cJSON_AddItemToObject(j, "epsilon", cet_json_exact(o->epsilon)));
     JSON_OK(cJSON_AddNumberToObject(j, "max_evals", (double)o->max_evals));
-    JSON_OK(cJSON_AddItemToObject(j, "time", exact(o->time_limit)));
+    JSON_OK(cJSON_AddItemToObject(j, "time", cet_json_exact(o->time_limit)));
     JSON_OK(cJSON_AddNumberToObject(j, "elite", (double)o->elite));
     JSON_OK(cJSON_AddStringToObject(j, "select", cet_selections[o->select].name));
     JSON_OK(cJSON_AddStringToObject(j, "crossover", cet_crossovers[o->cross].name));
     JSON_OK(cJSON_AddNumberToObject(j, "tournament", (double)o->tournament));
-    JSON_OK(cJSON_AddItemToObject(j, "truncation", exact(o->truncation)));
-    JSON_OK(cJSON_AddItemToObject(j, "crossover_rate", exact(o->crossover_rate)));
-    JSON_OK(cJSON_AddItemToObject(j, "mutation_rate", exact(o->mutation_rate)));
-    JSON_OK(cJSON_AddItemToObject(j, "sigma", exact(o->sigma)));
+    JSON_OK(cJSON_AddItemToObject(j, "truncation", cet_json_exact(o->truncation)));
+    JSON_OK(cJSON_AddItemToObject(j, "crossover_rate", cet_json_exact(o->crossover_rate)));
+    JSON_OK(cJSON_AddItemToObject(j, "mutation_rate", cet_json_exact(o->mutation_rate)));
+    JSON_OK(cJSON_AddItemToObject(j, "sigma", cet_json_exact(o->sigma)));
     JSON_OK(cJSON_AddBoolToObject(j, "adaptive", o->adaptive));
-    JSON_OK(cJSON_AddItemToObject(j, "adapt_factor", exact(o->adapt_factor)));
-    JSON_OK(cJSON_AddItemToObject(j, "resolution", exact(o->resolution)));
+    JSON_OK(cJSON_AddItemToObject(j, "adapt_factor", cet_json_exact(o->adapt_factor)));
+    JSON_OK(cJSON_AddItemToObject(j, "resolution", cet_json_exact(o->resolution)));
     JSON_OK(cJSON_AddStringToObject(j, "seed", seed));
     goal_json(j, &o->goal, bad);
     JSON_OK(cJSON_AddBoolToObject(j, "race", o->race));
     JSON_OK(cJSON_AddNumberToObject(j, "race_first", (double)o->race_first));
     JSON_OK(cJSON_AddNumberToObject(j, "race_block", (double)o->race_block));
-    JSON_OK(cJSON_AddItemToObject(j, "race_alpha", exact(o->race_alpha)));
-    JSON_OK(cJSON_AddItemToObject(j, "race_weak", exact(o->race_weak)));
+    JSON_OK(cJSON_AddItemToObject(j, "race_alpha", cet_json_exact(o->race_alpha)));
+    JSON_OK(cJSON_AddItemToObject(j, "race_weak", cet_json_exact(o->race_weak)));
     return j;
 }
 
@@ -288,9 +264,9 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
     JSON_OK(cJSON_AddNumberToObject(j, "generation", (double)ga->gen));
     JSON_OK(cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals));
     JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals));
-    JSON_OK(cJSON_AddItemToObject(j, "best_ref", exact(ga->best_ref)));
+    JSON_OK(cJSON_AddItemToObject(j, "best_ref", cet_json_exact(ga->best_ref)));
     JSON_OK(cJSON_AddNumberToObject(j, "last_improve", (double)ga->last_improve));
-    JSON_OK(cJSON_AddItemToObject(j, "elapsed", exact(ga->elapsed)));
+    JSON_OK(cJSON_AddItemToObject(j, "elapsed", cet_json_exact(ga->elapsed)));
     JSON_OK(cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop)));
 
     /* The random state as hex bytes: a checkpoint without it could not resume. */

@@ -1,5 +1,6 @@
 #include "json.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,4 +323,28 @@ int cet_json_fail(const struct cet_json *j, const cJSON *node, int key, struct c
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return cet_fail(err, "%s:%d:%d: %s", j->path, line, col, msg);
+}
+
+/* cJSON prints a double with 15 digits when that reads back only
+ * approximately; a resumed run needs the exact bits, so doubles go out with
+ * 15, 16 or 17 digits, the first that strtod (cJSON's parser) reads back
+ * exactly (%g drops trailing zeros, so short values stay short). */
+void cet_json_format_exact(double v, char *buf, size_t size)
+{
+    if (!isfinite(v)) { /* no JSON number: null, which the reader refuses */
+        snprintf(buf, size, "null");
+        return;
+    }
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+}
+
+cJSON *cet_json_exact(double v)
+{
+    char buf[64];
+    cet_json_format_exact(v, buf, sizeof buf);
+    return cJSON_CreateRaw(buf);
 }

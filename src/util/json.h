@@ -34,4 +34,11 @@ void cet_json_free(struct cet_json *j);
 int cet_json_fail(const struct cet_json *j, const cJSON *node, int key, struct cet_error *err,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Writes v with 15, 16 or 17 significant digits, the first that reads back
+ * to the same bits ("null" when not finite, which readers refuse). */
+void cet_json_format_exact(double v, char *buf, size_t size);
+/* v as a raw cJSON number that reads back exactly (checkpoints), or NULL
+ * when out of memory. */
+cJSON *cet_json_exact(double v);
+
 #endif
