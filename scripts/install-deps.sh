@@ -7,7 +7,8 @@ pkgs=(build-essential cmake pkg-config git
       clang libclang-rt-14-dev gnuplot-nox time
       libmicrohttpd-dev curl
       universal-ctags # tests/source/hand_decls.sh
-      libopenmpi-dev openmpi-bin) # MPI only for -DCETUNE_MPI=ON (docs/distributed.md)
+      libopenmpi-dev openmpi-bin # MPI only for -DCETUNE_MPI=ON (docs/distributed.md)
+      python3-optuna python3-cmaes r-cran-irace) # scripts/tuner-comparison.sh's peers
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
