@@ -18,6 +18,7 @@ struct cet_entry {
     char *gold_inline; /* article JSON: the articleBody; NULL otherwise */
     int gold_missing;  /* no gold file or no entry */
     int cleaneval;     /* gold needs CleanEval clean-up */
+    int gold_pseudo;   /* gold_inline is a pseudo-gold (template.h), used as it is */
 };
 
 struct cet_entries {

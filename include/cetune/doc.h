@@ -108,6 +108,12 @@ enum {
      * metrics, written extracts and some extractors read it
      * (cet_extractor.load); without it their sizes and words stay. */
     CET_LOAD_TEXT = 2,
+    /* The page alone: its gold is neither read nor required (has_gold 0). */
+    CET_LOAD_PAGE_ONLY = 4,
+    /* cet_corpus_load_dirs and cet_sample_load: the entries are already
+     * scanned (and may carry pseudo-gold, cet_template_entries); don't scan
+     * again. */
+    CET_LOAD_SCANNED = 8,
 };
 
 /* Limits of what is loaded; larger pages are skipped with a reason, never truncated. */

@@ -95,6 +95,24 @@ int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char
                          size_t ndirs, const char *sample, unsigned flags, int threads,
                          const struct cet_backend *be, struct cet_error *err);
 
+/* Pseudo-gold (template.h) for the entries whose gold is missing: each
+ * package with such an entry is read (with up to `threads` threads), the
+ * reference configuration extracts from its pages, and their family's
+ * repetition corrects that into the gold of the entries without one
+ * (inline, gold_pseudo); entries with gold keep it.  A page that cannot be
+ * read keeps its missing gold (loading it later gives the reason).  Fails
+ * naming the package when a family is too small to show repetition. */
+struct cet_template_opts;
+int cet_template_entries(struct cet_entries *e, const struct cet_template_opts *o,
+                         const struct cet_config *ref, int threads, struct cet_error *err);
+
+/* Scans the corpora into e and gives the entries without gold their
+ * pseudo-gold (cet_template_entries with the default rule), the reference
+ * read from the configuration file ref_path.  Then load with
+ * CET_LOAD_SCANNED. */
+int cet_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndirs,
+                      const char *ref_path, int threads, struct cet_error *err);
+
 /* ---- scoring configurations on a corpus (what `cetune evaluate` prints) ---- */
 
 /* One configuration's scores on a corpus. */

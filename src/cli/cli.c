@@ -3,6 +3,7 @@
 
 #include "cetune/adhosts.h"
 #include "cetune/buf.h"
+#include "cetune/eval.h"
 #include "cetune/run.h"
 
 #include <errno.h>
@@ -182,6 +183,26 @@ int cli_adhosts(const char *opt)
     if (rc && !opt)
         cli_error("the file comes from the environment variable CETUNE_ADHOSTS");
     return rc;
+}
+
+int cli_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndirs,
+                      const char **ref, char *buf, size_t size, int threads, unsigned *flags)
+{
+    struct cet_error err;
+    int rc;
+    if (!*ref) {
+        if ((rc = cli_shipped_config(buf, size)))
+            return rc;
+        *ref = buf;
+    }
+    fprintf(stderr, "cetune: pseudo-gold from each family's repetition for the pages without "
+                    "gold, correcting %s\n", *ref);
+    if (cet_template_scan(e, dirs, ndirs, *ref, threads, &err)) {
+        cli_error("--fitness template: %s", err.msg);
+        return CLI_RUNTIME;
+    }
+    *flags |= CET_LOAD_SCANNED;
+    return 0;
 }
 
 int cli_shipped_config(char *out, size_t size)

@@ -467,8 +467,8 @@ static int parse_show(const char *cmd, const struct cli_opt *o, void *field, con
 struct args {
     struct cli_configs cfgs;
     struct cli_list dirs;
-    const char *sample, *extracts;
-    int metric, fmt, per_doc, show;
+    const char *sample, *extracts, *template_ref;
+    int metric, fmt, per_doc, show, fitness;
     long threads;
 };
 #define ARG(field) offsetof(struct args, field)
@@ -482,6 +482,7 @@ static void init(void *p)
 /* In the order of enum cet_metric and enum fmt. */
 static const char *const metrics[] = {"word", "chars", "lcstring", NULL};
 static const char *const formats[] = {"table", "csv", "json", NULL};
+static const char *const fitnesses[] = {"gold", "template", NULL};
 
 /* The option table (cli.h): one row per option. */
 static const struct cli_opt options[] = {
@@ -502,6 +503,12 @@ static const struct cli_opt options[] = {
     {.name = "metric", .type = CLI_ENUM, .off = ARG(metric), .values = metrics,
      .help = "word: word-sequence F1; chars: LCS of characters; lcstring: longest common "
              "substring of characters"},
+    {.name = "fitness", .type = CLI_ENUM, .off = ARG(fitness), .values = fitnesses,
+     .help = "score against: gold, the gold files; template, their family's pseudo-gold for "
+             "pages without gold (docs/template.md)"},
+    {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_STR, .off = ARG(template_ref),
+     .def = "the shipped configuration",
+     .help = "--fitness template: the extraction the family's repetition corrects"},
     {.name = "per-doc", .type = CLI_FLAG, .off = ARG(per_doc),
      .help = "one row per document instead of per package (of each configuration)"},
     {.name = "format", .type = CLI_ENUM, .off = ARG(fmt), .values = formats,
@@ -559,6 +566,16 @@ static int cmd_evaluate(int argc, char **argv)
         flags |= CET_LOAD_TEXT;
     for (size_t j = 0; j < cfgs.n; j++)
         flags |= cfgs.v[j].ex->load;
+    char shipped[4096];
+    const char *ref = a.template_ref;
+    if (a.fitness && metric != CET_METRIC_WORD) {
+        rc = cli_usage("evaluate", "--fitness template scores words only (--metric word): the "
+                                   "pseudo-gold is the words of the page");
+        goto done;
+    }
+    if (a.fitness && (rc = cli_template_scan(&entries, dirs.v, dirs.n, &ref, shipped,
+                                             sizeof shipped, (int)threads, &flags)))
+        goto done;
     if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, flags, (int)threads, be)))
         goto done;
     res = calloc(cfgs.n, sizeof *res);

@@ -20,13 +20,15 @@
 
 /* What the command line asked for. */
 struct args {
-    const char *params, *sample, *out, *resume;
+    const char *params, *sample, *out, *resume, *template_ref;
     struct cli_list dirs, seed_configs, validate;
     long sample_size, threads, top, folds;
-    int by_package, force, select, no_race;
+    int by_package, force, select, no_race, fitness;
     struct cet_ga_options opt;
 };
 #define ARG(field) offsetof(struct args, field)
+
+static const char *const fitnesses[] = {"gold", "template", NULL};
 
 static void init(void *p)
 {
@@ -130,6 +132,12 @@ static const struct cli_opt options[] = {
      .forms = 3, .help = "threads, which never change the results; 0: all cores"},
     {.name = "top", .arg = "N", .type = CLI_LONG, .off = ARG(top), .min = 1, .max = 1000,
      .help = "distinct individuals in top.json, the final table and the validation"},
+    {.name = "fitness", .type = CLI_ENUM, .off = ARG(fitness), .values = fitnesses,
+     .help = "train against: gold, the gold files; template, their family's pseudo-gold for "
+             "pages without gold (docs/template.md)"},
+    {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_STR, .off = ARG(template_ref),
+     .def = "the shipped configuration",
+     .help = "--fitness template: the extraction the family's repetition corrects"},
     {.name = "validate", .arg = "CORPUS", .type = CLI_LIST, .off = ARG(validate),
      .flags = CLI_MANY, .help = "when the run ends, score the best individuals and the defaults "
                                 "on this corpus into validation.csv; repeatable"},
@@ -245,6 +253,11 @@ static int cmd_evolve(int argc, char **argv)
                                  "with --objective, --constraint or --pareto");
         goto done;
     }
+    if (a.fitness && a.folds) {
+        rc = cli_usage("evolve", "--fitness template does not work with --folds yet: each fold "
+                                 "would need the pseudo-gold of its own pages");
+        goto done;
+    }
     if ((rc = cli_adhosts(NULL)))
         goto done;
     if (!a.threads)
@@ -266,12 +279,17 @@ static int cmd_evolve(int argc, char **argv)
     if ((r = cet_run_claim(run, dir, a.force, &err)))
         goto dir_error;
     cli_catch_signals();
+    unsigned flags = d->ex->load;
+    char shipped[4096];
+    const char *ref = a.template_ref;
+    if (a.fitness && (rc = cli_template_scan(&entries, a.dirs.v, a.dirs.n, &ref, shipped,
+                                             sizeof shipped, (int)a.threads, &flags)))
+        goto done;
     if (a.sample_size >= 0)
         rc = cli_sample_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, (size_t)a.sample_size,
-                               a.opt.seed, a.by_package, d->ex->load, (int)a.threads,
-                               cli_backend());
+                               a.opt.seed, a.by_package, flags, (int)a.threads, cli_backend());
     else
-        rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, d->ex->load,
+        rc = cli_load_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, a.sample, flags,
                              (int)a.threads, cli_backend());
     cet_run_set_backend(run, cli_backend());
     if (rc)
@@ -289,7 +307,8 @@ static int cmd_evolve(int argc, char **argv)
         .dirs = a.dirs.v, .ndirs = a.dirs.n, .sample_from = a.sample,
         .sample_size = a.sample_size, .by_package = a.by_package, .validate = a.validate.v,
         .nvalidate = a.validate.n, .top = (size_t)a.top, .command = cmd,
-        .threads = (int)a.threads, .folds = a.folds, .fold_args = folds, .nfold_args = nfold};
+        .threads = (int)a.threads, .folds = a.folds, .fold_args = folds, .nfold_args = nfold,
+        .template_ref = a.fitness ? ref : NULL};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "

@@ -378,15 +378,36 @@ static void strip_text_wrapper(struct cet_buf *b)
     }
 }
 
+/* The entry's gold, decoded (and cleaned up for CleanEval) into *gold. */
+static int read_gold(const struct cet_entry *e, char **gold, size_t *gold_len,
+                     struct cet_error *err)
+{
+    struct cet_buf raw = {0};
+    const char *g = e->gold_inline;
+    size_t len = g ? strlen(g) : 0;
+    if (!g) {
+        struct cet_error ferr;
+        if (cet_read_file(&raw, e->gold_path, (size_t)256 << 20, &ferr))
+            return cet_fail(err, "cannot read gold: %s", ferr.msg);
+        g = raw.p;
+        len = raw.len;
+    }
+    int rc = cet_decode_text(gold, gold_len, g, len, err);
+    cet_buf_free(&raw);
+    if (rc == 0 && e->cleaneval && !e->gold_pseudo)
+        *gold_len = cet_gold_cleanup(*gold, *gold_len);
+    return rc;
+}
+
 int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned flags,
                    struct cet_error *err)
 {
-    struct cet_buf html = {0}, goldraw = {0};
+    struct cet_buf html = {0};
     char *gold = NULL;
     size_t gold_len = 0;
     int rc = -1;
     *out = NULL;
-    if (e->gold_missing) {
+    if (e->gold_missing && !(flags & CET_LOAD_PAGE_ONLY)) {
         cet_fail(err, "no gold standard");
         goto done;
     }
@@ -397,20 +418,8 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned fla
     }
     if (e->cleaneval)
         strip_text_wrapper(&html);
-    const char *graw = e->gold_inline;
-    size_t graw_len = graw ? strlen(graw) : 0;
-    if (!graw) {
-        if (cet_read_file(&goldraw, e->gold_path, (size_t)256 << 20, &ferr)) {
-            cet_fail(err, "cannot read gold: %s", ferr.msg);
-            goto done;
-        }
-        graw = goldraw.p;
-        graw_len = goldraw.len;
-    }
-    if (cet_decode_text(&gold, &gold_len, graw, graw_len, err))
+    if (!(flags & CET_LOAD_PAGE_ONLY) && read_gold(e, &gold, &gold_len, err))
         goto done;
-    if (e->cleaneval)
-        gold_len = cet_gold_cleanup(gold, gold_len);
     if (cet_doc_parse(out, html.p, html.len, gold, gold_len, err))
         goto done;
     struct cet_doc *d = *out;
@@ -436,7 +445,6 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned fla
     rc = 0;
 done:
     cet_buf_free(&html);
-    cet_buf_free(&goldraw);
     free(gold);
     return rc;
 }

@@ -19,7 +19,7 @@ int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char
                          const struct cet_backend *be, struct cet_error *err)
 {
     memset(c, 0, sizeof *c);
-    if (cet_corpus_scan(e, dirs, ndirs, err))
+    if (!(flags & CET_LOAD_SCANNED) && cet_corpus_scan(e, dirs, ndirs, err))
         return -1;
     uint8_t *want = NULL;
     if (sample) {

@@ -157,13 +157,20 @@ void cet_shard_plan(const uint64_t *cost, size_t n, int nranks, size_t *first)
 /* ---- entries on the wire: a flags byte, then NUL-terminated strings ---- */
 
 /* E_SEEN: rank 0 found the page (stat) when it planned the shards. */
-enum { E_GOLD_MISSING = 1, E_CLEANEVAL = 2, E_GOLD_PATH = 4, E_GOLD_INLINE = 8, E_SEEN = 16 };
+enum {
+    E_GOLD_MISSING = 1,
+    E_CLEANEVAL = 2,
+    E_GOLD_PATH = 4,
+    E_GOLD_INLINE = 8,
+    E_SEEN = 16,
+    E_GOLD_PSEUDO = 32
+};
 
 static int pack_entry(struct cet_buf *b, const struct cet_entry *e, int seen)
 {
     char flags = (char)((e->gold_missing ? E_GOLD_MISSING : 0) | (e->cleaneval ? E_CLEANEVAL : 0) |
                         (e->gold_path ? E_GOLD_PATH : 0) | (e->gold_inline ? E_GOLD_INLINE : 0) |
-                        (seen ? E_SEEN : 0));
+                        (e->gold_pseudo ? E_GOLD_PSEUDO : 0) | (seen ? E_SEEN : 0));
     return cet_buf_add(b, &flags, 1) || cet_buf_add(b, e->package, strlen(e->package) + 1) ||
            cet_buf_add(b, e->name, strlen(e->name) + 1) ||
            cet_buf_add(b, e->html_path, strlen(e->html_path) + 1) ||
@@ -197,6 +204,7 @@ static int unpack_entries(struct cet_entries *out, uint8_t **seen, const char *p
         struct cet_entry *e = &out->v[out->n++];
         e->gold_missing = (flags & E_GOLD_MISSING) != 0;
         e->cleaneval = (flags & E_CLEANEVAL) != 0;
+        e->gold_pseudo = (flags & E_GOLD_PSEUDO) != 0;
         (*seen)[i] = (flags & E_SEEN) != 0;
         if (!(e->package = take_str(p, len, &at)) || !(e->name = take_str(p, len, &at)) ||
             !(e->html_path = take_str(p, len, &at)) ||

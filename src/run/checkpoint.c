@@ -38,6 +38,7 @@ void cet_run_info_free(struct cet_run_info *run)
         free(run->validate[i]);
     free(run->validate);
     free(run->adhosts_file);
+    free(run->template_ref);
     for (size_t i = 0; i < run->nfold_args; i++)
         free(run->fold_args[i]);
     free(run->fold_args);
@@ -241,6 +242,8 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
     JSON_OK(cJSON_AddBoolToObject(j, "by_package", run->by_package));
     JSON_OK(cJSON_AddNumberToObject(j, "docs", (double)run->docs));
     JSON_OK(cJSON_AddNumberToObject(j, "top", (double)run->top));
+    if (run->template_ref)
+        JSON_OK(cJSON_AddStringToObject(j, "template_ref", run->template_ref));
     if (run->folds) {
         JSON_OK(cJSON_AddNumberToObject(j, "folds", (double)run->folds));
         JSON_OK(cJSON_AddItemToObject(j, "fold_args",
@@ -723,6 +726,14 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
     if (ah)
         memcpy(run->adhosts, ah->valuestring, 17);
     if (ahf && !(run->adhosts_file = strdup(ahf->valuestring)))
+        goto oom;
+    /* Optional: runs with gold fitness have none. */
+    const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "template_ref");
+    if (tr && !cJSON_IsString(tr)) {
+        cet_json_fail(&j, tr, 0, err, "checkpoint: \"template_ref\" must be a string");
+        goto done;
+    }
+    if (tr && !(run->template_ref = strdup(tr->valuestring)))
         goto oom;
     if (!run->command)
         goto oom;

@@ -219,6 +219,9 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
     else
         JSON_OK(cJSON_AddStringToObject(sample, "from", "all documents"));
     JSON_OK(cJSON_AddBoolToObject(sample, "by_package", run->by_package));
+    JSON_OK(cJSON_AddStringToObject(j, "fitness", run->template_ref ? "template" : "gold"));
+    if (run->template_ref)
+        JSON_OK(cJSON_AddStringToObject(j, "template_ref", run->template_ref));
     if (run->folds)
         JSON_OK(cJSON_AddNumberToObject(j, "folds", (double)run->folds));
     JSON_OK(cJSON_AddNumberToObject(sample, "documents", (double)run->docs));

@@ -12,6 +12,7 @@
  *   and the checkpoint holds it.
  * - A resumed run takes everything from checkpoint.json and sample.txt;
  *   only the number of threads may change, which changes no result. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +320,8 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     info->docs = (long)run->train.ndocs;
     info->top = s->top ? s->top : 5;
     info->folds = s->folds;
+    if (s->template_ref && !(info->template_ref = realpath(s->template_ref, NULL)))
+        return cet_fail(err, "%s: %s", s->template_ref, strerror(errno));
     if (s->nfold_args &&
         !(info->fold_args = calloc(s->nfold_args + 1, sizeof *info->fold_args)))
         return cet_fail(err, "out of memory");
@@ -386,8 +389,18 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
     char *sample = cet_run_path(run->dir, CET_RUN_SAMPLE);
     if (!sample)
         return cet_fail(err, "out of memory");
-    int rc = cet_corpus_load_dirs(&run->train, &run->entries, (const char *const *)info->dirs,
-                                  info->ndirs, sample, run->desc.ex->load, threads,
+    /* A run on pseudo-gold makes it again, from the same pages and
+     * reference: the same gold as when it started. */
+    unsigned flags = run->desc.ex->load;
+    int rc = 0;
+    if (info->template_ref) {
+        rc = cet_template_scan(&run->entries, (const char *const *)info->dirs, info->ndirs,
+                               info->template_ref, threads, err);
+        flags |= CET_LOAD_SCANNED;
+    }
+    if (rc == 0)
+        rc = cet_corpus_load_dirs(&run->train, &run->entries, (const char *const *)info->dirs,
+                                  info->ndirs, sample, flags, threads,
                                   run->be.load ? &run->be : NULL, err);
     free(sample);
     if (rc)

@@ -157,7 +157,7 @@ int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *con
 {
     memset(c, 0, sizeof *c);
     *drawn = *replaced = 0;
-    if (cet_corpus_scan(e, dirs, ndirs, err))
+    if (!(flags & CET_LOAD_SCANNED) && cet_corpus_scan(e, dirs, ndirs, err))
         return -1;
     uint8_t *want = malloc(e->n ? e->n : 1), *usable = malloc(e->n ? e->n : 1);
     struct cet_skip *skips = NULL;

@@ -1,0 +1,159 @@
+/* Pseudo-gold for the pages of a corpus that have no gold (--fitness
+ * template): each family (package) is read once, the reference
+ * configuration extracts from every page, and the family's repetition
+ * corrects it (src/doc/template.c).  The result goes into the entries as
+ * inline gold, so everything after (samples, loading, MPI, evaluation)
+ * treats it as gold. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "cetune/eval.h"
+#include "cetune/extractor.h"
+#include "cetune/template.h"
+
+/* The reference's kept text nodes of d into keep[0..ntexts). */
+static int reference(const struct cet_doc *d, const struct cet_config *ref, struct cet_sel *sel,
+                     uint8_t *keep, struct cet_error *err)
+{
+    const struct cet_extractor *ex = ref->ex;
+    void *prep = NULL;
+    if (ex->prepare && !(prep = ex->prepare(d, err)))
+        return -1;
+    int rc = cet_sel_reset(sel, d) || ex->run(d, prep, ref->params, sel) ? -1 : 0;
+    if (prep && ex->release)
+        ex->release(prep);
+    if (rc)
+        return cet_fail(err, "out of memory");
+    for (uint32_t k = 0; k < d->ntexts; k++)
+        keep[k] = sel->keep[d->texts[k]];
+    /* Text nodes an extractor appends (Crunch's retained links) count as kept. */
+    for (uint32_t x = 0; x < sel->nextra; x++)
+        for (uint32_t k = 0; k < d->ntexts; k++)
+            if (d->texts[k] == sel->extra[x])
+                keep[k] = 1;
+    return 0;
+}
+
+/* Entries s..t-1 (one family, some without gold): reads them, marks, and
+ * stores the pseudo-gold of those without gold. */
+static int family(struct cet_entries *e, size_t s, size_t t, const struct cet_template_opts *o,
+                  const struct cet_config *ref, int threads, struct cet_error *err)
+{
+    size_t n = t - s, m = 0;
+    struct cet_doc **docs = calloc(n, sizeof *docs);
+    uint8_t **keep = calloc(n, sizeof *keep), **marks = calloc(n, sizeof *marks);
+    /* The readable pages, compacted: their models, marks and entries. */
+    struct cet_doc **rd = calloc(n, sizeof *rd);
+    uint8_t **rkeep = calloc(n, sizeof *rkeep), **rmarks = calloc(n, sizeof *rmarks);
+    size_t *entry = calloc(n, sizeof *entry);
+    int failed = 0, rc = -1;
+    if (!docs || !keep || !marks || !rd || !rkeep || !rmarks || !entry) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+    {
+        struct cet_sel sel = {0};
+#pragma omp for schedule(dynamic, 1)
+        for (size_t i = 0; i < n; i++) {
+            struct cet_error ignored, mine;
+            /* A page that cannot be read keeps its missing gold: the load
+             * that follows skips it with its reason. */
+            if (cet_entry_load(&docs[i], &e->v[s + i], ref->ex->load | CET_LOAD_PAGE_ONLY,
+                               &ignored))
+                continue;
+            uint32_t nt = docs[i]->ntexts ? docs[i]->ntexts : 1;
+            int bad = !(keep[i] = malloc(nt)) || !(marks[i] = malloc(nt));
+            if (bad)
+                cet_fail(&mine, "out of memory");
+            else
+                bad = reference(docs[i], ref, &sel, keep[i], &mine);
+            if (bad) {
+#pragma omp critical(template_fail)
+                if (!failed) {
+                    failed = 1;
+                    *err = mine;
+                }
+            }
+        }
+        cet_sel_free(&sel);
+    }
+    if (failed)
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        if (docs[i]) {
+            rd[m] = docs[i];
+            rkeep[m] = keep[i];
+            rmarks[m] = marks[i];
+            entry[m++] = s + i;
+        }
+    if (cet_template_marks(rd, m, e->v[s].package, o, (const uint8_t *const *)rkeep, rmarks,
+                           err))
+        goto done;
+    struct cet_buf text = {0};
+    for (size_t j = 0; j < m; j++) {
+        struct cet_entry *x = &e->v[entry[j]];
+        if (!x->gold_missing)
+            continue; /* gold files and labels win */
+        if (cet_template_text(rd[j], rmarks[j], &text)) {
+            cet_buf_free(&text);
+            cet_fail(err, "out of memory");
+            goto done;
+        }
+        free(x->gold_inline);
+        x->gold_inline = text.p; /* NUL-terminated, the entry's from now on */
+        text = (struct cet_buf){0};
+        x->gold_missing = 0;
+        x->gold_pseudo = 1;
+    }
+    rc = 0;
+done:
+    for (size_t i = 0; docs && i < n; i++) {
+        cet_doc_free(docs[i]);
+        free(keep[i]);
+        free(marks[i]);
+    }
+    free(docs);
+    free(keep);
+    free(marks);
+    free(rd);
+    free(rkeep);
+    free(rmarks);
+    free(entry);
+    return rc;
+}
+
+int cet_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndirs,
+                      const char *ref_path, int threads, struct cet_error *err)
+{
+    struct cet_config ref;
+    struct cet_template_opts o;
+    cet_template_default(&o);
+    if (cet_corpus_scan(e, dirs, ndirs, err))
+        return -1;
+    if (cet_config_load(&ref, ref_path, err)) {
+        cet_entries_free(e);
+        return -1;
+    }
+    int rc = cet_template_entries(e, &o, &ref, threads, err);
+    cet_config_free(&ref);
+    if (rc)
+        cet_entries_free(e);
+    return rc;
+}
+
+int cet_template_entries(struct cet_entries *e, const struct cet_template_opts *o,
+                         const struct cet_config *ref, int threads, struct cet_error *err)
+{
+    /* Entries are sorted by package: one family at a time. */
+    for (size_t s = 0, t; s < e->n; s = t) {
+        int missing = 0;
+        for (t = s; t < e->n && !strcmp(e->v[t].package, e->v[s].package); t++)
+            missing |= e->v[t].gold_missing;
+        if (missing && family(e, s, t, o, ref, threads, err))
+            return -1;
+    }
+    return 0;
+}
