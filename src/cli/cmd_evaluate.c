@@ -508,7 +508,7 @@ static const struct cli_opt options[] = {
              "pages without gold (docs/template.md)"},
     {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_STR, .off = ARG(template_ref),
      .def = "the shipped configuration",
-     .help = "--fitness template: the extraction the family's repetition corrects"},
+     .help = "with --fitness template: the extraction the family's repetition corrects"},
     {.name = "per-doc", .type = CLI_FLAG, .off = ARG(per_doc),
      .help = "one row per document instead of per package (of each configuration)"},
     {.name = "format", .type = CLI_ENUM, .off = ARG(fmt), .values = formats,

@@ -137,7 +137,7 @@ static const struct cli_opt options[] = {
              "pages without gold (docs/template.md)"},
     {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_STR, .off = ARG(template_ref),
      .def = "the shipped configuration",
-     .help = "--fitness template: the extraction the family's repetition corrects"},
+     .help = "with --fitness template: the extraction the family's repetition corrects"},
     {.name = "validate", .arg = "CORPUS", .type = CLI_LIST, .off = ARG(validate),
      .flags = CLI_MANY, .help = "when the run ends, score the best individuals and the defaults "
                                 "on this corpus into validation.csv; repeatable"},
