@@ -71,7 +71,7 @@ static int family(struct cet_entries *e, size_t s, size_t t, const struct cet_te
             else
                 bad = reference(docs[i], ref, &sel, keep[i], &mine);
             if (bad) {
-#pragma omp critical(template_fail)
+#pragma omp critical
                 if (!failed) {
                     failed = 1;
                     *err = mine;
