@@ -23,16 +23,27 @@
 #include "cetune/buf.h"
 #include "cetune/config.h"
 #include "cetune/error.h"
+#include "cetune/meta.h"
 #include "cetune/extractor.h"
 
 struct cet_page;
 
-enum cet_page_format { CET_PAGE_TEXT = 0, CET_PAGE_HTML = 1 };
+/* What cet_page_extract writes (docs/formats.md, "Output formats"): the
+ * main text; the cleaned page as HTML; one JSON object with the page's
+ * metadata (meta.h), the text and its word count. */
+enum cet_page_format { CET_PAGE_TEXT = 0, CET_PAGE_HTML = 1, CET_PAGE_JSON = 2 };
+/* The format called name ("text", "html", "json"), or -1. */
+int cet_page_format_find(const char *name);
+/* The name of format f. */
+const char *cet_page_format_name(enum cet_page_format f);
 
 /* How a page is read and written; NULL means all defaults (zeroes). */
 struct cet_page_opts {
     enum cet_page_format format;
     const char *charset; /* declared by the transport (HTTP Content-Type charset), or NULL */
+    const char *url;     /* the page's URL, or NULL: the JSON's url, the base of a relative
+                            canonical link */
+    int metadata;        /* read the metadata (info->meta) whatever the format */
     double time_limit;   /* seconds; 0 = none.  Checked after decoding, after each
                             megabyte parsed, and between preparing, running and rendering
                             (an extractor's run is not interrupted) */
@@ -44,6 +55,9 @@ struct cet_page_info {
     size_t bytes;       /* size of the page as given */
     uint32_t words;     /* words of the extract, as the metric counts them */
     uint32_t page_words;/* words of the whole page */
+    /* The page's metadata with the JSON format or opts->metadata, else NULL;
+     * owned by the context, valid until its next extraction. */
+    const struct cet_meta *meta;
 };
 
 /* Failures of cet_page_extract, besides 0 for success. */

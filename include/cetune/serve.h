@@ -4,7 +4,8 @@
  *   POST /extract   the page as the body; its URL in the X-Url header or the
  *                   url query parameter picks the configuration; the charset
  *                   of Content-Type is honoured.  Answers text/plain, text/html
- *                   with ?format=html, or JSON with Accept: application/json.
+ *                   with ?format=html, or JSON (the page's metadata too) with
+ *                   ?format=json or Accept: application/json.
  *   GET  /health    "ok"
  *   GET  /configs   the loaded configurations, their fitness and hosts (JSON)
  *

@@ -23,9 +23,9 @@
 
 struct job {
     const struct cet_config *cfg;
-    int html, headers;
+    int format, headers;   /* enum cet_page_format */
     int printed, open_line; /* pages on stdout so far; the last one's text lacks its '\n' */
-    const char *out_dir;
+    const char *out_dir, *url;
     struct cet_page *pg;   /* reused across pages */
     struct cet_buf page, out;
     uint64_t *written;     /* hashes of the --out-dir files written so far */
@@ -71,7 +71,7 @@ static int mark_written(struct job *j, const char *target)
     return 0;
 }
 
-/* DIR/NAME.txt (or .html): NAME is the file name without .gz and
+/* DIR/NAME.txt (.html, .json as --format says): NAME is the file name without .gz and
  * .html/.htm; allocated, NULL when out of memory. */
 static char *out_path(const struct job *j, const char *input)
 {
@@ -85,7 +85,8 @@ static char *out_path(const struct job *j, const char *input)
     else if (n > 4 && !strncmp(base + n - 4, ".htm", 4))
         n -= 4;
     struct cet_buf b = {0};
-    if (cet_buf_printf(&b, "%s/%.*s.%s", j->out_dir, (int)n, base, j->html ? "html" : "txt"))
+    if (cet_buf_printf(&b, "%s/%.*s.%s", j->out_dir, (int)n, base,
+                       j->format == CET_PAGE_TEXT ? "txt" : cet_page_format_name(j->format)))
         cet_buf_free(&b);
     return b.p;
 }
@@ -110,7 +111,7 @@ static int extract_one(struct job *j, const char *input)
         cli_error("%s", err.msg);
         goto done;
     }
-    struct cet_page_opts opts = {.format = j->html ? CET_PAGE_HTML : CET_PAGE_TEXT};
+    struct cet_page_opts opts = {.format = j->format, .url = j->url};
     int r = cet_page_extract(j->pg, j->cfg, j->page.p, j->page.len, &opts, &j->out, NULL, &err);
     if (r) {
         cli_error("%s: %s", shown, err.msg);
@@ -142,7 +143,7 @@ static int extract_one(struct job *j, const char *input)
             putchar('\n');
         if (j->headers)
             printf("==> %s <==\n", shown);
-        else if (j->printed)
+        else if (j->printed && j->format != CET_PAGE_JSON) /* JSON Lines need no separator */
             fputs("\f\n", stdout);
         if ((j->out.len && fwrite(j->out.p, 1, j->out.len, stdout) != j->out.len) ||
             ferror(stdout)) {
@@ -161,12 +162,13 @@ done:
 
 struct args {
     struct cli_configs cfgs;
-    int html, headers;
+    int format, headers;
     const char *out_dir, *adhosts, *routes, *url;
 };
 #define ARG(field) offsetof(struct args, field)
 
-static const char *const formats[] = {"text", "html", NULL};
+/* In the order of enum cet_page_format. */
+static const char *const formats[] = {"text", "html", "json", NULL};
 
 /* The option table (cli.h): one row per option. */
 static const struct cli_opt options[] = {
@@ -180,13 +182,14 @@ static const struct cli_opt options[] = {
     {.name = "param", .letter = 'P', .arg = "name=value", .type = CLI_FUNC, .off = ARG(cfgs),
      .parse = cli_configs_opt, .flags = CLI_MANY,
      .help = "sets a parameter of the configuration; repeatable"},
-    {.name = "format", .letter = 'f', .type = CLI_ENUM, .off = ARG(html), .values = formats,
-     .help = "the main text, or the cleaned page as UTF-8 HTML"},
+    {.name = "format", .letter = 'f', .type = CLI_ENUM, .off = ARG(format), .values = formats,
+     .help = "the main text, the cleaned page as UTF-8 HTML, or JSON with the page's metadata "
+             "(docs/formats.md)"},
     {.name = "out-dir", .letter = 'o', .arg = "DIR", .type = CLI_STR, .off = ARG(out_dir),
      .def = "standard output",
      .help = "write DIR/NAME.txt (NAME.html with --format html) for each page"},
     {.name = "url", .arg = "URL", .type = CLI_STR, .off = ARG(url),
-     .help = "the pages' URL, for --routes"},
+     .help = "the pages' URL: picks the configuration with --routes, and is the JSON's url"},
     {.name = "headers", .type = CLI_FLAG, .off = ARG(headers),
      .help = "on standard output, a line ==> FILE <== before each page instead of a form feed "
              "line between pages"},
@@ -215,7 +218,8 @@ static int cmd_extract(int argc, char **argv)
     struct cet_routes *routes = NULL;
     struct cet_config shipped = {0};
     const char *adhosts = a.adhosts;
-    j.html = a.html;
+    j.format = a.format;
+    j.url = a.url;
     j.headers = a.headers;
     j.out_dir = a.out_dir;
     if (rc)
@@ -224,8 +228,12 @@ static int cmd_extract(int argc, char **argv)
         rc = cli_usage("extract", "give only one configuration (-c, -x or --routes)");
         goto done;
     }
-    if (!a.routes != !a.url) {
-        rc = cli_usage("extract", a.url ? "--url goes with --routes" : "--routes needs --url URL");
+    if (a.routes && !a.url) {
+        rc = cli_usage("extract", "--routes needs --url URL");
+        goto done;
+    }
+    if (a.headers && a.format == CET_PAGE_JSON) {
+        rc = cli_usage("extract", "--headers does not go with --format json (one object a line)");
         goto done;
     }
     struct cet_error err;

@@ -60,7 +60,7 @@ const struct cli_command cli_serve = {
     .about = "Without -c or --routes, serves the shipped configuration (share/cetune/configs/"
              "article.json,\nor $CETUNE_CONFIG).  "
              "POST /extract with the page as the body (its URL in X-Url or ?url= picks the "
-             "configuration;\n?format=html; Accept: application/json), GET /health, GET /configs.  "
+             "configuration;\n?format=html or json; Accept: application/json), GET /health, GET /configs.  "
              "SIGHUP reloads the\nroutes or configuration, SIGTERM drains the requests in flight "
              "and exits 0.  One log line\nper request on stderr (docs/serve.md)."};
 

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "cetune/page.h"
 
 struct cet_page {
@@ -13,7 +15,24 @@ struct cet_page {
     size_t words_cap;
     struct cet_config shipped; /* loaded at the first extraction without a configuration */
     int has_shipped;
+    struct cet_meta meta;      /* of the last page, when asked for */
+    struct cet_buf text;       /* the JSON format's text */
 };
+
+static const char *const format_names[] = {"text", "html", "json"};
+
+int cet_page_format_find(const char *name)
+{
+    for (int f = 0; f < (int)(sizeof format_names / sizeof *format_names); f++)
+        if (format_names[f] && !strcmp(name, format_names[f]))
+            return f;
+    return -1;
+}
+
+const char *cet_page_format_name(enum cet_page_format f)
+{
+    return (unsigned)f < sizeof format_names / sizeof *format_names ? format_names[f] : NULL;
+}
 
 int cet_page_new(struct cet_page **out, struct cet_error *err)
 {
@@ -29,6 +48,8 @@ void cet_page_free(struct cet_page *pg)
     free(pg->words);
     if (pg->has_shipped)
         cet_config_free(&pg->shipped);
+    cet_meta_free(&pg->meta);
+    cet_buf_free(&pg->text);
     free(pg);
 }
 
@@ -46,6 +67,25 @@ static int over(const struct cet_page_opts *o, double start, struct cet_error *e
         return 1;
     }
     return 0;
+}
+
+/* The JSON format: one object on one line, the metadata (null where the
+ * page gives none), the text and its words. */
+static int page_json(struct cet_buf *out, const struct cet_meta *m, const struct cet_buf *text,
+                     uint32_t words)
+{
+    cJSON *o = cJSON_CreateObject();
+    int ok = o != NULL;
+    for (int f = 0; f < CET_META_N && ok; f++)
+        ok = m->v[f] ? cJSON_AddStringToObject(o, cet_meta_key(f), m->v[f]) != NULL
+                     : cJSON_AddNullToObject(o, cet_meta_key(f)) != NULL;
+    ok = ok && cJSON_AddStringToObject(o, "text", text->p ? text->p : "") &&
+         cJSON_AddNumberToObject(o, "words", words);
+    char *s = ok ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    int rc = !s || cet_buf_puts(out, s) || cet_buf_puts(out, "\n") ? -1 : 0;
+    free(s);
+    return rc;
 }
 
 int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const char *bytes,
@@ -100,8 +140,27 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         rc = CET_PAGE_TIMEOUT;
         goto done;
     }
+    int json = o->format == CET_PAGE_JSON;
+    struct cet_buf *text = json ? &pg->text : out;
+    text->len = 0;
     if (o->format == CET_PAGE_HTML ? cet_extract_html(doc, &pg->sel, out)
-                                   : cet_extract_text(doc, &pg->sel, out)) {
+                                   : cet_extract_text(doc, &pg->sel, text)) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    uint32_t words = 0;
+    if ((info || json) && cet_sel_words(doc, &pg->sel, &pg->words, &pg->words_cap, &words)) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
+    cet_meta_free(&pg->meta);
+    if ((json || o->metadata) && cet_meta_read(&pg->meta, bytes, len, o->charset, o->url, err))
+        goto done;
+    if (over(o, start, err)) {
+        rc = CET_PAGE_TIMEOUT;
+        goto done;
+    }
+    if (json && page_json(out, &pg->meta, text, words)) {
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -109,10 +168,8 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         memcpy(info->charset, doc->charset, sizeof info->charset);
         info->bytes = len;
         info->page_words = doc->nwords;
-        if (cet_sel_words(doc, &pg->sel, &pg->words, &pg->words_cap, &info->words)) {
-            cet_fail(err, "out of memory");
-            goto done;
-        }
+        info->words = words;
+        info->meta = json || o->metadata ? &pg->meta : NULL;
     }
     rc = 0;
 done:

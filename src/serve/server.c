@@ -273,10 +273,17 @@ static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, s
     if (!url)
         url = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "X-Url");
     const char *format = mhd.lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "format");
-    if (format && strcmp(format, "text") && strcmp(format, "html"))
-        return fail(s, c, q, MHD_HTTP_BAD_REQUEST, NULL, "format must be text or html, not '%.40s'",
-                    format);
-    int html = format && !strcmp(format, "html");
+    int render = format ? cet_page_format_find(format) : CET_PAGE_TEXT;
+    if (render < 0)
+        return fail(s, c, q, MHD_HTTP_BAD_REQUEST, NULL,
+                    "format must be text, html or json, not '%.40s'", format);
+    /* ?format=json and Accept: application/json answer one JSON object: the
+     * metadata, the text in the format asked for (text with json), and how
+     * it was extracted. */
+    int json = render == CET_PAGE_JSON || wants_json(c);
+    if (render == CET_PAGE_JSON)
+        render = CET_PAGE_TEXT;
+    int html = render == CET_PAGE_HTML;
     if (q->body.len == 0)
         return fail(s, c, q, MHD_HTTP_BAD_REQUEST, NULL, "empty body: POST the page as the request body");
     char host[256], cs[64];
@@ -293,7 +300,7 @@ static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, s
     }
     struct cet_page *pg = thread_page(s);
     struct cet_page_opts opts = {
-        .format = html ? CET_PAGE_HTML : CET_PAGE_TEXT,
+        .format = (enum cet_page_format)render, .url = url, .metadata = json,
         .charset = content_charset(mhd.lookup_connection_value(c, MHD_HEADER_KIND,
                                                                MHD_HTTP_HEADER_CONTENT_TYPE),
                                    cs, sizeof cs),
@@ -314,11 +321,17 @@ static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, s
                           : rc == CET_PAGE_TIMEOUT  ? MHD_HTTP_SERVICE_UNAVAILABLE
                                                     : MHD_HTTP_INTERNAL_SERVER_ERROR;
         ret = fail(s, c, q, status, NULL, "%s", err.msg);
-    } else if (wants_json(c)) {
+    } else if (json) {
         cJSON *o = cJSON_CreateObject();
         char *body = NULL;
-        if (o && cJSON_AddStringToObject(o, "text", out.p) &&
-            cJSON_AddStringToObject(o, "format", html ? "html" : "text") &&
+        int ok = o != NULL;
+        for (int f = 0; f < CET_META_N && ok; f++) {
+            const char *v = info.meta ? info.meta->v[f] : NULL;
+            ok = (v ? cJSON_AddStringToObject(o, cet_meta_key(f), v)
+                    : cJSON_AddNullToObject(o, cet_meta_key(f))) != NULL;
+        }
+        if (ok && cJSON_AddStringToObject(o, "text", out.p) &&
+            cJSON_AddStringToObject(o, "format", cet_page_format_name(render)) &&
             cJSON_AddStringToObject(o, "config", cfg->label) &&
             cJSON_AddStringToObject(o, "extractor", cfg->ex->name) &&
             cJSON_AddStringToObject(o, "route", pattern) &&
