@@ -3,7 +3,8 @@
  *
  * Nodes are stored in document (pre-)order, so the subtree of node i is the
  * index range [i, nodes[i].end).  Text nodes hold the visible text with white
- * space collapsed; script, style, noscript, comments and the head are not text
+ * space collapsed (kept in <pre>) and what separates each from the text before
+ * it (cet_node_sep); script, style, noscript, comments and the head are not text
  * (their size still counts as markup for content code blurring).  Words are
  * interned per document: gold and page words share one vocabulary, so the
  * metric compares integers. */
@@ -24,7 +25,21 @@ enum {
     CET_NF_ANCHOR = 1 << 0, /* text or element inside <a href=...> */
     CET_NF_BLOCK = 1 << 1,  /* element is block-level (CET_TAGF_BLOCK) */
     CET_NF_HREF = 1 << 2,   /* element is itself an <a href=...> */
+    /* text: bits 3-5 hold what the page's layout puts between this text
+     * node and the one before it (enum cet_sep, cet_node_sep) */
+    CET_NF_SEP_SHIFT = 3,
+    CET_NF_SEP_MASK = 7 << 3,
 };
+
+/* What separates a text node from the text before it when the page is laid
+ * out as a browser would (docs/formats.md, "Text"), weakest first: nothing
+ * (the two texts touch, e.g. either side of </b>), a space (white space in
+ * the page), a tab (between table cells), a line break (a block boundary,
+ * <br>), a blank line (around a paragraph, heading, list, table or <pre>,
+ * or two <br>).  A word never spans two text nodes: where the page's text
+ * continues a word across an inline element, the model moves the rest of
+ * that word into the text node where it begins (cet_doc_parse). */
+enum cet_sep { CET_SEP_NONE, CET_SEP_SPACE, CET_SEP_CELL, CET_SEP_LINE, CET_SEP_PARA };
 
 /* 40 bytes: a page has about one node per 120 bytes of HTML, and what is
  * cheap to derive is not stored (cet_node_depth, cet_node_nattr). */
@@ -32,8 +47,9 @@ struct cet_node {
     uint32_t parent; /* CET_NONE for top-level nodes */
     uint32_t end;    /* one past the last node of this subtree */
     uint32_t block;  /* nearest block-level element at or above this node, or CET_NONE */
-    uint32_t str;    /* element: tag name (offset into doc->pool); text: collapsed text (offset
-                        into doc->text); NUL-terminated, read with cet_node_str */
+    uint32_t str;    /* element: tag name (offset into doc->pool); text: its text, white
+                        space collapsed and trimmed outside <pre> (offset into doc->text);
+                        NUL-terminated, read with cet_node_str */
     uint32_t len;    /* bytes at str */
     uint32_t w0, w1; /* words doc->words[w0..w1) of this node (of the whole subtree for elements) */
     uint32_t nchars; /* text: code points of the text; element: characters of its markup
@@ -160,6 +176,10 @@ void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m);
 static inline const char *cet_node_str(const struct cet_doc *d, uint32_t i)
 {
     return (d->nodes[i].kind == CET_TEXT ? d->text : d->pool) + d->nodes[i].str;
+}
+static inline enum cet_sep cet_node_sep(const struct cet_doc *d, uint32_t i)
+{
+    return (enum cet_sep)((d->nodes[i].flags & CET_NF_SEP_MASK) >> CET_NF_SEP_SHIFT);
 }
 static inline const char *cet_word_str(const struct cet_doc *d, uint32_t id)
 {

@@ -81,8 +81,9 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
                      size_t len, const struct cet_page_opts *opts, struct cet_buf *out,
                      struct cet_page_info *info, struct cet_error *err);
 
-/* Renders an extraction (src/page/render.c): text (kept text nodes, white
- * space collapsed, a newline between blocks) or the cleaned HTML.  doc must
+/* Renders an extraction (src/page/render.c): text (the kept text nodes laid
+ * out as a browser would, cet_layout_walk, then a line end) or the cleaned
+ * HTML.  doc must
  * have its text (CET_LOAD_TEXT); -1 if not, or when out of memory. */
 int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
 int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);

@@ -11,6 +11,11 @@ enum {
     CET_TAGF_VOID = 1 << 2,       /* never has content (br, img, ...) */
     CET_TAGF_INVISIBLE = 1 << 3,  /* its content is never text (script, style, ...) */
     CET_TAGF_BREAK = 1 << 4,      /* separates words when serialising text (br, hr, td) */
+    /* The text layout (docs/formats.md, "Text"): a paragraph (CSS margins by
+     * default) is set off by a blank line, a table cell by a tab; any other
+     * block-level element ends a line. */
+    CET_TAGF_PARA = 1 << 5,
+    CET_TAGF_CELL = 1 << 6,
 };
 
 #define CET_TAG_LIST(X) \
@@ -25,7 +30,7 @@ enum {
     X(B, "b", 0) \
     X(BASE, "base", CET_TAGF_VOID) \
     X(BIG, "big", 0) \
-    X(BLOCKQUOTE, "blockquote", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(BLOCKQUOTE, "blockquote", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(BODY, "body", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(BR, "br", CET_TAGF_VOID | CET_TAGF_STRUCTURAL | CET_TAGF_BREAK) \
     X(BUTTON, "button", 0) \
@@ -40,30 +45,30 @@ enum {
     X(DETAILS, "details", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(DFN, "dfn", 0) \
     X(DIALOG, "dialog", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(DIR, "dir", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(DIR, "dir", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(DIV, "div", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(DL, "dl", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(DL, "dl", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(DT, "dt", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(EM, "em", 0) \
     X(EMBED, "embed", CET_TAGF_VOID) \
     X(FIELDSET, "fieldset", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(FIGCAPTION, "figcaption", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(FIGURE, "figure", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(FIGURE, "figure", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(FONT, "font", 0) \
     X(FOOTER, "footer", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(FORM, "form", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(FRAME, "frame", CET_TAGF_VOID) \
     X(FRAMESET, "frameset", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(H1, "h1", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(H2, "h2", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(H3, "h3", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(H4, "h4", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(H5, "h5", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(H6, "h6", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(H1, "h1", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
+    X(H2, "h2", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
+    X(H3, "h3", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
+    X(H4, "h4", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
+    X(H5, "h5", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
+    X(H6, "h6", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(HEAD, "head", CET_TAGF_INVISIBLE) \
     X(HEADER, "header", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(HGROUP, "hgroup", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(HR, "hr", CET_TAGF_VOID | CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_BREAK) \
+    X(HR, "hr", CET_TAGF_VOID | CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_BREAK | CET_TAGF_PARA) \
     X(HTML, "html", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(I, "i", 0) \
     X(IFRAME, "iframe", CET_TAGF_INVISIBLE) \
@@ -78,20 +83,20 @@ enum {
     X(MAIN, "main", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(MAP, "map", 0) \
     X(MARK, "mark", 0) \
-    X(MENU, "menu", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(MENU, "menu", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(META, "meta", CET_TAGF_VOID) \
     X(NAV, "nav", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(NOBR, "nobr", 0) \
     X(NOFRAMES, "noframes", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(NOSCRIPT, "noscript", CET_TAGF_INVISIBLE) \
     X(OBJECT, "object", CET_TAGF_INVISIBLE) \
-    X(OL, "ol", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(OL, "ol", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(OPTGROUP, "optgroup", CET_TAGF_BLOCK) \
     X(OPTION, "option", CET_TAGF_BLOCK | CET_TAGF_BREAK) \
-    X(P, "p", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(P, "p", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(PARAM, "param", CET_TAGF_VOID) \
     X(PICTURE, "picture", 0) \
-    X(PRE, "pre", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(PRE, "pre", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(Q, "q", 0) \
     X(S, "s", 0) \
     X(SAMP, "samp", 0) \
@@ -108,20 +113,20 @@ enum {
     X(SUMMARY, "summary", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(SUP, "sup", 0) \
     X(SVG, "svg", CET_TAGF_INVISIBLE) \
-    X(TABLE, "table", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(TABLE, "table", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(TBODY, "tbody", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(TD, "td", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_BREAK) \
+    X(TD, "td", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_BREAK | CET_TAGF_CELL) \
     X(TEMPLATE, "template", CET_TAGF_INVISIBLE) \
     X(TEXTAREA, "textarea", CET_TAGF_BLOCK) \
     X(TFOOT, "tfoot", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
-    X(TH, "th", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_BREAK) \
+    X(TH, "th", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_BREAK | CET_TAGF_CELL) \
     X(THEAD, "thead", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(TIME, "time", 0) \
     X(TITLE, "title", CET_TAGF_INVISIBLE) \
     X(TR, "tr", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(TT, "tt", 0) \
     X(U, "u", 0) \
-    X(UL, "ul", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
+    X(UL, "ul", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(VAR, "var", 0) \
     X(VIDEO, "video", 0) \
     X(WBR, "wbr", CET_TAGF_VOID)

@@ -28,6 +28,13 @@ struct builder {
     uint8_t *mirror;
     size_t mdepth, mirror_cap;
     size_t invisible;         /* open elements whose content is not text */
+    size_t pre;               /* open <pre> elements: their white space is kept */
+    int pre_start;            /* right after <pre>, where a newline is not text */
+    /* The text layout (enum cet_sep): the last text node, and what the page
+     * puts between it and the next: the strongest separator seen (white
+     * space, a cell, a block or paragraph boundary) and the <br>s. */
+    uint32_t last;
+    uint8_t sep, brs;
     size_t anchors;           /* open <a href> elements */
     struct cet_intern vocab;
     /* Tag and attribute names and kept attribute values, each stored once
@@ -192,49 +199,180 @@ static struct cet_node *new_node(struct builder *b)
     return n;
 }
 
-/* Ends the pending text node: white space collapsed, empty text dropped. */
+/* An ASCII byte other than a letter or digit.  It is never part of a word,
+ * and a text split just before or after it has the same words as the whole
+ * (NFKC composes no ASCII punctuation or space into a letter), so text
+ * nodes that meet at such a byte need nothing between them. */
+static int word_edge(unsigned char c)
+{
+    return c < 0x80 && !((c | 32) >= 'a' && (c | 32) <= 'z') && !(c >= '0' && c <= '9');
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static uint32_t code_points(const char *s, size_t n)
+{
+    uint32_t chars = 0;
+    for (size_t i = 0; i < n; i++)
+        chars += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return chars;
+}
+
+static void raise_sep(struct builder *b, enum cet_sep s)
+{
+    if (s > b->sep)
+        b->sep = (uint8_t)s;
+}
+
+/* The separator the next text node gets: block boundaries count as one
+ * line break (a paragraph as two), each <br> as one more. */
+static enum cet_sep pending_sep(const struct builder *b)
+{
+    unsigned lines = b->brs + (b->sep >= CET_SEP_LINE ? b->sep - CET_SEP_LINE + 1u : 0u);
+    return lines >= 2 ? CET_SEP_PARA : lines ? CET_SEP_LINE : (enum cet_sep)b->sep;
+}
+
+static int count_word(const char *w, size_t n, void *ctx)
+{
+    (void)w;
+    (void)n;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+/* Appends s[0..n), the rest of a word the last text node ends in, to that
+ * node (the page continues the word across an inline element, as in
+ * Hel<b>lo</b>): the node's last words are tokenized again, and the nodes
+ * after it (elements with no text yet) and its closed ancestors follow its
+ * word count. */
+static void continue_word(struct builder *b, const char *s, size_t n)
+{
+    struct cet_doc *d = b->doc;
+    struct cet_node *a = &d->nodes[b->last];
+    const char *at = b->tpool.p + a->str;
+    size_t run = a->len, before = 0;
+    while (run && !word_edge((unsigned char)at[run - 1]))
+        run--;
+    cet_words(at + run, a->len - run, count_word, &before);
+    uint32_t old = d->nwords;
+    d->nwords -= (uint32_t)before; /* the node's last words: no text node came after it */
+    b->tpool.len--;                /* its NUL */
+    if (b->tpool.len + n + 1 > UINT32_MAX || cet_buf_add(&b->tpool, s, n) ||
+        cet_buf_add(&b->tpool, "", 1)) {
+        fail(b, "out of memory");
+        return;
+    }
+    a->len += (uint32_t)n;
+    a->nchars += code_points(s, n);
+    if (cet_words(b->tpool.p + a->str + run, a->len - run, add_word, b)) {
+        fail(b, "out of memory");
+        return;
+    }
+    a->w1 = d->nwords;
+    if (d->nwords == old)
+        return;
+    for (uint32_t i = b->last + 1; i < d->nnodes; i++)
+        d->nodes[i].w0 = d->nodes[i].w1 = d->nwords;
+    for (uint32_t p = a->parent; p != CET_NONE; p = d->nodes[p].parent)
+        d->nodes[p].w1 = d->nwords; /* an open one's is set again when it closes */
+}
+
+/* Ends the pending text node.  Outside <pre>, white space is collapsed and
+ * trimmed, and becomes the separator before the next text (enum cet_sep);
+ * a word the page continues from the last text node goes to that node;
+ * empty text is dropped. */
 static void flush_text(struct builder *b)
 {
     if (!b->text.len || b->failed)
         return;
     char *s = b->text.p, *o = s;
     size_t n = b->text.len;
-    int space = 1;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-            if (!space)
-                *o++ = ' ';
-            space = 1;
-        } else {
-            *o++ = c;
-            space = 0;
+    int lead = 0, trail = 0;
+    if (b->pre) {
+        size_t i = 0;
+        if (b->pre_start && (s[0] == '\n' || s[0] == '\r'))
+            i = s[0] == '\r' && n > 1 && s[1] == '\n' ? 2 : 1;
+        for (; i < n; i++) /* line ends as a browser reads them */
+            if (s[i] != '\r')
+                *o++ = s[i];
+            else if (i + 1 == n || s[i + 1] != '\n')
+                *o++ = '\n';
+    } else {
+        int space = 1;
+        lead = is_space(s[0]);
+        trail = is_space(s[n - 1]);
+        for (size_t i = 0; i < n; i++) {
+            char c = s[i];
+            if (is_space(c)) {
+                if (!space)
+                    *o++ = ' ';
+                space = 1;
+            } else {
+                *o++ = c;
+                space = 0;
+            }
         }
+        if (o > s && o[-1] == ' ')
+            o--;
     }
-    if (o > s && o[-1] == ' ')
-        o--;
     size_t len = (size_t)(o - s);
     b->text.len = 0;
-    if (!len)
-        return;
-    struct cet_node *t = new_node(b);
-    if (!t)
-        return;
-    t->kind = CET_TEXT;
-    t->str = (uint32_t)b->tpool.len;
-    if (b->tpool.len + len + 1 > UINT32_MAX || cet_buf_add(&b->tpool, s, len) ||
-        cet_buf_add(&b->tpool, "", 1)) {
-        fail(b, "out of memory");
-        return;
+    b->pre_start = 0;
+    if (lead)
+        raise_sep(b, CET_SEP_SPACE);
+    if (len && b->last != CET_NONE && pending_sep(b) == CET_SEP_NONE &&
+        !word_edge((unsigned char)s[0]) &&
+        !word_edge((unsigned char)b->tpool.p[b->tpool.len - 2])) {
+        size_t k = 0;
+        while (k < len && !word_edge((unsigned char)s[k]))
+            k++;
+        continue_word(b, s, k);
+        s += k;
+        len -= k;
+        if (len && !b->pre && s[0] == ' ') {
+            raise_sep(b, CET_SEP_SPACE);
+            s++;
+            len--;
+        }
     }
-    t->len = (uint32_t)len;
-    uint32_t chars = 0;
-    for (size_t i = 0; i < len; i++)
-        chars += ((unsigned char)s[i] & 0xC0) != 0x80;
-    t->nchars = chars;
-    if (cet_words(s, len, add_word, b))
-        fail(b, "out of memory");
-    t->w1 = b->doc->nwords;
+    if (len && !b->failed) {
+        enum cet_sep sep = pending_sep(b);
+        struct cet_node *t = new_node(b);
+        if (!t)
+            return;
+        t->kind = CET_TEXT;
+        t->flags |= (uint8_t)(sep << CET_NF_SEP_SHIFT);
+        t->str = (uint32_t)b->tpool.len;
+        if (b->tpool.len + len + 1 > UINT32_MAX || cet_buf_add(&b->tpool, s, len) ||
+            cet_buf_add(&b->tpool, "", 1)) {
+            fail(b, "out of memory");
+            return;
+        }
+        t->len = (uint32_t)len;
+        t->nchars = code_points(s, len);
+        if (cet_words(s, len, add_word, b))
+            fail(b, "out of memory");
+        t->w1 = b->doc->nwords;
+        b->last = b->doc->nnodes - 1;
+        b->sep = b->brs = 0;
+    }
+    if (trail)
+        raise_sep(b, CET_SEP_SPACE);
+}
+
+/* What an element's start or end puts into the text layout. */
+static void layout_boundary(struct builder *b, enum cet_tag tag)
+{
+    unsigned tf = cet_tag_flags(tag);
+    if (b->invisible || tag == CET_TAG_BR) /* a <br> counts once, at its start */
+        return;
+    raise_sep(b, tf & CET_TAGF_PARA                       ? CET_SEP_PARA
+                 : tf & CET_TAGF_CELL                     ? CET_SEP_CELL
+                 : tf & (CET_TAGF_BLOCK | CET_TAGF_BREAK) ? CET_SEP_LINE
+                                                          : CET_SEP_NONE);
 }
 
 static void close_top(struct builder *b);
@@ -253,6 +391,9 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     size_t nlen = strlen((const char *)name);
     enum cet_tag tag = cet_tag_lookup((const char *)name);
     unsigned tf = cet_tag_flags(tag);
+    layout_boundary(b, tag);
+    if (tag == CET_TAG_BR && !b->invisible && b->brs < UINT8_MAX)
+        b->brs++;
     struct cet_node *e = new_node(b);
     if (!e)
         return;
@@ -291,6 +432,9 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     b->stack[b->depth++] = idx;
     if (tf & CET_TAGF_INVISIBLE)
         b->invisible++;
+    b->pre_start = tag == CET_TAG_PRE;
+    if (tag == CET_TAG_PRE)
+        b->pre++;
     if (href)
         b->anchors++;
     b->mirror[b->mdepth++] = !(tf & CET_TAGF_VOID);
@@ -319,8 +463,20 @@ static void close_top(struct builder *b)
     struct cet_node *e = &d->nodes[idx];
     e->end = d->nnodes;
     e->w1 = d->nwords;
+    layout_boundary(b, e->tag);
     if (cet_tag_flags(e->tag) & CET_TAGF_INVISIBLE)
         b->invisible--;
+    b->pre_start = 0;
+    if (e->tag == CET_TAG_PRE) {
+        b->pre--;
+        /* A line end just before </pre> ends the last line, it adds none. */
+        if (b->last != CET_NONE && b->last > idx && d->nodes[b->last].len > 1 &&
+            b->tpool.p[b->tpool.len - 2] == '\n') {
+            b->tpool.p[--b->tpool.len - 1] = 0;
+            d->nodes[b->last].len--;
+            d->nodes[b->last].nchars--;
+        }
+    }
     if (e->flags & CET_NF_HREF)
         b->anchors--;
 }
@@ -561,6 +717,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     b.doc = d;
     b.err = err;
     b.all_attrs = all_attrs;
+    b.last = CET_NONE;
     cet_intern_init(&b.vocab);
     cet_intern_init(&b.name_ids);
 

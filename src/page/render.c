@@ -1,38 +1,33 @@
 /* Rendering an extraction: the text that is scored, or the cleaned HTML.
- * Text nodes are always separated (a space inside a block, a newline between
- * blocks), so the words of the written text are exactly the words scored. */
+ * The text is the kept text nodes joined as the page lays them out
+ * (cet_layout_walk), so the words of the written text are exactly the
+ * words scored. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cetune/layout.h"
 #include "cetune/page.h"
 
-static int add_node_text(struct cet_buf *out, const struct cet_doc *doc, uint32_t i, int *first,
-                         uint32_t *prev_block)
+struct text_out {
+    struct cet_buf *out;
+    const struct cet_doc *doc;
+};
+
+static int add_node_text(void *ctx, uint32_t i, enum cet_sep sep)
 {
-    const struct cet_node *n = &doc->nodes[i];
-    if (!*first && cet_buf_add(out, n->block == *prev_block ? " " : "\n", 1))
-        return -1;
-    *first = 0;
-    *prev_block = n->block;
-    return cet_buf_add(out, cet_node_str(doc, i), n->len);
+    struct text_out *t = ctx;
+    return cet_buf_puts(t->out, cet_sep_str(sep)) ||
+           cet_buf_add(t->out, cet_node_str(t->doc, i), t->doc->nodes[i].len);
 }
 
 int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out)
 {
-    int first = 1;
-    uint32_t prev = CET_NONE;
-    if (!doc->text || cet_buf_reserve(out, 0))
+    struct text_out t = {out, doc};
+    size_t start = out->len;
+    if (!doc->text || cet_buf_reserve(out, 0) ||
+        cet_layout_walk(doc, sel->keep, sel->extra, sel->nextra, add_node_text, &t))
         return -1;
-    for (uint32_t i = 0; i < doc->nnodes; i++)
-        if (doc->nodes[i].kind == CET_TEXT && sel->keep[i] &&
-            add_node_text(out, doc, i, &first, &prev))
-            return -1;
-    for (uint32_t j = 0; j < sel->nextra; j++) {
-        prev = CET_NONE - 1; /* appended text starts a new line each */
-        if (add_node_text(out, doc, sel->extra[j], &first, &prev))
-            return -1;
-    }
-    if (!first && cet_buf_add(out, "\n", 1))
+    if (out->len > start && cet_buf_add(out, "\n", 1))
         return -1;
     return 0;
 }
@@ -88,6 +83,10 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
     uint32_t *stack = NULL;
     size_t depth = 0, cap = 0;
     int after_inline = 0; /* the last thing written was text or an inline tag */
+    /* What the page puts between the last text written and the next
+     * (cet_layout_walk's rule): inline, a space where it has one. */
+    enum cet_sep gap = CET_SEP_NONE;
+    int skipped = 0;
     int rc = cet_buf_puts(out, "<!DOCTYPE html>\n<meta charset=\"utf-8\">\n");
     for (uint32_t i = 0; i <= doc->nnodes && rc == 0; i++) {
         while (depth && (i == doc->nnodes || doc->nodes[stack[depth - 1]].end <= i)) {
@@ -97,6 +96,11 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
         if (i == doc->nnodes || rc)
             break;
         const struct cet_node *n = &doc->nodes[i];
+        if (n->kind == CET_TEXT) {
+            if (cet_node_sep(doc, i) > gap)
+                gap = cet_node_sep(doc, i);
+            skipped |= !sel->keep[i];
+        }
         if (!sel->keep[i]) /* a dropped element is unwrapped; kept descendants remain */
             continue;
         if (n->kind == CET_ELEMENT && skip_element(doc, i)) {
@@ -104,11 +108,12 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
             continue;
         }
         if (n->kind == CET_TEXT) {
-            /* Text nodes lost their edge white space in the model: a space
-             * after inline content keeps neighbouring words apart. */
-            rc = (after_inline && cet_buf_puts(out, " ")) ||
+            /* Text nodes lost their edge white space in the model. */
+            rc = (after_inline && (gap >= CET_SEP_SPACE || skipped) && cet_buf_puts(out, " ")) ||
                  add_escaped(out, cet_node_str(doc, i), n->len, 0);
             after_inline = 1;
+            gap = CET_SEP_NONE;
+            skipped = 0;
             continue;
         }
         after_inline = is_inline(n);

@@ -17,7 +17,7 @@ cp "$TMP/a.html" "$TMP/c.html" && gzip -9 "$TMP/c.html"
 
 # Text to stdout, exactly cet_extract_text's rendering.
 out=$("$CETUNE" extract -x alltext "$TMP/a.html") || die "alltext exit status"
-[ "$out" = "$(printf 'Home News\nMain text of page a, long enough to be kept by every extractor here.\nSponsored offer')" ] ||
+[ "$out" = "$(printf 'Home News\n\nMain text of page a, long enough to be kept by every extractor here.\n\nSponsored offer')" ] ||
     die "alltext text: $out"
 # Charset handling as everywhere: windows-1252 bytes come out as UTF-8.
 out=$("$CETUNE" extract -x alltext "$TMP/b.htm") || die "b.htm"
@@ -29,7 +29,7 @@ out=$("$CETUNE" extract -x alltext "$TMP/b.htm") || die "b.htm"
 # crunch at its defaults drops the menu; several files on standard output
 # are separated by a line holding a form feed (they once ran together).
 out=$("$CETUNE" extract -x crunch "$TMP/a.html" "$TMP/b.htm") || die "crunch exit status"
-[ "$out" = "$(printf 'Main text of page a, long enough to be kept by every extractor here.\nSponsored offer\n\f\nPage b été in windows-1252.')" ] ||
+[ "$out" = "$(printf 'Main text of page a, long enough to be kept by every extractor here.\n\nSponsored offer\n\f\nPage b été in windows-1252.')" ] ||
     die "crunch text: $out"
 # Split again, each page is what it gives alone.
 "$CETUNE" extract -x alltext "$TMP/a.html" "$TMP/b.htm" "$TMP/c.html.gz" > "$TMP/all.txt" || die "three pages"
@@ -38,7 +38,7 @@ awk 'BEGIN { RS = "\f\n" } NR == 2 { printf "%s", $0 }' "$TMP/all.txt" > "$TMP/s
 [ "$(cat "$TMP/second.txt")" = "$("$CETUNE" extract -x alltext "$TMP/b.htm")" ] || die "second page: $(cat "$TMP/second.txt")"
 # --headers: a line ==> FILE <== before each page instead.
 out=$("$CETUNE" extract -x crunch --headers "$TMP/a.html" "$TMP/b.htm") || die "--headers exit status"
-[ "$out" = "$(printf '==> %s <==\nMain text of page a, long enough to be kept by every extractor here.\nSponsored offer\n==> %s <==\nPage b été in windows-1252.' "$TMP/a.html" "$TMP/b.htm")" ] ||
+[ "$out" = "$(printf '==> %s <==\nMain text of page a, long enough to be kept by every extractor here.\n\nSponsored offer\n==> %s <==\nPage b été in windows-1252.' "$TMP/a.html" "$TMP/b.htm")" ] ||
     die "--headers: $out"
 # One page alone is printed as it is.
 [ "$("$CETUNE" extract -x alltext "$TMP/b.htm" | od -c)" = "$(printf 'Page b été in windows-1252.\n' | od -c)" ] || die "one page changed"

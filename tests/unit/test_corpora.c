@@ -1,7 +1,10 @@
 /* Integration on the real corpora in ../shared/corpora: the four dev corpora
  * load completely, the alltext baseline matches the reference figure, and
  * the text cetune writes rescores (with the DP oracle) to exactly the F1 it
- * reports.  Skips when the corpora are absent. */
+ * reports, and so does any selection's text (docs/formats.md, "Text").
+ * Skips when the corpora are absent. */
+#include <gsl/gsl_rng.h>
+
 #include "cetune/corpus.h"
 #include "cetune/eval.h"
 #include "cetune/page.h"
@@ -66,7 +69,9 @@ int main(void)
     /* Rescore the rendered text independently of the model's word ids. */
     struct cet_sel sel = {0};
     struct cet_buf text = {0};
-    size_t agree = 0;
+    size_t agree = 0, same_words = 0, advertise = 0;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 20261125);
     for (size_t i = 0; i < c.ndocs; i++) {
         const struct cet_doc *d = c.docs[i];
         struct cet_intern t;
@@ -88,11 +93,42 @@ int main(void)
         else
             fprintf(stderr, "%s/%s: rescored F1 %.6f, reported %.6f\n", d->package, d->name, s.f1,
                     sc[i].f1);
+        /* A word split by inline elements in the page is whole in the text. */
+        if (!strcmp(d->package, "cleaneval-dev") && !strcmp(d->name, "1"))
+            advertise = strstr(text.p, "Advertise themselves") != NULL;
+
+        /* Half the text nodes, drawn at random: the words printed are the
+         * words the metric counts for the selection. */
+        struct ids printed = {&t, NULL, 0, 0}, counted = {&t, NULL, 0, 0};
+        memset(sel.keep, 0, d->nnodes);
+        sel.nextra = 0;
+        for (uint32_t k = 0; k < d->ntexts; k++)
+            if (gsl_rng_uniform(rng) < 0.5) {
+                const struct cet_node *n = &d->nodes[d->texts[k]];
+                sel.keep[d->texts[k]] = 1;
+                for (uint32_t w = n->w0; w < n->w1; w++)
+                    push_id(cet_word_str(d, d->words[w]), strlen(cet_word_str(d, d->words[w])),
+                            &counted);
+            }
+        text.len = 0;
+        CHECK(cet_extract_text(d, &sel, &text) == 0);
+        cet_words(text.p, text.len, push_id, &printed);
+        if (printed.n == counted.n &&
+            (!printed.n || !memcmp(printed.v, counted.v, printed.n * sizeof *printed.v)))
+            same_words++;
+        else
+            fprintf(stderr, "%s/%s: a selection prints %zu words, the metric counts %zu\n",
+                    d->package, d->name, printed.n, counted.n);
+        free(printed.v);
+        free(counted.v);
         free(ex.v);
         free(gold.v);
         cet_intern_free(&t);
     }
+    gsl_rng_free(rng);
     CHECK_EQ_INT(agree, c.ndocs);
+    CHECK_EQ_INT(same_words, c.ndocs);
+    CHECK(advertise);
     cet_sel_free(&sel);
     cet_buf_free(&text);
     free(sc);

@@ -25,13 +25,13 @@ static void test_page__text_and_html(void)
     struct cet_error err;
     struct cet_page_info info;
     CHECK_EQ_INT(extract("alltext", html, strlen(html), NULL, &info, &err), 0);
-    CHECK(!strcmp(out.p, "Home\nFirst words here.\nSecond para .\n"));
+    CHECK_STR(out.p, "Home\n\nFirst words here.\n\nSecond para.\n");
     CHECK(!strcmp(info.charset, "utf-8"));
     CHECK_EQ_INT(info.words, 6);
     CHECK_EQ_INT(info.page_words, 6);
     CHECK_EQ_INT(info.bytes, strlen(html));
     CHECK_EQ_INT(extract("lqf", html, strlen(html), NULL, &info, &err), 0);
-    CHECK(!strcmp(out.p, "First words here.\nSecond para .\n"));
+    CHECK_STR(out.p, "First words here.\n\nSecond para.\n");
     CHECK_EQ_INT(info.words, 5);
     struct cet_page_opts o = {.format = CET_PAGE_HTML};
     CHECK_EQ_INT(extract("lqf", html, strlen(html), &o, NULL, &err), 0);

@@ -55,6 +55,12 @@ static const char *keep(const char *const *set)
         CHECK(cet_extract_text(doc, &sel, &out) == 0);
         while (out.len && out.p[out.len - 1] == '\n')
             out.p[--out.len] = 0;
+        /* What is kept, one block a line: the layout is test_layout's. */
+        size_t o = 0;
+        for (size_t k = 0; k < out.len; k++)
+            if (!(out.p[k] == '\n' && o && out.p[o - 1] == '\n'))
+                out.p[o++] = out.p[k];
+        out.p[out.len = o] = 0;
     }
     cet_sel_free(&sel);
     ex->release(prep);
