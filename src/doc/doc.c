@@ -34,6 +34,7 @@ struct builder {
      * puts between it and the next: the strongest separator seen (white
      * space, a cell, a block or paragraph boundary) and the <br>s. */
     uint32_t last;
+    int unfinished; /* the last text node's words are not counted yet (finish_text) */
     uint8_t sep, brs;
     size_t anchors;           /* open <a href> elements */
     struct cet_intern vocab;
@@ -235,31 +236,38 @@ static enum cet_sep pending_sep(const struct builder *b)
     return lines >= 2 ? CET_SEP_PARA : lines ? CET_SEP_LINE : (enum cet_sep)b->sep;
 }
 
-static int count_word(const char *w, size_t n, void *ctx)
-{
-    (void)w;
-    (void)n;
-    ++*(size_t *)ctx;
-    return 0;
-}
-
-/* Appends s[0..n), the rest of a word the last text node ends in, to that
- * node (the page continues the word across an inline element, as in
- * Hel<b>lo</b>): the node's last words are tokenized again, and the nodes
- * after it (elements with no text yet) and its closed ancestors follow its
- * word count. */
-static void continue_word(struct builder *b, const char *s, size_t n)
+/* Tokenizes the last text node once no more of its text can come (the
+ * next text node starts, or the page ends): a word the page continues
+ * across inline elements is whole by then.  Its words follow those of the
+ * text before it, so the elements begun since it was created (which hold
+ * no text yet) start after them, and its ancestors closed since end after
+ * them.  Each node is fixed at most once, so the page stays linear. */
+static void finish_text(struct builder *b)
 {
     struct cet_doc *d = b->doc;
-    struct cet_node *a = &d->nodes[b->last];
-    const char *at = b->tpool.p + a->str;
-    size_t run = a->len, before = 0;
-    while (run && !word_edge((unsigned char)at[run - 1]))
-        run--;
-    cet_words(at + run, a->len - run, count_word, &before);
-    uint32_t old = d->nwords;
-    d->nwords -= (uint32_t)before; /* the node's last words: no text node came after it */
-    b->tpool.len--;                /* its NUL */
+    if (!b->unfinished || b->failed)
+        return;
+    b->unfinished = 0;
+    struct cet_node *t = &d->nodes[b->last];
+    t->w0 = d->nwords;
+    if (cet_words(b->tpool.p + t->str, t->len, add_word, b)) {
+        fail(b, "out of memory");
+        return;
+    }
+    t->w1 = d->nwords;
+    for (uint32_t i = b->last + 1; i < d->nnodes; i++)
+        d->nodes[i].w0 = d->nodes[i].w1 = d->nwords; /* an open one's w1 is set when it closes */
+    for (uint32_t p = t->parent; p != CET_NONE && d->nodes[p].end > b->last; p = d->nodes[p].parent)
+        d->nodes[p].w1 = d->nwords; /* closed: an open ancestor's end is still its own index + 1 */
+}
+
+/* Appends s[0..n), the rest of a word the last text node ends in (the page
+ * continues the word across an inline element, as in Hel<b>lo</b>), to
+ * that node, which is not tokenized yet. */
+static void continue_word(struct builder *b, const char *s, size_t n)
+{
+    struct cet_node *a = &b->doc->nodes[b->last];
+    b->tpool.len--; /* its NUL */
     if (b->tpool.len + n + 1 > UINT32_MAX || cet_buf_add(&b->tpool, s, n) ||
         cet_buf_add(&b->tpool, "", 1)) {
         fail(b, "out of memory");
@@ -267,17 +275,6 @@ static void continue_word(struct builder *b, const char *s, size_t n)
     }
     a->len += (uint32_t)n;
     a->nchars += code_points(s, n);
-    if (cet_words(b->tpool.p + a->str + run, a->len - run, add_word, b)) {
-        fail(b, "out of memory");
-        return;
-    }
-    a->w1 = d->nwords;
-    if (d->nwords == old)
-        return;
-    for (uint32_t i = b->last + 1; i < d->nnodes; i++)
-        d->nodes[i].w0 = d->nodes[i].w1 = d->nwords;
-    for (uint32_t p = a->parent; p != CET_NONE; p = d->nodes[p].parent)
-        d->nodes[p].w1 = d->nwords; /* an open one's is set again when it closes */
 }
 
 /* Ends the pending text node.  Outside <pre>, white space is collapsed and
@@ -340,6 +337,7 @@ static void flush_text(struct builder *b)
     }
     if (len && !b->failed) {
         enum cet_sep sep = pending_sep(b);
+        finish_text(b);
         struct cet_node *t = new_node(b);
         if (!t)
             return;
@@ -353,10 +351,8 @@ static void flush_text(struct builder *b)
         }
         t->len = (uint32_t)len;
         t->nchars = code_points(s, len);
-        if (cet_words(s, len, add_word, b))
-            fail(b, "out of memory");
-        t->w1 = b->doc->nwords;
         b->last = b->doc->nnodes - 1;
+        b->unfinished = 1;
         b->sep = b->brs = 0;
     }
     if (trail)
@@ -754,6 +750,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
         flush_text(&b);
         while (b.depth) /* close what the parser left open */
             close_top(&b);
+        finish_text(&b);
     }
     if (b.failed) {
         rc = -1;

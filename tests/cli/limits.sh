@@ -1,6 +1,7 @@
 # Input limits (docs/reliability.md): a 50 MB page, a page nested 100,000
-# elements deep and a page of one 10 MB text node load within their
-# documented time and memory bounds, every extractor runs on them, and not a
+# elements deep, a page of one 10 MB text node and one word in a million
+# pieces load within their documented time and memory bounds, every
+# extractor runs on the first three, and not a
 # word is lost; a page over the 64 MB limit is skipped with its reason.  The
 # pages are generated here, never committed.
 #
@@ -78,6 +79,20 @@ for x in $extractors; do
 done
 bounded deep "$CETUNE" extract -x alltext --format html "$P/deep.html"
 if [ "$(grep -o '<div>' "$TMP/out" | wc -l)" -eq $depth ]; then ok; else fail "--format html lost levels of deep.html"; fi
+
+# One word split by inline elements into a million pieces (8 MB; a tenth
+# under sanitizers) is one word, counted and printed, in linear time: each
+# piece joins the text node the word begins in, which is tokenized once.
+pieces=$((sanitized ? 100000 : 1000000))
+mkdir -p "$TMP/word/p"
+{ printf '<html><body><p>'; yes '<b>a</b>' | head -n $pieces | tr -d '\n'; echo '</p></body></html>'; } > "$TMP/word/p/word.html"
+echo lorem > "$TMP/word/p/word.txt"
+bounded text "$CETUNE" evaluate -x alltext -d "$TMP/word" --per-doc --format csv
+got=$(awk -F, 'NR == 2 { print $3 }' "$TMP/out")
+if [ "$got" = 1 ]; then ok; else fail "word.html: $got words scored, 1 generated"; fi
+bounded text "$CETUNE" extract -x alltext "$TMP/word/p/word.html"
+if [ "$(wc -w < "$TMP/out")" = 1 ] && [ "$(wc -c < "$TMP/out")" = $((pieces + 1)) ]; then ok
+else fail "extract -x alltext word.html: $(wc -w < "$TMP/out") words, $(wc -c < "$TMP/out") bytes"; fi
 
 # Over the limit: skipped with a reason, never truncated (a sparse file).
 mkdir -p "$TMP/over/p"

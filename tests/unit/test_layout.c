@@ -148,6 +148,28 @@ static void test_layout__word_ranges(void)
     cet_doc_free(d);
 }
 
+/* A word in many pieces is one word, interned once (not each of its
+ * prefixes), and the elements between its pieces hold none of it. */
+static void test_layout__word_in_many_pieces(void)
+{
+    struct cet_buf html = {0};
+    cet_buf_puts(&html, "<p>");
+    for (int i = 0; i < 20000; i++)
+        cet_buf_puts(&html, i % 2 ? "<b>b</b>" : "<i>a</i>");
+    cet_buf_puts(&html, "</p>");
+    struct cet_doc *d = parse(html.p);
+    cet_buf_free(&html);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ_INT(d->ntexts, 1);
+    CHECK_EQ_INT(d->nwords, 1);
+    CHECK_EQ_INT(d->nvocab, 1);
+    CHECK_EQ_INT(d->nodes[d->texts[0]].len, 20000);
+    check_word_ranges(d);
+    cet_doc_free(d);
+}
+
 struct strs {
     char v[64][32];
     size_t n;
@@ -255,6 +277,7 @@ int main(void)
     RUN(test_layout__pre_keeps_white_space);
     RUN(test_layout__entities);
     RUN(test_layout__word_ranges);
+    RUN(test_layout__word_in_many_pieces);
     RUN(test_layout__every_selection_renders_its_words);
     RUN(test_layout__walk);
     RUN(test_layout__html_output);
