@@ -30,6 +30,7 @@
 
 #include "cetune/config.h"
 #include "cetune/version.h"
+#include "ga/state.h"
 #include "run_internal.h"
 
 static int write_buf(const char *dir, const char *name, struct cet_buf *b, struct cet_error *err)
@@ -200,7 +201,7 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
         JSON_OK(cJSON_AddNumberToObject(j, "seed", (double)ga->opt.seed));
     else
         JSON_OK(cJSON_AddStringToObject(j, "seed", seed));
-    JSON_OK(cJSON_AddItemToObject(j, "settings", cet_run_options_json(&ga->opt)));
+    JSON_OK(cJSON_AddItemToObject(j, "settings", cet_ga_options_json(&ga->opt)));
     cJSON *corpus = cJSON_AddArrayToObject(j, "corpus");
     JSON_OK(corpus);
     for (size_t i = 0; corpus && i < run->ndirs; i++)

@@ -47,15 +47,8 @@ void cet_rundir_unlock(int fd, const char *remove_dir);
 int cet_run_write_file(const char *dir, const char *name, const char *data, size_t len,
                        struct cet_error *err);
 
-/* Building a file with cJSON (the checkpoint, run.json): every call either
- * succeeds or sets *bad (an int * in scope), so that a file is written
- * whole or not at all: out of memory must not leave a checkpoint that
- * cannot resume. */
-#define JSON_OK(call) (void)((call) || (*bad = 1))
-
-/* checkpoint.c: writes DIR/checkpoint.json (the run, the options, the
- * description text, the archive, the population, the history and the
- * random state). */
+/* checkpoint.c: writes DIR/checkpoint.json (the run record, then the GA's
+ * whole state: cet_ga_save, src/ga/state.h). */
 int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
                        struct cet_error *err);
 /* Reads DIR/checkpoint.json back: a new GA (with *desc, owned by the
@@ -64,8 +57,6 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *info, const
  * evaluation (cet_ga_setup keeps the restored random state). */
 int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run_info *info,
                     const char *dir, cet_extractor_finder find, struct cet_error *err);
-/* The options as JSON (the checkpoint and run.json show them). */
-cJSON *cet_run_options_json(const struct cet_ga_options *o);
 
 /* output.c: appends one cell per gene of g to b: cell, a printf format with
  * one %s, given the value, or "" for an inactive gene (",%s" for CSV rows);

@@ -41,4 +41,53 @@ void cet_json_format_exact(double v, char *buf, size_t size);
  * when out of memory. */
 cJSON *cet_json_exact(double v);
 
+/* Building a file with cJSON (the checkpoint, run.json): every call either
+ * succeeds or sets *bad (an int * in scope), so that a file is written
+ * whole or not at all: out of memory must not leave a checkpoint that
+ * cannot resume. */
+#define JSON_OK(call) (void)((call) || (*bad = 1))
+
+/* ---- typed members of untrusted files (json_read.c) ---- */
+
+/* The first failure fills err with "file:line:col: WHAT: ..." and marks the
+ * reader failed; every later call then does nothing and returns a harmless
+ * value, so a reader checks `failed` once after a group of members.
+ * Numbers are checked before any cast (checkpoints are edited by hand or
+ * cut by a crash). */
+struct cet_json_reader {
+    const struct cet_json *j;
+    struct cet_error *err;
+    const char *what; /* the kind of file, first in every message ("checkpoint") */
+    int failed;
+};
+
+/* Fails at node with "WHAT: " and the message; returns -1. */
+int cet_jr_fail(struct cet_json_reader *r, const cJSON *node, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Member name of obj, which must have the type (cJSON_Number, cJSON_String,
+ * cJSON_Array, cJSON_Object, or cJSON_True for a boolean); NULL when
+ * missing, mistyped or already failed. */
+const cJSON *cet_jr_member(struct cet_json_reader *r, const cJSON *obj, const char *name,
+                           int type);
+double cet_jr_num(struct cet_json_reader *r, const cJSON *obj, const char *name);
+/* An optional number: def when absent (files of older versions). */
+double cet_jr_opt_num(struct cet_json_reader *r, const cJSON *obj, const char *name, double def);
+/* A whole number from lo to hi (lo after a failure). */
+double cet_jr_whole(struct cet_json_reader *r, const cJSON *obj, const char *name, double lo,
+                    double hi);
+/* A finite number from lo to hi (lo after a failure). */
+double cet_jr_within(struct cet_json_reader *r, const cJSON *obj, const char *name, double lo,
+                     double hi);
+/* A string member ("" after a failure). */
+const char *cet_jr_str(struct cet_json_reader *r, const cJSON *obj, const char *name);
+/* Fills v[0..n) from a JSON array of exactly n numbers; 0 or -1. */
+int cet_jr_numbers(struct cet_json_reader *r, const cJSON *a, double *v, size_t n);
+/* Copies member name of obj, an array of strings (items says what they are,
+ * for the messages: "\"dirs\" holds directories"; an optional member
+ * that is absent gives none), into *out, *n of them, NULL-terminated.  The
+ * caller frees each and *out, also after a failure (what was copied stays
+ * there).  0 or -1. */
+int cet_jr_strings(struct cet_json_reader *r, const cJSON *obj, const char *name,
+                   const char *items, int required, char ***out, size_t *n);
+
 #endif

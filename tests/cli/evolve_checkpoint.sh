@@ -25,6 +25,14 @@ check '0,/^  \[0, /s/, [0-9.e-]*\]/, 9]/' 'an archive row is out of range'
 check 's/"started":\t"[^"]*"/"started":\t"the first Monday of a very long month, early in the morning"/' \
   '"started" must be a date and time'
 check 's/"top":\t5,/"top":\t5, "folds": 2, "fold_args": ["-p", 7],/' '"fold_args" holds option strings'
+check 's/"dirs":\t\[/"dirs":\t[3, /' '"dirs" holds directories'
+check 's/"name":\t"ga"/"name":\t"annealing"/' "unknown search strategy 'annealing'"
+check 's/"strategy":\t{/"strategy":\t"ga", "then": {/' '"strategy" must be an object'
+# A checkpoint from before search strategies (no "strategy") resumes as the GA.
+grep -q '"strategy":' "$TMP/good.json" || die "the checkpoint names no strategy"
+sed 's/"stop":\t"generations"/"stop":\t"none"/; s/"strategy":/"former_strategy":/' "$TMP/good.json" > "$C"
+expect_status 0 "$CETUNE" evolve --resume "$TMP/run"
+grep -q '"name":.*"ga"' "$C" || die "the resumed run did not checkpoint as the GA"
 head -c 3000 "$TMP/good.json" > "$C"
 expect_status 1 "$CETUNE" evolve --resume "$TMP/run"
 expect_grep "$TMP/err" "checkpoint.json:[0-9]*:[0-9]*:"
