@@ -31,16 +31,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap(); /* every error names the file */
         return 0;
     }
-    if (ga->opt.generations > ga->gen + 3)
-        ga->opt.generations = ga->gen + 3; /* a few generations, not a whole run */
-    if (ga->opt.pop <= 64 && ga->stop == CET_STOP_NONE &&
+    struct cet_ga_options o = *cet_ga_opts(ga);
+    struct cet_ga_status st, st2 = {0};
+    cet_ga_status(ga, &st);
+    if (o.generations > st.gen + 3)
+        o.generations = st.gen + 3; /* a few generations, not a whole run */
+    cet_ga_set_options(ga, &o);
+    if (o.pop <= 64 && st.stop == CET_STOP_NONE &&
         cet_ga_setup(ga, fuzz_fitness, NULL, &d, &err) == 0)
-        while (ga->stop == CET_STOP_NONE)
+        while (cet_ga_status(ga, &st), st.stop == CET_STOP_NONE)
             if (cet_ga_generation(ga, &err) < 0)
                 break;
-    if (ga->rng && cet_run_checkpoint(ga, &info, dir, &err) == 0) {
-        if (cet_run_restore(&back, &d2, &info2, dir, NULL, &err) || back->narch != ga->narch ||
-            memcmp(back->genes, ga->genes, ga->narch * ga->ngenes * sizeof *ga->genes))
+    cet_ga_status(ga, &st);
+    if (cet_run_checkpoint(ga, &info, dir, &err) == 0) {
+        int same = cet_run_restore(&back, &d2, &info2, dir, NULL, &err) == 0;
+        if (same)
+            cet_ga_status(back, &st2);
+        same = same && st2.narch == st.narch;
+        for (size_t i = 0; same && i < st.narch; i++)
+            same = !memcmp(cet_ga_genes(back, i), cet_ga_genes(ga, i), d.ngenes * sizeof(double));
+        if (!same)
             __builtin_trap(); /* what was written reads back */
         cet_ga_destroy(back);
         cet_params_free(&d2);

@@ -124,6 +124,8 @@ struct cet_ga_status {
     long doc_evals;     /* (individual, document) evaluations so far */
     size_t ndocs;       /* documents of a full evaluation */
     size_t narch;       /* individuals evaluated so far (the archive) */
+    size_t ncomplete;   /* of those, the ones of complete generations (all but a
+                           paused raced generation's) */
     double elapsed;     /* wall-clock seconds of complete generations, across resumes */
     enum cet_stop stop; /* CET_STOP_NONE while it goes on */
     /* Racing: a generation paused between blocks (a checkpoint resumes
@@ -148,6 +150,17 @@ struct cet_individual {
 void cet_ga_status(const struct cet_ga *ga, struct cet_ga_status *st);
 /* Archive entry i (i < narch), in evaluation order. */
 void cet_ga_individual(const struct cet_ga *ga, size_t i, struct cet_individual *ind);
+/* Shortcuts of cet_ga_individual: archive entry i's genes, fitness and
+ * CET_MAX_PARETO Pareto objectives. */
+const double *cet_ga_genes(const struct cet_ga *ga, size_t i);
+double cet_ga_fitness(const struct cet_ga *ga, size_t i);
+const double *cet_ga_objectives(const struct cet_ga *ga, size_t i);
+/* The current population: *n archive indices, best first (--pareto: in
+ * NSGA-II's crowded order). */
+const size_t *cet_ga_population(const struct cet_ga *ga, size_t *n);
+/* Racing: the training documents in racing order, *n of them; NULL
+ * without racing. */
+const uint32_t *cet_ga_race_order(const struct cet_ga *ga, size_t *n);
 /* One row per complete generation, *n rows. */
 const struct cet_ga_stats *cet_ga_history(const struct cet_ga *ga, size_t *n);
 const struct cet_ga_options *cet_ga_opts(const struct cet_ga *ga);

@@ -73,7 +73,9 @@ void cet_ga_status(const struct cet_ga *ga, struct cet_ga_status *st)
 {
     *st = (struct cet_ga_status){
         .gen = ga->gen, .evals = ga->evals, .doc_evals = ga->doc_evals, .ndocs = ga->ndocs,
-        .narch = ga->narch, .elapsed = ga->elapsed, .stop = ga->stop,
+        .narch = ga->narch,
+        .ncomplete = ga->race && ga->race->pending ? ga->race->first : ga->narch,
+        .elapsed = ga->elapsed, .stop = ga->stop,
         .race_pending = ga->race && ga->race->pending,
         .race_done = ga->race ? ga->race->done : 0, .race_ndocs = ga->race ? ga->race->ndocs : 0};
 }
@@ -85,6 +87,33 @@ void cet_ga_individual(const struct cet_ga *ga, size_t i, struct cet_individual 
         .rec = ga->rec[i], .f1 = ga->f1[i], .words = ga->words[i], .viol = ga->viol[i],
         .obj = ga->obj + i * CET_MAX_PARETO, .born = ga->born[i], .ndone = ga->ndone[i],
         .raced = ga->raced[i]};
+}
+
+const double *cet_ga_genes(const struct cet_ga *ga, size_t i)
+{
+    return cet_ga_genome(ga, i);
+}
+
+double cet_ga_fitness(const struct cet_ga *ga, size_t i)
+{
+    return ga->fit[i];
+}
+
+const double *cet_ga_objectives(const struct cet_ga *ga, size_t i)
+{
+    return ga->obj + i * CET_MAX_PARETO;
+}
+
+const size_t *cet_ga_population(const struct cet_ga *ga, size_t *n)
+{
+    *n = ga->npop;
+    return ga->pop;
+}
+
+const uint32_t *cet_ga_race_order(const struct cet_ga *ga, size_t *n)
+{
+    *n = ga->race ? ga->race->ndocs : 0;
+    return ga->race ? ga->race->order : NULL;
 }
 
 const struct cet_ga_stats *cet_ga_history(const struct cet_ga *ga, size_t *n)
@@ -220,7 +249,6 @@ void cet_ga_destroy(struct cet_ga *ga)
     free(ga->slots);
     free(ga->pop);
     free(ga->hist);
-    cet_buf_free(&ga->csv_rows);
     cet_buf_free(&ga->json_rows);
     free(ga);
 }

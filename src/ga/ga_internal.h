@@ -1,7 +1,7 @@
 /* The GA's private side, shared inside libcetune but not part of its
  * public API (include/cetune/ga.h): the GA object and the racing state,
- * the operators on the run's random stream, and what the run module
- * (src/run) needs to write a GA into a checkpoint and rebuild it. */
+ * the operators on the run's random stream, the archive and ranking.  No
+ * file outside src/ga includes it. */
 #ifndef CETUNE_GA_INTERNAL_H
 #define CETUNE_GA_INTERNAL_H
 
@@ -35,8 +35,8 @@ struct cet_race {
     struct cet_score *scores;     /* n x ndocs (row j by document index) */
 };
 
-/* Read-only outside src/ga (the row caches change when the run module
- * writes results). */
+/* Private to src/ga: everything else reads a GA through include/cetune/ga.h
+ * and writes or reads its state through state.h. */
 struct cet_ga {
     struct cet_ga_options opt;
     const struct cet_params_desc *desc;
@@ -83,10 +83,10 @@ struct cet_ga {
     struct cet_ga_stats *hist;    /* one row per complete generation */
     size_t nhist, hist_cap;
 
-    /* Formatted archive rows, kept so each generation formats only its own
-     * (rows of complete generations never change). */
-    struct cet_buf csv_rows, json_rows;
-    size_t ncsv_rows, njson_rows;
+    /* The checkpoint's archive rows formatted so far (state.c), kept so
+     * each checkpoint formats only the rows added since the last. */
+    struct cet_buf json_rows;
+    size_t njson_rows;
 
     cet_ga_eval_fn eval;
     cet_ga_measure_fn measure;

@@ -53,23 +53,26 @@ int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const d
     return rc;
 }
 
-static int individuals_csv(struct cet_ga *ga, struct cet_buf *b)
+static int individuals_csv(const struct cet_ga *ga, struct cet_run_rows *cache,
+                           struct cet_buf *b)
 {
-    const struct cet_params_desc *d = ga->desc;
-    struct cet_buf *rows = &ga->csv_rows;
-    int rc = 0, plain = cet_goal_is_default(&ga->opt.goal);
-    if (ga->ncsv_rows > ga->narch) { /* cannot happen: complete rows stay; start over */
+    const struct cet_params_desc *d = cet_ga_desc(ga);
+    struct cet_buf *rows = &cache->buf;
+    struct cet_ga_status st;
+    struct cet_individual in;
+    cet_ga_status(ga, &st);
+    int rc = 0, plain = cet_goal_is_default(&cet_ga_opts(ga)->goal);
+    if (cache->n > st.narch) { /* cannot happen: complete rows stay; start over */
         rows->len = 0;
-        ga->ncsv_rows = 0;
+        cache->n = 0;
     }
-    for (size_t i = ga->ncsv_rows; i < ga->narch && !rc; i++, ga->ncsv_rows++) {
-        rc = cet_buf_printf(rows, "%ld", ga->born[i]) ||
-             cet_genome_cells(rows, d, ga->genes + i * ga->ngenes, ",%s");
-        rc = rc || cet_buf_printf(rows, ",%.6f,%.6f,%.6f", ga->fit[i], ga->prec[i], ga->rec[i]);
+    for (size_t i = cache->n; i < st.narch && !rc; i++, cache->n++) {
+        cet_ga_individual(ga, i, &in);
+        rc = cet_buf_printf(rows, "%ld", in.born) || cet_genome_cells(rows, d, in.genes, ",%s");
+        rc = rc || cet_buf_printf(rows, ",%.6f,%.6f,%.6f", in.fit, in.prec, in.rec);
         if (!plain)
-            rc = rc || cet_buf_printf(rows, ",%.6f,%.2f,%.6f", ga->f1[i], ga->words[i],
-                                      ga->viol[i]);
-        rc = rc || cet_buf_printf(rows, ",%lu,%d\n", (unsigned long)ga->ndone[i], ga->raced[i]);
+            rc = rc || cet_buf_printf(rows, ",%.6f,%.2f,%.6f", in.f1, in.words, in.viol);
+        rc = rc || cet_buf_printf(rows, ",%lu,%d\n", (unsigned long)in.ndone, in.raced);
     }
     rc = rc || cet_buf_puts(b, "generation");
     for (size_t g = 0; g < d->ngenes && !rc; g++)
@@ -84,8 +87,10 @@ static int generations_csv(const struct cet_ga *ga, struct cet_buf *b)
 {
     int rc = cet_buf_puts(b, "generation,evaluations,best,mean,worst,std,diversity,seconds,"
                              "doc_evaluations\n");
-    for (size_t h = 0; h < ga->nhist && !rc; h++) {
-        const struct cet_ga_stats *s = &ga->hist[h];
+    size_t nhist;
+    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+    for (size_t h = 0; h < nhist && !rc; h++) {
+        const struct cet_ga_stats *s = &hist[h];
         rc = cet_buf_printf(b, "%ld,%ld,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%ld\n", s->generation,
                             s->evaluations, s->best, s->mean, s->worst, s->std, s->diversity,
                             s->seconds, s->doc_evaluations);
@@ -98,14 +103,16 @@ static int generations_csv(const struct cet_ga *ga, struct cet_buf *b)
 static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, size_t i, int extra,
                        double *full, struct cet_buf *b)
 {
-    const double *g = ga->genes + i * ga->ngenes;
-    uint8_t *shown = (uint8_t *)(full + ga->nfull); /* see cet_run_write_results */
-    cet_params_expand(ga->desc, g, full);
-    cet_params_full_active(ga->desc, g, shown);
+    const struct cet_params_desc *d = cet_ga_desc(ga);
+    struct cet_individual in;
+    cet_ga_individual(ga, i, &in);
+    uint8_t *shown = (uint8_t *)(full + d->ex->nparams); /* see cet_run_write_results */
+    cet_params_expand(d, in.genes, full);
+    cet_params_full_active(d, in.genes, shown);
     size_t start = b->len;
-    if (cet_config_json(b, ga->desc->ex, full, shown, ga->fit[i], run->docs))
+    if (cet_config_json(b, d->ex, full, shown, in.fit, run->docs))
         return -1;
-    if (!extra && !(ga->desc->ex->adhosts && run->adhosts[0]))
+    if (!extra && !(d->ex->adhosts && run->adhosts[0]))
         return 0;
     b->len = start + (b->len - start) - 1; /* reopen the object: drop its '}' */
     if (!extra) { /* the ad-host list the configuration was tuned with */
@@ -117,12 +124,12 @@ static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, 
         cJSON_Delete(f);
         return rc ? -1 : 0;
     }
-    if (!cet_goal_is_default(&ga->opt.goal) &&
-        cet_buf_printf(b, ", \"f1\": %.6f, \"words\": %.2f, \"violation\": %.6f", ga->f1[i],
-                       ga->words[i], ga->viol[i]))
+    if (!cet_goal_is_default(&cet_ga_opts(ga)->goal) &&
+        cet_buf_printf(b, ", \"f1\": %.6f, \"words\": %.2f, \"violation\": %.6f", in.f1,
+                       in.words, in.viol))
         return -1;
     return cet_buf_printf(b, ", \"precision\": %.6f, \"recall\": %.6f, \"generation\": %ld}",
-                          ga->prec[i], ga->rec[i], ga->born[i]);
+                          in.prec, in.rec, in.born);
 }
 
 /* Internal for pareto.c (run_internal.h). */
@@ -132,15 +139,17 @@ int cet_run_config_json(const struct cet_ga *ga, const struct cet_run_info *run,
     return config_json(ga, run, i, extra, full, b);
 }
 
-int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
-                         struct cet_error *err)
+int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *run,
+                          struct cet_run_rows *rows, const char *dir, struct cet_error *err)
 {
     struct cet_buf b = {0};
-    size_t *rank = NULL, n = 0;
+    size_t *rank = NULL, n = 0, nfull = cet_ga_desc(ga)->ex->nparams;
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
     /* The full parameter vector, then a flag per parameter: shown or not. */
-    double *full = malloc((ga->nfull + 1) * sizeof *full + ga->nfull);
+    double *full = malloc((nfull + 1) * sizeof *full + nfull);
     int rc = -1;
-    if (!full || individuals_csv(ga, &b))
+    if (!full || individuals_csv(ga, rows, &b))
         goto oom;
     if (write_buf(dir, CET_RUN_INDIVIDUALS, &b, err))
         goto done;
@@ -149,7 +158,7 @@ int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *run, con
         goto oom;
     if (write_buf(dir, CET_RUN_GENERATIONS, &b, err))
         goto done;
-    if (ga->narch) {
+    if (st.narch) {
         if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &n))
             goto oom;
         b.len = 0;
@@ -167,7 +176,7 @@ int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *run, con
             goto oom;
         if (write_buf(dir, CET_RUN_TOP, &b, err))
             goto done;
-        if (ga->opt.goal.npareto && cet_run_write_pareto(ga, run, dir, err))
+        if (cet_ga_opts(ga)->goal.npareto && cet_run_write_pareto(ga, run, dir, err))
             goto done;
     }
     rc = 0;
@@ -185,6 +194,8 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
                        const char *status, const char *ended, int threads,
                        struct cet_error *err)
 {
+    const struct cet_ga_options *o = cet_ga_opts(ga);
+    const struct cet_params_desc *d = cet_ga_desc(ga);
     int failed = 0, *bad = &failed;
     cJSON *j = cJSON_CreateObject();
     JSON_OK(cJSON_AddStringToObject(j, "command", run->command ? run->command : ""));
@@ -192,16 +203,16 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
     JSON_OK(res);
     for (size_t i = 0; res && i < run->nresumed; i++)
         JSON_OK(cJSON_AddItemToArray(res, cJSON_CreateString(run->resumed[i])));
-    JSON_OK(cJSON_AddStringToObject(j, "extractor", ga->desc->ex->name));
+    JSON_OK(cJSON_AddStringToObject(j, "extractor", d->ex->name));
     JSON_OK(cJSON_AddStringToObject(j, "params",
-                                    run->params_path ? run->params_path : ga->desc->path));
+                                    run->params_path ? run->params_path : d->path));
     char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)ga->opt.seed);
-    if (ga->opt.seed < (1ULL << 53))
-        JSON_OK(cJSON_AddNumberToObject(j, "seed", (double)ga->opt.seed));
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+    if (o->seed < (1ULL << 53))
+        JSON_OK(cJSON_AddNumberToObject(j, "seed", (double)o->seed));
     else
         JSON_OK(cJSON_AddStringToObject(j, "seed", seed));
-    JSON_OK(cJSON_AddItemToObject(j, "settings", cet_ga_options_json(&ga->opt)));
+    JSON_OK(cJSON_AddItemToObject(j, "settings", cet_ga_options_json(o)));
     cJSON *corpus = cJSON_AddArrayToObject(j, "corpus");
     JSON_OK(corpus);
     for (size_t i = 0; corpus && i < run->ndirs; i++)
@@ -252,19 +263,23 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
     else
         JSON_OK(cJSON_AddNullToObject(j, "ended"));
     JSON_OK(cJSON_AddStringToObject(j, "status", status));
-    if (ga->stop != CET_STOP_NONE)
-        JSON_OK(cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop)));
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
+    if (st.stop != CET_STOP_NONE)
+        JSON_OK(cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(st.stop)));
     else
         JSON_OK(cJSON_AddNullToObject(j, "stop"));
-    JSON_OK(cJSON_AddNumberToObject(j, "generations", (double)(ga->gen + 1)));
-    JSON_OK(cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals));
-    JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals));
-    if (ga->race) {
+    JSON_OK(cJSON_AddNumberToObject(j, "generations", (double)(st.gen + 1)));
+    JSON_OK(cJSON_AddNumberToObject(j, "evaluations", (double)st.evals));
+    JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)st.doc_evals));
+    size_t nrace;
+    const uint32_t *race_order = cet_ga_race_order(ga, &nrace);
+    if (race_order) {
         /* The racing order, as places in sample.txt (0 is its first document). */
         cJSON *order = cJSON_AddArrayToObject(j, "race_order");
         JSON_OK(order);
-        for (size_t i = 0; order && i < ga->race->ndocs; i++)
-            JSON_OK(cJSON_AddItemToArray(order, cJSON_CreateNumber(ga->race->order[i])));
+        for (size_t i = 0; order && i < nrace; i++)
+            JSON_OK(cJSON_AddItemToArray(order, cJSON_CreateNumber(race_order[i])));
     }
     char *text = failed ? NULL : cJSON_Print(j);
     cJSON_Delete(j);

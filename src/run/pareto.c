@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../ga/ga_internal.h"
 #include "run_internal.h"
 
 /* Front members by the first objective, highest first, then evaluation order. */
@@ -26,7 +25,7 @@ static void sort_front(const struct cet_ga *ga, size_t *v, size_t n)
 {
     for (size_t a = 1; a < n; a++) { /* insertion sort: fronts are small */
         size_t x = v[a], k = a;
-        while (k > 0 && ga->obj[v[k - 1] * CET_MAX_PARETO] < ga->obj[x * CET_MAX_PARETO])
+        while (k > 0 && cet_ga_objectives(ga, v[k - 1])[0] < cet_ga_objectives(ga, x)[0])
             v[k] = v[k - 1], k--;
         v[k] = x;
     }
@@ -62,21 +61,23 @@ static int remove_stale(const char *pdir, size_t n, struct cet_error *err)
     return rc;
 }
 
-int cet_run_write_pareto(struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
-                        struct cet_error *err)
+int cet_run_write_pareto(const struct cet_ga *ga, const struct cet_run_info *run,
+                         const char *dir, struct cet_error *err)
 {
-    const struct cet_goal *g = &ga->opt.goal;
+    const struct cet_goal *g = &cet_ga_opts(ga)->goal;
+    const struct cet_params_desc *d = cet_ga_desc(ga);
     struct cet_buf b = {0};
-    size_t *front = NULL, n = 0;
-    double *full = malloc((ga->nfull + 1) * sizeof *full + ga->nfull);
+    struct cet_individual in;
+    size_t *front = NULL, n = 0, nfull = d->ex->nparams;
+    double *full = malloc((nfull + 1) * sizeof *full + nfull);
     char *path = cet_run_path(dir, CET_RUN_PARETO), *pdir = cet_run_path(dir, CET_RUN_PARETO_DIR);
     int rc = -1;
     if (!full || !path || !pdir || cet_ga_front(ga, &front, &n))
         goto oom;
     sort_front(ga, front, n);
     int bad = cet_buf_puts(&b, "point");
-    for (size_t k = 0; k < ga->ngenes && !bad; k++)
-        bad = cet_buf_printf(&b, ",%s", ga->desc->genes[k].name);
+    for (size_t k = 0; k < d->ngenes && !bad; k++)
+        bad = cet_buf_printf(&b, ",%s", d->genes[k].name);
     bad = bad || cet_buf_puts(&b, ",f1,precision,recall,words,violation");
     for (size_t k = 0; k < g->npareto && !bad; k++) {
         char name[64];
@@ -85,14 +86,12 @@ int cet_run_write_pareto(struct cet_ga *ga, const struct cet_run_info *run, cons
     }
     bad = bad || cet_buf_puts(&b, "\n");
     for (size_t p = 0; p < n && !bad; p++) {
-        size_t i = front[p];
-        bad = cet_buf_printf(&b, "%zu", p + 1) ||
-              cet_genome_cells(&b, ga->desc, ga->genes + i * ga->ngenes, ",%s") ||
-              cet_buf_printf(&b, ",%.6f,%.6f,%.6f,%.2f,%.6f", ga->f1[i], ga->prec[i], ga->rec[i],
-                             ga->words[i], ga->viol[i]);
+        cet_ga_individual(ga, front[p], &in);
+        bad = cet_buf_printf(&b, "%zu", p + 1) || cet_genome_cells(&b, d, in.genes, ",%s") ||
+              cet_buf_printf(&b, ",%.6f,%.6f,%.6f,%.2f,%.6f", in.f1, in.prec, in.rec, in.words,
+                             in.viol);
         for (size_t k = 0; k < g->npareto && !bad; k++)
-            bad = own_column(&g->pareto[k]) &&
-                  cet_buf_printf(&b, ",%.6f", ga->obj[i * CET_MAX_PARETO + k]);
+            bad = own_column(&g->pareto[k]) && cet_buf_printf(&b, ",%.6f", in.obj[k]);
         bad = bad || cet_buf_puts(&b, "\n");
     }
     if (bad)

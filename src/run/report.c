@@ -85,5 +85,8 @@ fail:
 size_t cet_report_defaults_index(const struct cet_ga *ga, const double *g)
 {
     size_t i = cet_ga_lookup(ga, g);
-    return i != (size_t)-1 && ga->raced[i] ? (size_t)-1 : i;
+    struct cet_individual in;
+    if (i != (size_t)-1)
+        cet_ga_individual(ga, i, &in);
+    return i != (size_t)-1 && in.raced ? (size_t)-1 : i;
 }

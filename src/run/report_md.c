@@ -67,7 +67,7 @@ static int md_settings(const struct cet_report *r, struct cet_buf *b)
 /* What the fitness is, when not mean F1, and the constraints. */
 static int md_goal(const struct cet_ga *ga, struct cet_buf *b)
 {
-    const struct cet_goal *g = &ga->opt.goal;
+    const struct cet_goal *g = &cet_ga_opts(ga)->goal;
     char name[64];
     int rc = 0;
     if (g->npareto) {
@@ -89,10 +89,15 @@ static int md_goal(const struct cet_ga *ga, struct cet_buf *b)
     }
     if (!rc && g->ncons) {
         size_t feasible = 0;
-        for (size_t i = 0; i < ga->narch; i++)
-            feasible += ga->viol[i] == 0;
+        struct cet_ga_status st;
+        struct cet_individual in;
+        cet_ga_status(ga, &st);
+        for (size_t i = 0; i < st.narch; i++) {
+            cet_ga_individual(ga, i, &in);
+            feasible += in.viol == 0;
+        }
         rc = feasible ? cet_buf_printf(b, "; %zu of %zu evaluated settings are feasible.",
-                                       feasible, ga->narch)
+                                       feasible, st.narch)
                       : cet_buf_printf(b, "; no evaluated setting is feasible.");
     }
     return rc;
@@ -105,7 +110,8 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     const struct cet_ga *ga = r->ga;
     const struct cet_params_desc *d = &r->desc;
     size_t *rank = NULL, n = 0;
-    double *def = malloc((ga->ngenes + 1) * sizeof *def);
+    struct cet_individual in, dflt;
+    double *def = malloc((d->ngenes + 1) * sizeof *def);
     int rc = !def || cet_ga_top(ga, r->run.top ? r->run.top : 5, &rank, &n);
     rc = rc || cet_buf_puts(b, "## Best individuals\n\n");
     if (!n) {
@@ -123,26 +129,26 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
         rc = cet_buf_puts(b, " ---: |");
     rc = rc || cet_buf_puts(b, " ---: | ---: | ---: | ---: |\n");
     for (size_t k = 0; k < n && !rc; k++) {
-        size_t i = rank[k];
-        rc = cet_buf_printf(b, "| %zu |", k + 1) ||
-             cet_genome_cells(b, d, ga->genes + i * ga->ngenes, " %s |") ||
-             cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n", ga->fit[i], ga->prec[i],
-                            ga->rec[i], ga->born[i]);
+        cet_ga_individual(ga, rank[k], &in);
+        rc = cet_buf_printf(b, "| %zu |", k + 1) || cet_genome_cells(b, d, in.genes, " %s |") ||
+             cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n", in.fit, in.prec, in.rec, in.born);
     }
     if (rc)
         goto done;
     cet_params_default_genome(d, def);
-    cet_genome_normalise(d, ga->opt.resolution, def);
+    cet_genome_normalise(d, cet_ga_opts(ga)->resolution, def);
     size_t di = cet_report_defaults_index(ga, def);
+    if (di != (size_t)-1)
+        cet_ga_individual(ga, di, &dflt);
     rc = cet_buf_puts(b, "| defaults |") || cet_genome_cells(b, d, def, " %s |");
     if (di == (size_t)-1)
         rc = rc || cet_buf_puts(b, " not evaluated | | | |\n\n");
     else
-        rc = rc || cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n\n", ga->fit[di], ga->prec[di],
-                                  ga->rec[di], ga->born[di]);
+        rc = rc || cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n\n", dflt.fit, dflt.prec,
+                                  dflt.rec, dflt.born);
     if (di != (size_t)-1)
         rc = rc || cet_buf_printf(b, "The best is %+.4f over the defaults on the training "
-                                     "sample.\n\n", ga->fit[rank[0]] - ga->fit[di]);
+                                     "sample.\n\n", cet_ga_fitness(ga, rank[0]) - dflt.fit);
 done:
     free(def);
     free(rank);
@@ -246,21 +252,26 @@ static int cmp_u32(const void *a, const void *b)
 static int md_racing(const struct cet_report *r, struct cet_buf *b)
 {
     const struct cet_ga *ga = r->ga;
-    size_t n = ga->race && ga->race->pending ? ga->race->first : ga->narch, raced = 0;
-    double full = (double)n * (double)ga->ndocs;
+    const struct cet_ga_options *o = cet_ga_opts(ga);
+    struct cet_ga_status st;
+    struct cet_individual in;
+    cet_ga_status(ga, &st);
+    size_t n = st.ncomplete, raced = 0;
+    double full = (double)n * (double)st.ndocs;
     int rc = cet_buf_puts(b, "## Documents evaluated\n\n");
-    if (!ga->opt.race || !n)
+    if (!o->race || !n)
         return rc || cet_buf_printf(b, "Every individual was evaluated on all %zu training "
                                        "documents (%ld document evaluations; no racing).\n\n",
-                                    ga->ndocs, ga->doc_evals);
+                                    st.ndocs, st.doc_evals);
     uint32_t *v = malloc(n * sizeof *v);
     if (!v)
         return -1;
     long docs = 0;
     for (size_t i = 0; i < n; i++) {
-        v[i] = ga->ndone[i];
-        raced += ga->raced[i];
-        docs += ga->ndone[i];
+        cet_ga_individual(ga, i, &in);
+        v[i] = in.ndone;
+        raced += (size_t)in.raced;
+        docs += in.ndone;
     }
     qsort(v, n, sizeof *v, cmp_u32);
     rc = rc || cet_buf_printf(b, "Raced (`--race`: a sign-flip test at alpha %g after the "
@@ -270,15 +281,14 @@ static int md_racing(const struct cet_report *r, struct cet_buf *b)
                                  "evaluating every one on all %zu documents (%.0f).\n\n"
                                  "| documents evaluated | individuals | share |\n"
                                  "| ---: | ---: | ---: |\n",
-                              ga->opt.race_alpha, ga->opt.race_weak, ga->opt.race_first,
-                              ga->opt.race_block, raced,
-                              n, docs, docs ? full / (double)docs : 0.0, ga->ndocs, full);
+                              o->race_alpha, o->race_weak, o->race_first, o->race_block, raced,
+                              n, docs, docs ? full / (double)docs : 0.0, st.ndocs, full);
     for (size_t i = 0; i < n && !rc;) {
         size_t j = i;
         while (j < n && v[j] == v[i])
             j++;
         rc = cet_buf_printf(b, "| %u%s | %zu | %.1f%% |\n", v[i],
-                            v[i] == ga->ndocs ? " (all)" : "", j - i,
+                            v[i] == st.ndocs ? " (all)" : "", j - i,
                             100.0 * (double)(j - i) / (double)n);
         i = j;
     }
@@ -298,14 +308,19 @@ static int md_plots(const struct cet_report *r, const char *no_plots, struct cet
                                        "(Debian: `gnuplot-nox`, or `scripts/install-deps.sh`) and "
                                        "run `cetune report %s` again, or `gnuplot report.gp` in "
                                        "this directory.\n", no_plots, r->dir);
-    const struct cet_ga_stats *first = &ga->hist[0], *last = &ga->hist[ga->nhist - 1];
-    size_t best = cet_ga_best(ga);
-    size_t nplots = r->nplots - (ga->opt.goal.npareto != 0); /* pareto.png comes last */
+    size_t nhist, npop;
+    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+    const struct cet_ga_stats *first = &hist[0], *last = &hist[nhist - 1];
+    struct cet_individual best;
+    cet_ga_individual(ga, cet_ga_best(ga), &best);
+    cet_ga_population(ga, &npop);
+    int pareto = cet_ga_opts(ga)->goal.npareto != 0;
+    size_t nplots = r->nplots - (size_t)pareto; /* pareto.png comes last */
     rc = rc || cet_buf_printf(b, "### Convergence\n\nBest, mean and worst fitness of each "
                                  "generation.  The best rose from %.4f in generation 0 to %.4f "
                                  "(found in generation %ld); the last generation's mean is "
                                  "%.4f.\n\n![convergence](%s)\n\n",
-                              first->best, last->best, ga->born[best], last->mean, r->plots[0]);
+                              first->best, last->best, best.born, last->mean, r->plots[0]);
     rc = rc || cet_buf_puts(b, "### Explored parameters\n\n");
     if (r->desc.ngenes == 1)
         rc = rc || cet_buf_printf(b, "Every evaluated individual's %s against its fitness, "
@@ -327,8 +342,8 @@ static int md_plots(const struct cet_report *r, const char *no_plots, struct cet
                                  "generation spread over each parameter's range; the dashed "
                                  "line marks the default, the red line the best "
                                  "individual.\n\n![distribution](%s)\n",
-                              ga->npop, r->plots[nplots - 1]);
-    if (ga->opt.goal.npareto)
+                              npop, r->plots[nplots - 1]);
+    if (pareto)
         rc = rc || cet_buf_printf(b, "\n### Pareto front\n\nEvery evaluated setting (grey), "
                                      "the non-dominated ones (blue, `pareto.csv`) and the "
                                      "defaults (black cross).\n\n![pareto](%s)\n",
@@ -378,7 +393,8 @@ static int md_folds(const struct cet_report *r, struct cet_buf *b)
 int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct cet_error *err)
 {
     struct cet_buf b = {0};
-    const struct cet_ga *ga = r->ga;
+    struct cet_ga_status st;
+    cet_ga_status(r->ga, &st);
     const char *name = strrchr(r->dir, '/') ? strrchr(r->dir, '/') + 1 : r->dir;
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(r->info.root, "status");
     int rc = cet_buf_printf(&b, "# Run %s: %s\n\n", name, r->desc.ex->name) ||
@@ -387,10 +403,10 @@ int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct
              cet_buf_printf(&b, "%s evolved %zu parameter%s on %ld documents: %ld generation%s, "
                                 "%ld evaluations, %s%s%s.\n\n",
                             r->desc.ex->name, r->desc.ngenes, r->desc.ngenes == 1 ? "" : "s",
-                            r->run.docs, ga->gen + 1, ga->gen == 0 ? "" : "s", ga->evals,
+                            r->run.docs, st.gen + 1, st.gen == 0 ? "" : "s", st.evals,
                             cJSON_IsString(status) ? status->valuestring : "status unknown",
-                            ga->stop != CET_STOP_NONE ? ", stopped by " : "",
-                            ga->stop != CET_STOP_NONE ? cet_ga_stop_name(ga->stop) : "") ||
+                            st.stop != CET_STOP_NONE ? ", stopped by " : "",
+                            st.stop != CET_STOP_NONE ? cet_ga_stop_name(st.stop) : "") ||
              md_settings(r, &b) || cet_buf_puts(&b, "\n") || md_best(r, &b) ||
              md_validation(r, &b) || md_folds(r, &b) || md_racing(r, &b) ||
              md_plots(r, no_plots, &b);

@@ -148,10 +148,12 @@ static int write_file(const char *dir, const char *name, struct cet_buf *b, stru
 
 static int generations_dat(const struct cet_ga *ga, struct cet_buf *b)
 {
+    size_t nhist;
+    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
     int rc = cet_buf_puts(b, "# generation best mean worst (from checkpoint.json)\n");
-    for (size_t h = 0; h < ga->nhist && !rc; h++)
-        rc = cet_buf_printf(b, "%ld %.6f %.6f %.6f\n", ga->hist[h].generation, ga->hist[h].best,
-                            ga->hist[h].mean, ga->hist[h].worst);
+    for (size_t h = 0; h < nhist && !rc; h++)
+        rc = cet_buf_printf(b, "%ld %.6f %.6f %.6f\n", hist[h].generation, hist[h].best,
+                            hist[h].mean, hist[h].worst);
     return rc;
 }
 
@@ -194,27 +196,33 @@ static int explored_row(struct cet_buf *b, const struct cet_params_desc *d, cons
  * best; 2 the defaults (fitness NaN when never evaluated). */
 static int explored_dat(const struct cet_ga *ga, const double *defaults, struct cet_buf *b)
 {
-    const struct cet_params_desc *d = ga->desc;
-    struct by_fit *order = malloc((ga->narch + 1) * sizeof *order);
+    const struct cet_params_desc *d = cet_ga_desc(ga);
+    struct cet_ga_status st;
+    struct cet_individual in;
+    cet_ga_status(ga, &st);
+    struct by_fit *order = malloc((st.narch + 1) * sizeof *order);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     int rc = !order || !rng;
     if (!rc) {
-        gsl_rng_set(rng, (unsigned long)ga->opt.seed);
-        for (size_t i = 0; i < ga->narch; i++)
-            order[i] = (struct by_fit){ga->fit[i], i};
-        qsort(order, ga->narch, sizeof *order, cmp_fit_asc);
+        gsl_rng_set(rng, (unsigned long)cet_ga_opts(ga)->seed);
+        for (size_t i = 0; i < st.narch; i++)
+            order[i] = (struct by_fit){cet_ga_fitness(ga, i), i};
+        qsort(order, st.narch, sizeof *order, cmp_fit_asc);
         rc = cet_buf_puts(b, "# every evaluated individual, worst first: parameters (enum and "
                              "bool as category indices, some jittered), fitness, generation\n");
-        for (size_t k = 0; k < ga->narch && !rc; k++)
-            rc = explored_row(b, d, ga->genes + order[k].i * ga->ngenes, order[k].fit,
-                              ga->born[order[k].i], rng);
-        size_t best = cet_ga_best(ga);
+        for (size_t k = 0; k < st.narch && !rc; k++) {
+            cet_ga_individual(ga, order[k].i, &in);
+            rc = explored_row(b, d, in.genes, order[k].fit, in.born, rng);
+        }
+        cet_ga_individual(ga, cet_ga_best(ga), &in);
         rc = rc || cet_buf_puts(b, "\n\n# the best individual\n") ||
-             explored_row(b, d, ga->genes + best * ga->ngenes, ga->fit[best], ga->born[best], NULL);
+             explored_row(b, d, in.genes, in.fit, in.born, NULL);
         size_t di = cet_report_defaults_index(ga, defaults);
+        if (di != (size_t)-1)
+            cet_ga_individual(ga, di, &in);
         rc = rc || cet_buf_puts(b, "\n\n# the defaults\n") ||
-             explored_row(b, d, defaults, di == (size_t)-1 ? NAN : ga->fit[di],
-                          di == (size_t)-1 ? -1 : ga->born[di], NULL);
+             explored_row(b, d, defaults, di == (size_t)-1 ? NAN : in.fit,
+                          di == (size_t)-1 ? -1 : in.born, NULL);
     }
     free(order);
     if (rng)
@@ -243,7 +251,7 @@ static size_t bins(const struct cet_gene *g, double *edges)
 static int active_in(const struct cet_ga *ga, size_t i, size_t k)
 {
     uint8_t active[CET_MAX_GENES];
-    cet_params_active(ga->desc, ga->genes + i * ga->ngenes, active);
+    cet_params_active(cet_ga_desc(ga), cet_ga_genes(ga, i), active);
     return active[k];
 }
 
@@ -252,18 +260,22 @@ static int active_in(const struct cet_ga *ga, size_t i, size_t k)
  * left out), categorical ones as "index count label". */
 static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
 {
-    const struct cet_params_desc *d = ga->desc;
+    const struct cet_params_desc *d = cet_ga_desc(ga);
+    struct cet_ga_status st;
+    size_t npop;
+    const size_t *pop = cet_ga_population(ga, &npop);
+    cet_ga_status(ga, &st);
     int rc = cet_buf_printf(b, "# the final population (generation %ld, %zu individuals): one "
-                               "block per parameter\n", ga->gen, ga->npop);
+                               "block per parameter\n", st.gen, npop);
     for (size_t k = 0; k < d->ngenes && !rc; k++) {
         const struct cet_gene *g = &d->genes[k];
         rc = cet_buf_printf(b, "%s# %s\n", k ? "\n\n" : "", g->name);
         if (categorical(g)) {
             for (size_t c = 0; c < ncategories(g) && !rc; c++) {
                 size_t count = 0;
-                for (size_t p = 0; p < ga->npop; p++)
-                    count += ga->genes[ga->pop[p] * ga->ngenes + k] == category_value(g, c) &&
-                             active_in(ga, ga->pop[p], k);
+                for (size_t p = 0; p < npop; p++)
+                    count += cet_ga_genes(ga, pop[p])[k] == category_value(g, c) &&
+                             active_in(ga, pop[p], k);
                 char v[64];
                 cet_param_format(d->ex, g->index, category_value(g, c), 0, v, sizeof v);
                 rc = cet_buf_printf(b, "%zu %zu \"%s\"\n", c, count, v);
@@ -272,10 +284,10 @@ static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
         }
         double edges[MAX_INT_BINS + 1];
         size_t n = bins(g, edges), count[MAX_INT_BINS] = {0};
-        for (size_t p = 0; p < ga->npop; p++) {
-            double v = ga->genes[ga->pop[p] * ga->ngenes + k];
+        for (size_t p = 0; p < npop; p++) {
+            double v = cet_ga_genes(ga, pop[p])[k];
             size_t c = 0;
-            if (!active_in(ga, ga->pop[p], k))
+            if (!active_in(ga, pop[p], k))
                 continue;
             while (c + 1 < n && v >= edges[c + 1])
                 c++;
@@ -299,23 +311,26 @@ static int pareto_dat(const struct cet_ga *ga, size_t di, struct cet_buf *b)
 {
     size_t *front = NULL, n = 0;
     int rc = cet_ga_front(ga, &front, &n) || cet_buf_puts(b, "# objective1 objective2\n");
-    const double *o = ga->obj;
-    for (size_t i = 0; i < ga->narch && !rc; i++)
-        rc = cet_buf_printf(b, "%.6f %.6f\n", o[i * CET_MAX_PARETO], o[i * CET_MAX_PARETO + 1]);
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
+    for (size_t i = 0; i < st.narch && !rc; i++)
+        rc = cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, i)[0], cet_ga_objectives(ga, i)[1]);
     rc = rc || cet_buf_puts(b, "\n\n");
     for (size_t a = 1; a < n && !rc; a++) /* insertion sort by the first objective */
-        for (size_t k = a; k > 0 && o[front[k - 1] * CET_MAX_PARETO] > o[front[k] * CET_MAX_PARETO]; k--) {
+        for (size_t k = a;
+             k > 0 && cet_ga_objectives(ga, front[k - 1])[0] > cet_ga_objectives(ga, front[k])[0];
+             k--) {
             size_t t = front[k];
             front[k] = front[k - 1];
             front[k - 1] = t;
         }
     for (size_t k = 0; k < n && !rc; k++)
-        rc = cet_buf_printf(b, "%.6f %.6f\n", o[front[k] * CET_MAX_PARETO],
-                            o[front[k] * CET_MAX_PARETO + 1]);
+        rc = cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, front[k])[0],
+                            cet_ga_objectives(ga, front[k])[1]);
     rc = rc || cet_buf_puts(b, "\n\n");
     if (di != (size_t)-1)
-        rc = rc || cet_buf_printf(b, "%.6f %.6f\n", o[di * CET_MAX_PARETO],
-                                  o[di * CET_MAX_PARETO + 1]);
+        rc = rc || cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, di)[0],
+                                  cet_ga_objectives(ga, di)[1]);
     else
         rc = rc || cet_buf_puts(b, "NaN NaN\n");
     free(front);
@@ -344,11 +359,13 @@ static int gp_png(struct cet_buf *b, const char *name, int w, int h)
 static void fitness_range(const struct cet_ga *ga, int worst, double def_fit, double *lo,
                           double *hi)
 {
+    size_t nhist;
+    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
     *lo = INFINITY;
     *hi = -INFINITY;
-    for (size_t h = 0; h < ga->nhist; h++) {
-        *lo = fmin(*lo, worst ? ga->hist[h].worst : ga->hist[h].best);
-        *hi = fmax(*hi, ga->hist[h].best);
+    for (size_t h = 0; h < nhist; h++) {
+        *lo = fmin(*lo, worst ? hist[h].worst : hist[h].best);
+        *hi = fmax(*hi, hist[h].best);
     }
     if (!isnan(def_fit)) {
         *lo = fmin(*lo, def_fit);
@@ -366,6 +383,8 @@ static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fi
 {
     const struct cet_ga *ga = r->ga;
     double lo, hi, blo, bhi;
+    size_t nhist;
+    cet_ga_history(ga, &nhist);
     fitness_range(ga, 1, def_fit, &lo, &hi);
     fitness_range(ga, 0, NAN, &blo, &bhi);
     return add_plot(r, CET_RUN_PLOT_CONVERGENCE) || gp_png(b, CET_RUN_PLOT_CONVERGENCE, 960, 780) ||
@@ -378,8 +397,8 @@ static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fi
                              "set ylabel 'fitness (mean word F1, training sample)'\n"
                              "set grid lc rgb '#dddddd'\nset key bottom right box opaque\n"
                              "set xtics nomirror%s\n",
-                          -0.5, (double)ga->nhist - 0.5, lo, hi,
-                          ga->nhist <= 15 ? " 1" : "\nset mxtics") || /* whole generations */
+                          -0.5, (double)nhist - 0.5, lo, hi,
+                          nhist <= 15 ? " 1" : "\nset mxtics") || /* whole generations */
            cet_buf_printf(b, "plot '%s' using 1:4:2 with filledcurves lc rgb '#e3ebf5' title "
                              "'worst to best', \\\n"
                              "     '' using 1:2 with linespoints lw 2.5 pt 7 ps 0.7 lc rgb "
@@ -415,13 +434,15 @@ static size_t pair_genes(const struct cet_ga *ga, const struct cet_params_desc *
 {
     size_t count[CET_MAX_GENES] = {0}, n = 0;
     uint8_t active[CET_MAX_GENES];
-    for (size_t i = 0; i < ga->narch; i++) {
-        cet_params_active(d, ga->genes + i * ga->ngenes, active);
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
+    for (size_t i = 0; i < st.narch; i++) {
+        cet_params_active(d, cet_ga_genes(ga, i), active);
         for (size_t k = 0; k < d->ngenes; k++)
             count[k] += active[k];
     }
     for (int pass = 0; pass < 2; pass++)
-        for (size_t c = ga->narch; c > 0 && n < CET_REPORT_MAX_PAIR_GENES; c--)
+        for (size_t c = st.narch; c > 0 && n < CET_REPORT_MAX_PAIR_GENES; c--)
             for (size_t k = 0; k < d->ngenes && n < CET_REPORT_MAX_PAIR_GENES; k++)
                 if (categorical(&d->genes[k]) == pass && count[k] == c)
                     out[n++] = k;
@@ -443,14 +464,17 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
 {
     const struct cet_ga *ga = r->ga;
     const struct cet_params_desc *d = &r->desc;
-    size_t G = d->ngenes, best = cet_ga_best(ga);
+    size_t G = d->ngenes;
+    double best_fit = cet_ga_fitness(ga, cet_ga_best(ga));
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
     int rc = 0;
     if (G == 1) {
         /* One parameter: it against fitness, coloured by generation. */
         const struct cet_gene *g = &d->genes[0];
         rc = add_plot(r, CET_RUN_PLOT_EXPLORED) || gp_png(b, CET_RUN_PLOT_EXPLORED, 960, 640) ||
              gp_title(b, "set title ", "%s: %s of the %zu evaluated individuals", d->ex->name,
-                      g->name, ga->narch) ||
+                      g->name, st.narch) ||
              cet_buf_puts(b, "\n") ||
              gp_axis(b, d, g, "x") ||
              cet_buf_printf(b, "set ylabel 'fitness (mean word F1 on the training sample)'\n"
@@ -464,15 +488,16 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
                                "lc rgb 'black' title 'defaults', \\\n"
                                "     '' index 1 using 1:2 with points pt 6 ps 3 lw 2.5 "
                                "lc rgb '#d62728' title 'best (%.4f)'\n",
-                            ga->gen > 0 ? ga->gen : 1, palette, file_explored, ga->fit[best]);
+                            st.gen > 0 ? st.gen : 1, palette, file_explored, best_fit);
         return rc;
     }
-    double *fit = malloc((ga->narch + 1) * sizeof *fit);
+    double *fit = malloc((st.narch + 1) * sizeof *fit);
     if (!fit)
         return -1;
-    memcpy(fit, ga->fit, ga->narch * sizeof *fit);
-    qsort(fit, ga->narch, sizeof *fit, cmp_double);
-    double hi = fit[ga->narch - 1], lo = fit[ga->narch / 10];
+    for (size_t i = 0; i < st.narch; i++)
+        fit[i] = cet_ga_fitness(ga, i);
+    qsort(fit, st.narch, sizeof *fit, cmp_double);
+    double hi = fit[st.narch - 1], lo = fit[st.narch / 10];
     free(fit);
     if (hi - lo < 1e-4)
         lo = hi - 1e-4;
@@ -487,12 +512,12 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
             free(px);
             free(py);
             size_t both = 0; /* individuals where both are active, the points drawn */
-            for (size_t a = 0; a < ga->narch; a++)
+            for (size_t a = 0; a < st.narch; a++)
                 both += active_in(ga, a, sel[i]) && active_in(ga, a, sel[j]);
             rc = rc || add_plot(r, name.p) || gp_png(b, name.p, 900, 720) ||
                  gp_title(b, "set title ", "%s: %s and %s of the %zu evaluated individuals%s",
                           d->ex->name, x->name, y->name, both,
-                          both < ga->narch ? " where both are active" : "") ||
+                          both < st.narch ? " where both are active" : "") ||
                  cet_buf_puts(b, "\n") || gp_axis(b, d, x, "x") ||
                  gp_axis(b, d, y, "y") ||
                  cet_buf_printf(b, "set cblabel 'fitness (training; the lowest colour is the "
@@ -507,7 +532,7 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
                                    "     '' index 1 using %zu:%zu with points pt 6 ps 3 lw 2.5 "
                                    "lc rgb '#d62728' title 'best (%.4f)'\n",
                                 lo, hi, palette, file_explored, sel[i] + 1, sel[j] + 1, G + 1,
-                                sel[i] + 1, sel[j] + 1, sel[i] + 1, sel[j] + 1, ga->fit[best]);
+                                sel[i] + 1, sel[j] + 1, sel[i] + 1, sel[j] + 1, best_fit);
             cet_buf_free(&name);
         }
     return rc;
@@ -518,7 +543,11 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
     const struct cet_ga *ga = r->ga;
     const struct cet_params_desc *d = &r->desc;
     size_t G = d->ngenes, cols = G < 3 ? G : G <= 9 ? 3 : 4, rows = (G + cols - 1) / cols;
-    const double *best = ga->genes + cet_ga_best(ga) * ga->ngenes;
+    const double *best = cet_ga_genes(ga, cet_ga_best(ga));
+    struct cet_ga_status st;
+    size_t npop;
+    cet_ga_status(ga, &st);
+    cet_ga_population(ga, &npop);
     uint8_t best_on[CET_MAX_GENES], def_on[CET_MAX_GENES];
     cet_params_active(d, best, best_on);
     cet_params_active(d, defaults, def_on);
@@ -526,11 +555,11 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
              gp_png(b, CET_RUN_PLOT_DISTRIBUTION, (int)(cols * 480), (int)(rows * 360 + 40)) ||
              cet_buf_printf(b, "set multiplot layout %zu,%zu", rows, cols) ||
              gp_title(b, " title ", "%s: the final population (generation %ld, %zu individuals)",
-                      d->ex->name, ga->gen, ga->npop) ||
+                      d->ex->name, st.gen, npop) ||
              cet_buf_printf(b, "\nset style fill solid 0.85 border lc rgb '#1f4e99'\n"
                                "set ylabel 'individuals'\nset yrange [0:%zu]\n"
                                "set grid ytics lc rgb '#dddddd'\nset key top right opaque\n",
-                            ga->npop + (ga->npop + 4) / 5);
+                            npop + (npop + 4) / 5);
     for (size_t k = 0; k < G && !rc; k++) {
         const struct cet_gene *g = &d->genes[k];
         double dp = axis_pos(g, defaults[k]), bp = axis_pos(g, best[k]);
@@ -561,7 +590,7 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
 /* --pareto: the front over every evaluated setting, the defaults marked. */
 static int gp_pareto(struct cet_report *r, struct cet_buf *b)
 {
-    const struct cet_goal *g = &r->ga->opt.goal;
+    const struct cet_goal *g = &cet_ga_opts(r->ga)->goal;
     char x[64], y[64]; /* objective names: "macro-precision", "fbeta:B" */
     if (!g->npareto)
         return 0;
@@ -586,16 +615,21 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
 {
     const struct cet_ga *ga = r->ga;
     struct cet_buf b = {0};
-    double *defaults = malloc((ga->ngenes + 1) * sizeof *defaults);
+    double *defaults = malloc((r->desc.ngenes + 1) * sizeof *defaults);
+    struct cet_ga_status st;
+    size_t nhist, npop;
+    cet_ga_status(ga, &st);
+    cet_ga_history(ga, &nhist);
+    cet_ga_population(ga, &npop);
     int rc = -1;
     if (!defaults)
         goto oom;
     cet_params_default_genome(&r->desc, defaults);
-    cet_genome_normalise(&r->desc, ga->opt.resolution, defaults);
+    cet_genome_normalise(&r->desc, cet_ga_opts(ga)->resolution, defaults);
     size_t di = cet_report_defaults_index(ga, defaults);
-    double def_fit = di == (size_t)-1 ? NAN : ga->fit[di];
+    double def_fit = di == (size_t)-1 ? NAN : cet_ga_fitness(ga, di);
 
-    if (!ga->nhist || !ga->narch || !ga->npop) { /* nothing complete to draw yet */
+    if (!nhist || !st.narch || !npop) { /* nothing complete to draw yet */
         rc = 0;
         goto done;
     }
@@ -614,7 +648,7 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
     if (write_file(r->dir, file_pop, &b, err))
         goto done;
     b.len = 0;
-    if (ga->opt.goal.npareto) {
+    if (cet_ga_opts(ga)->goal.npareto) {
         if (pareto_dat(ga, di, &b))
             goto oom;
         if (write_file(r->dir, file_pareto, &b, err))

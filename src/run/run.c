@@ -59,17 +59,25 @@ static int score_cb(void *ctx, const double *params, size_t k, const uint32_t *d
     return cet_evaluate(run->ev, params, k, docs, n, scores, NULL, NULL, NULL, err);
 }
 
+static enum cet_stop run_stop(const struct cet_run *run)
+{
+    struct cet_ga_status st;
+    cet_ga_status(run->ga, &st);
+    return st.stop;
+}
+
 /* Racing (when the options ask for it) on the loaded training sample; a
  * resumed run keeps its stored document order. */
 static int race_setup(struct cet_run *run, struct cet_error *err)
 {
     struct cet_ga *ga = run->ga;
     cet_ga_set_ndocs(ga, run->train.ndocs);
-    if (!ga->opt.race)
+    const struct cet_ga_options *o = cet_ga_opts(ga);
+    if (!o->race)
         return 0;
     uint32_t *order = malloc((run->train.ndocs ? run->train.ndocs : 1) * sizeof *order);
     int rc = !order ? cet_fail(err, "out of memory")
-                    : cet_race_order(order, &run->train, ga->opt.seed, err) ||
+                    : cet_race_order(order, &run->train, o->seed, err) ||
                           cet_ga_race_setup(ga, score_cb, order, err);
     free(order);
     return rc ? -1 : 0;
@@ -88,14 +96,14 @@ static int measure_cb(void *ctx, const double *params, size_t k, struct cet_meas
 {
     struct cet_run *run = ctx;
     if (run->be.measure)
-        return run->be.measure(run->be.ctx, params, k, &run->ga->opt.goal, m, err);
+        return run->be.measure(run->be.ctx, params, k, &cet_ga_opts(run->ga)->goal, m, err);
     size_t n = run->train.ndocs;
     struct cet_score *sc = malloc((k * n + 1) * sizeof *sc);
     if (!sc)
         return cet_fail(err, "out of memory during evaluation");
     int rc = train_eval(run, params, k, sc, NULL, NULL, NULL, err);
     for (size_t j = 0; j < k && !rc; j++)
-        cet_goal_measure(&run->ga->opt.goal, &run->train, sc + j * n, &m[j]);
+        cet_goal_measure(&cet_ga_opts(run->ga)->goal, &run->train, sc + j * n, &m[j]);
     free(sc);
     return rc;
 }
@@ -105,7 +113,7 @@ static int setup(struct cet_run *run, struct cet_error *err)
 {
     if (cet_ga_setup(run->ga, eval_cb, cancel_cb, run, err))
         return -1;
-    if (!cet_goal_is_default(&run->ga->opt.goal))
+    if (!cet_goal_is_default(&cet_ga_opts(run->ga)->goal))
         cet_ga_set_measure(run->ga, measure_cb);
     return 0;
 }
@@ -126,7 +134,7 @@ int cet_run_new(struct cet_run **out, const char *params_path,
         cet_run_free(run);
         return -1;
     }
-    run->ga->opt = *opt;
+    cet_ga_set_options(run->ga, opt);
     run->info.sample_size = -1;
     *out = run;
     return 0;
@@ -370,7 +378,7 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
     struct cet_run_info *info = &run->info;
     if (cet_run_stopped(run))
         return cet_fail(err, "%s has finished already (stopped by %s)", run->dir,
-                        cet_ga_stop_name(run->ga->stop));
+                        cet_ga_stop_name(run_stop(run)));
     if (run->desc.ex->adhosts && info->adhosts[0]) {
         char digest[17], *file;
         if (adhosts_in_use(digest, &file, err))
@@ -436,7 +444,7 @@ int cet_run_step(struct cet_run *run, struct cet_error *err)
     int r = cet_ga_generation(run->ga, err);
     if (r)
         return r;
-    return cet_run_write_results(run->ga, &run->info, run->dir, err) ||
+    return cet_run_write_results(run->ga, &run->info, &run->rows, run->dir, err) ||
                    cet_run_checkpoint(run->ga, &run->info, run->dir, err)
                ? -1
                : 0;
@@ -444,7 +452,7 @@ int cet_run_step(struct cet_run *run, struct cet_error *err)
 
 int cet_run_stopped(const struct cet_run *run)
 {
-    return run->ga->stop != CET_STOP_NONE;
+    return run_stop(run) != CET_STOP_NONE;
 }
 
 int cet_run_interrupt(struct cet_run *run, struct cet_error *err)
@@ -476,6 +484,7 @@ void cet_run_free(struct cet_run *run)
     cet_entries_free(&run->entries);
     cet_params_free(&run->desc);
     cet_run_info_free(&run->info);
+    cet_buf_free(&run->rows.buf);
     /* A run that failed before writing leaves no directory it made. */
     cet_rundir_unlock(run->lock, run->created && !run->wrote ? run->dir : NULL);
     free(run->dir);
@@ -505,21 +514,25 @@ const struct cet_corpus *cet_run_train(const struct cet_run *run)
 double cet_run_defaults_fitness(struct cet_run *run, double *g)
 {
     const struct cet_ga *ga = run->ga;
+    const struct cet_ga_options *o = cet_ga_opts(ga);
+    struct cet_individual in;
     cet_params_default_genome(&run->desc, g);
-    cet_genome_normalise(&run->desc, ga->opt.resolution, g);
+    cet_genome_normalise(&run->desc, o->resolution, g);
     size_t i = cet_ga_lookup(ga, g);
-    if (i != (size_t)-1 && !ga->raced[i]) /* a raced-out fitness is partial */
-        return ga->fit[i];
-    double f = NAN, *full = malloc((ga->nfull + 1) * sizeof *full);
+    if (i != (size_t)-1)
+        cet_ga_individual(ga, i, &in);
+    if (i != (size_t)-1 && !in.raced) /* a raced-out fitness is partial */
+        return in.fit;
+    double f = NAN, *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);
     struct cet_error err;
     if (full && run->bound) {
         struct cet_measures m;
         cet_params_expand(&run->desc, g, full);
-        if (ga->measure ? measure_cb(run, full, 1, &m, &err)
+        if (!cet_goal_is_default(&o->goal) ? measure_cb(run, full, 1, &m, &err)
                         : train_eval(run, full, 1, NULL, &m.fit, NULL, NULL, &err))
             f = NAN;
         else
-            f = ga->opt.goal.npareto ? m.f1 : m.fit;
+            f = o->goal.npareto ? m.f1 : m.fit;
     }
     free(full);
     return f;
@@ -537,7 +550,7 @@ int cet_run_validate(struct cet_run *run, const struct cet_corpus *vc, struct ce
                      struct cet_error *err)
 {
     struct cet_evaluator *ev = NULL;
-    double *g = malloc((run->ga->ngenes + 1) * sizeof *g);
+    double *g = malloc((run->desc.ngenes + 1) * sizeof *g);
     memset(v, 0, sizeof *v);
     if (!g)
         return cet_fail(err, "out of memory");

@@ -6,9 +6,17 @@
 
 #include <cjson/cJSON.h>
 
+#include "cetune/buf.h"
+#include "cetune/ga.h"
 #include "cetune/params.h"
 #include "cetune/run.h"
-#include "ga/ga_internal.h" /* the GA object: checkpoints, result files */
+
+/* individuals.csv's rows formatted so far, kept so that each generation
+ * formats only its own (rows of complete generations never change). */
+struct cet_run_rows {
+    struct cet_buf buf;
+    size_t n;
+};
 
 struct cet_run {
     char *dir;                   /* NULL until locked or opened */
@@ -26,6 +34,7 @@ struct cet_run {
     int threads;
     cet_ga_cancel_fn cancel;
     void *cancel_ctx;
+    struct cet_run_rows rows;    /* individuals.csv's (cet_run_write_results) */
 };
 
 /* The run directory's lock (rundir.c). */
@@ -65,12 +74,12 @@ int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const d
                      const char *cell);
 /* Writes DIR/individuals.csv, generations.csv, best.json and
  * top.json (the last two once something was evaluated). */
-int cet_run_write_results(struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
-                          struct cet_error *err);
+int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *info,
+                          struct cet_run_rows *rows, const char *dir, struct cet_error *err);
 /* pareto.c: --pareto's DIR/pareto.csv and DIR/pareto/K.json; called by
  * cet_run_write_results. */
-int cet_run_write_pareto(struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
-                         struct cet_error *err);
+int cet_run_write_pareto(const struct cet_ga *ga, const struct cet_run_info *info,
+                         const char *dir, struct cet_error *err);
 /* output.c: archive entry i as a configuration (docs/formats.md); extra
  * adds its measures and generation (top.json's rows). */
 int cet_run_config_json(const struct cet_ga *ga, const struct cet_run_info *info, size_t i,

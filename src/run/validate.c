@@ -36,12 +36,14 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
                     struct cet_evaluator *ev, const struct cet_corpus *vc, double defaults_train,
                     const struct cet_corpus *train, struct cet_error *err)
 {
-    const struct cet_params_desc *d = ga->desc;
-    size_t *rank = NULL, ntop = 0, G = ga->ngenes;
+    const struct cet_params_desc *d = cet_ga_desc(ga);
+    size_t *rank = NULL, ntop = 0, G = d->ngenes, F = d->ex->nparams;
     double *full = NULL;
     struct cet_score *scores = NULL;
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
     memset(v, 0, sizeof *v);
-    if (!ga->narch)
+    if (!st.narch)
         return cet_fail(err, "nothing was evaluated, so there is nothing to validate");
     if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &ntop))
         goto oom;
@@ -50,7 +52,7 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
     v->ngenes = G;
     v->genomes = malloc(n * (G ? G : 1) * sizeof *v->genomes);
     v->train = malloc(5 * n * sizeof *v->train);
-    full = malloc(n * (ga->nfull ? ga->nfull : 1) * sizeof *full);
+    full = malloc(n * (F ? F : 1) * sizeof *full);
     scores = malloc(n * (vc->ndocs ? vc->ndocs : 1) * sizeof *scores);
     if (!v->genomes || !v->train || !full || !scores)
         goto oom;
@@ -59,15 +61,15 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
     v->r = v->p + n;
     v->macro_f1 = v->r + n;
     for (size_t k = 0; k < ntop; k++) {
-        memcpy(v->genomes + k * G, ga->genes + rank[k] * G, G * sizeof *v->genomes);
-        v->train[k] = ga->fit[rank[k]];
+        memcpy(v->genomes + k * G, cet_ga_genes(ga, rank[k]), G * sizeof *v->genomes);
+        v->train[k] = cet_ga_fitness(ga, rank[k]);
     }
     /* The defaults as the run would have normalised them. */
     cet_params_default_genome(d, v->genomes + ntop * G);
-    cet_genome_normalise(d, ga->opt.resolution, v->genomes + ntop * G);
+    cet_genome_normalise(d, cet_ga_opts(ga)->resolution, v->genomes + ntop * G);
     v->train[ntop] = defaults_train;
     for (size_t k = 0; k < n; k++)
-        cet_params_expand(d, v->genomes + k * G, full + k * ga->nfull);
+        cet_params_expand(d, v->genomes + k * G, full + k * F);
     if (cet_evaluate(ev, full, n, NULL, 0, scores, v->f1, v->p, v->r, err))
         goto fail;
     for (size_t k = 0; k < n; k++) {
@@ -95,7 +97,7 @@ fail:
 int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
                          struct cet_error *err)
 {
-    const struct cet_params_desc *d = ga->desc;
+    const struct cet_params_desc *d = cet_ga_desc(ga);
     struct cet_buf b = {0};
     int rc = cet_buf_puts(&b, "rank");
     for (size_t g = 0; g < d->ngenes && !rc; g++)

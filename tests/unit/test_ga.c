@@ -10,6 +10,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/ga.h"
+#include "ga/ga_internal.h" /* white-box: the GA object's fields */
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"
@@ -726,7 +727,7 @@ static void test_ga__results_leave_inactive_parameters_out(void)
     struct cet_run_info run = {0};
     run.docs = 3;
     run.top = 5;
-    CHECK_EQ_INT(cet_run_write_results(ga, &run, dir, &err), 0);
+    CHECK_EQ_INT(test_write_results(ga, &run, dir, &err), 0);
     char path[4200];
     struct cet_buf b = {0};
     /* individuals.csv: generation,mode,on,n,x,w,...: empty where inactive. */

@@ -7,6 +7,7 @@
 
 #include "cetune/eval.h"
 #include "cetune/ga.h"
+#include "ga/ga_internal.h" /* white-box: the GA object's fields */
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_ga.h"
@@ -34,7 +35,7 @@ static int golden_run(const char *dir, int threads)
             goto done;
     run.docs = (long)t.c.ndocs;
     run.top = 5;
-    if (cet_run_write_results(t.ga, &run, dir, &err))
+    if (test_write_results(t.ga, &run, dir, &err))
         goto done;
     CHECK_EQ_INT(t.c.ndocs, 8);
     CHECK_EQ_INT(t.ga->gen, 4);
