@@ -29,10 +29,11 @@
 struct cet_page;
 
 /* What cet_page_extract writes (docs/formats.md, "Output formats"): the
- * main text; the cleaned page as HTML; one JSON object with the page's
+ * main text; the cleaned page as HTML; the main text as Markdown (headings,
+ * lists, quotes, code, emphasis, links); one JSON object with the page's
  * metadata (meta.h), the text and its word count. */
-enum cet_page_format { CET_PAGE_TEXT = 0, CET_PAGE_HTML = 1, CET_PAGE_JSON = 2 };
-/* The format called name ("text", "html", "json"), or -1. */
+enum cet_page_format { CET_PAGE_TEXT = 0, CET_PAGE_HTML = 1, CET_PAGE_MARKDOWN = 2, CET_PAGE_JSON = 3 };
+/* The format called name ("text", "html", "markdown", "json"), or -1. */
 int cet_page_format_find(const char *name);
 /* The name of format f. */
 const char *cet_page_format_name(enum cet_page_format f);
@@ -87,5 +88,6 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
  * have its text (CET_LOAD_TEXT); -1 if not, or when out of memory. */
 int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
 int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
+int cet_extract_markdown(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
 
 #endif

@@ -71,7 +71,7 @@ static int mark_written(struct job *j, const char *target)
     return 0;
 }
 
-/* DIR/NAME.txt (.html, .json as --format says): NAME is the file name without .gz and
+/* DIR/NAME.txt (.html, .md, .json as --format says): NAME is the file name without .gz and
  * .html/.htm; allocated, NULL when out of memory. */
 static char *out_path(const struct job *j, const char *input)
 {
@@ -86,7 +86,7 @@ static char *out_path(const struct job *j, const char *input)
         n -= 4;
     struct cet_buf b = {0};
     if (cet_buf_printf(&b, "%s/%.*s.%s", j->out_dir, (int)n, base,
-                       j->format == CET_PAGE_TEXT ? "txt" : cet_page_format_name(j->format)))
+                       (const char *[]){"txt", "html", "md", "json"}[j->format]))
         cet_buf_free(&b);
     return b.p;
 }
@@ -168,7 +168,7 @@ struct args {
 #define ARG(field) offsetof(struct args, field)
 
 /* In the order of enum cet_page_format. */
-static const char *const formats[] = {"text", "html", "json", NULL};
+static const char *const formats[] = {"text", "html", "markdown", "json", NULL};
 
 /* The option table (cli.h): one row per option. */
 static const struct cli_opt options[] = {
@@ -183,8 +183,8 @@ static const struct cli_opt options[] = {
      .parse = cli_configs_opt, .flags = CLI_MANY,
      .help = "sets a parameter of the configuration; repeatable"},
     {.name = "format", .letter = 'f', .type = CLI_ENUM, .off = ARG(format), .values = formats,
-     .help = "the main text, the cleaned page as UTF-8 HTML, or JSON with the page's metadata "
-             "(docs/formats.md)"},
+     .help = "the main text, the cleaned page as UTF-8 HTML, the main text as Markdown, or JSON "
+             "with the page's metadata (docs/formats.md)"},
     {.name = "out-dir", .letter = 'o', .arg = "DIR", .type = CLI_STR, .off = ARG(out_dir),
      .def = "standard output",
      .help = "write DIR/NAME.txt (NAME.html with --format html) for each page"},

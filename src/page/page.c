@@ -19,7 +19,7 @@ struct cet_page {
     struct cet_buf text;       /* the JSON format's text */
 };
 
-static const char *const format_names[] = {"text", "html", "json"};
+static const char *const format_names[] = {"text", "html", "markdown", "json"};
 
 int cet_page_format_find(const char *name)
 {
@@ -143,8 +143,9 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
     int json = o->format == CET_PAGE_JSON;
     struct cet_buf *text = json ? &pg->text : out;
     text->len = 0;
-    if (o->format == CET_PAGE_HTML ? cet_extract_html(doc, &pg->sel, out)
-                                   : cet_extract_text(doc, &pg->sel, text)) {
+    if (o->format == CET_PAGE_HTML       ? cet_extract_html(doc, &pg->sel, out)
+        : o->format == CET_PAGE_MARKDOWN ? cet_extract_markdown(doc, &pg->sel, out)
+                                         : cet_extract_text(doc, &pg->sel, text)) {
         cet_fail(err, "out of memory");
         goto done;
     }

@@ -276,7 +276,7 @@ static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, s
     int render = format ? cet_page_format_find(format) : CET_PAGE_TEXT;
     if (render < 0)
         return fail(s, c, q, MHD_HTTP_BAD_REQUEST, NULL,
-                    "format must be text, html or json, not '%.40s'", format);
+                    "format must be text, html, markdown or json, not '%.40s'", format);
     /* ?format=json and Accept: application/json answer one JSON object: the
      * metadata, the text in the format asked for (text with json), and how
      * it was extracted. */
@@ -348,7 +348,9 @@ static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, s
                    : fail(s, c, q, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL, "out of memory");
     } else {
         ret = respond(s, c, q, MHD_HTTP_OK,
-                      html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8", out.p,
+                      html ? "text/html; charset=utf-8"
+                      : render == CET_PAGE_MARKDOWN ? "text/markdown; charset=utf-8"
+                                                    : "text/plain; charset=utf-8", out.p,
                       out.len, NULL);
     }
     if (rc == 0)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Output formats of extract and serve (docs/formats.md, "Output formats"):
-# --format json is one valid JSON object a page (JSON Lines for several)
+# --format markdown writes NAME.md and serve answers text/markdown; --format json is one valid JSON object a page (JSON Lines for several)
 # whose title, author and date are those of the page's markup (fixtures
 # tests/data/meta), --url is its url; serve answers the same object for
 # ?format=json and Accept: application/json.  Real pages: every scrapinghub
@@ -42,6 +42,10 @@ assert all(r["url"] == "https://x.example/p" for r in rows)
 # --out-dir writes NAME.json; --headers would break JSON Lines.
 expect_status 0 "$CETUNE" extract --format json -x alltext --out-dir "$TMP/o" "$M/microdata.html"
 if [ -s "$TMP/o/microdata.json" ]; then ok; else fail "--out-dir: no microdata.json"; fi
+# Markdown: NAME.md; what extract prints (tests/data/extract/*markdown.expect fix its form).
+expect_status 0 "$CETUNE" extract --format markdown -x alltext --out-dir "$TMP/o" "$M/microdata.html"
+if [ -f "$TMP/o/microdata.md" ] && grep -q '^# Council \*approves\* the budget$' "$TMP/o/microdata.md"; then ok
+else fail "--format markdown --out-dir: $(cat "$TMP/o/microdata.md" 2>&1 | head -3)"; fi
 expect_status 2 "$CETUNE" extract --format json --headers "$M/none.html"
 expect_grep "$TMP/err" "--headers does not go with --format json"
 expect_status 2 "$CETUNE" extract --format yaml "$M/none.html"
@@ -53,9 +57,13 @@ B=http://127.0.0.1:$PORT
 code=$(curl -s -o "$TMP/a.json" -w '%{http_code}' --data-binary @"$M/byline.html" -H 'X-Url: https://daily.example/x' "$B/extract?format=json")
 code2=$(curl -s -o "$TMP/b.json" -w '%{http_code}' --data-binary @"$M/byline.html" -H 'Accept: application/json' "$B/extract?format=html")
 code3=$(curl -s -o "$TMP/c.txt" -w '%{http_code}' --data-binary @"$M/byline.html" "$B/extract?format=yaml")
+code4=$(curl -s -o "$TMP/d.md" -D "$TMP/d.h" -w '%{http_code}' --data-binary @"$M/byline.html" "$B/extract?format=markdown")
+"$CETUNE" extract --format markdown "$M/byline.html" > "$TMP/want.md"
+if [ "$code4" = 200 ] && cmp -s "$TMP/d.md" "$TMP/want.md" && grep -qi '^content-type: text/markdown; charset=utf-8' "$TMP/d.h"; then ok
+else fail "serve ?format=markdown: $code4 $(head -c 200 "$TMP/d.md")"; fi
 stop_server
 if [ "$code $code2 $code3" = "200 200 400" ]; then ok; else fail "serve status $code $code2 $code3"; fi
-expect_grep "$TMP/c.txt" "format must be text, html or json"
+expect_grep "$TMP/c.txt" "format must be text, html, markdown or json"
 if python3 - "$TMP/a.json" "$TMP/b.json" "$TMP/want.json" <<'PY'
 import json, sys
 a, b, want = (json.load(open(p, encoding="utf-8")) for p in sys.argv[1:])

@@ -5,7 +5,7 @@
  *   page: lqf-basic.html
  *   extractor: lqf
  *   param: t=0.25          (any number of lines; defaults otherwise)
- *   format: text           (or html; text is the default)
+ *   format: text           (or html, markdown; text is the default)
  *   ---
  *   expected text...
  */
@@ -47,7 +47,7 @@ static void run_case(const char *dir, const char *file)
     *sep = 0;
     const char *expected = sep + 5;
     struct cet_config cfg = {0};
-    int have_cfg = 0, html = 0;
+    int have_cfg = 0, format = CET_PAGE_TEXT;
     char pagefile[1024] = "";
     for (char *line = strtok(spec.p, "\n"); line; line = strtok(NULL, "\n")) {
         if (!strncmp(line, "page: ", 6)) {
@@ -62,8 +62,9 @@ static void run_case(const char *dir, const char *file)
             if (!ok)
                 fprintf(stderr, "%s: %s\n", path, err.msg);
             CHECK(ok);
-        } else if (!strcmp(line, "format: html")) {
-            html = 1;
+        } else if (!strncmp(line, "format: ", 8)) {
+            format = cet_page_format_find(line + 8);
+            CHECK(format >= 0);
         }
     }
     CHECK(have_cfg);
@@ -74,7 +75,7 @@ static void run_case(const char *dir, const char *file)
     }
     struct cet_page *pg = NULL;
     CHECK(cet_page_new(&pg, &err) == 0);
-    struct cet_page_opts opts = {.format = html ? CET_PAGE_HTML : CET_PAGE_TEXT};
+    struct cet_page_opts opts = {.format = format < 0 ? CET_PAGE_TEXT : (enum cet_page_format)format};
     int rc = pg ? cet_page_extract(pg, &cfg, page.p, page.len, &opts, &out, NULL, &err) : -1;
     if (rc)
         fprintf(stderr, "%s: %s\n", file, err.msg);
