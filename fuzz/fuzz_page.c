@@ -1,5 +1,5 @@
 /* A page through cet_page_extract (the path of `cetune extract` and `cetune
- * serve`) with every registered extractor at its defaults, as text and HTML;
+ * serve`) with every registered extractor at its defaults, as text, HTML and Markdown;
  * then the same page scored against a gold taken from the input's tail.
  *
  * An input starting with a byte below 8 declares a charset (as HTTP would)
@@ -73,6 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 (words != info.words || info.words > info.page_words))
                 abort();
             opts.format = CET_PAGE_HTML;
+            cet_page_extract(pg, &cfg, (const char *)data, size, &opts, &out, NULL, &err);
+            opts.format = CET_PAGE_MARKDOWN;
             cet_page_extract(pg, &cfg, (const char *)data, size, &opts, &out, NULL, &err);
         }
         if (doc)
