@@ -47,6 +47,11 @@ extern const char *const cet_run_dirs[];
 /* DIR/NAME, allocated; NULL when out of memory. */
 char *cet_run_path(const char *dir, const char *name);
 
+/* The corpus and validation directories that DIR's run.json records, as
+ * *n allocated strings (free each and the array); none when it has no
+ * run.json or records none.  Fails when run.json is malformed. */
+int cet_run_corpora(char ***dirs, size_t *n, const char *dir, struct cet_error *err);
+
 /* Removes every file of cet_run_files and the temporaries that dead
  * processes left (NAME.tmp.PID, cet_write_atomic); call with the lock held.
  * Returns 0 or -1 with err filled. */

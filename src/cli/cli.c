@@ -4,6 +4,7 @@
 #include "cetune/adhosts.h"
 #include "cetune/buf.h"
 #include "cetune/eval.h"
+#include "cetune/guard.h"
 #include "cetune/run.h"
 
 #include <errno.h>
@@ -139,6 +140,43 @@ int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *c
         fprintf(stderr, "cetune: drawing %zu replacement%s for the skipped documents\n", replaced,
                 replaced == 1 ? "" : "s");
     return report_corpus(c);
+}
+
+int cli_guard_new(struct cet_guard **g, const char *const *dirs, size_t ndirs)
+{
+    struct cet_error err;
+    if (!(*g = cet_guard_new())) {
+        cli_error("out of memory");
+        return CLI_RUNTIME;
+    }
+    if (cet_guard_corpora(*g, dirs, ndirs, &err)) {
+        cli_error("%s", err.msg);
+        cet_guard_free(*g);
+        *g = NULL;
+        return CLI_RUNTIME;
+    }
+    return 0;
+}
+
+int cli_guard_check(struct cet_guard *g, const char *opt, const char *path, int is_dir)
+{
+    struct cet_error err;
+    if (is_dir ? cet_guard_dir(g, path, &err) : cet_guard_file(g, path, &err)) {
+        cli_error("%s: %s", opt, err.msg);
+        return CLI_RUNTIME;
+    }
+    return 0;
+}
+
+int cli_guard_output(const char *const *dirs, size_t ndirs, const char *opt, const char *path,
+                     int is_dir)
+{
+    struct cet_guard *g;
+    int rc = cli_guard_new(&g, dirs, ndirs);
+    if (!rc)
+        rc = cli_guard_check(g, opt, path, is_dir);
+    cet_guard_free(g);
+    return rc;
 }
 
 volatile sig_atomic_t cli_signal;

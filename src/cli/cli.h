@@ -67,6 +67,17 @@ int cli_sample_corpus(struct cet_corpus *c, struct cet_entries *e, const char *c
  * CLI_RUNTIME after printing why. */
 int cli_readable(const char *path);
 
+/* Outputs never write into a corpus (cetune/guard.h).  cli_guard_new
+ * protects the corpora dirs (none: an empty guard to add pages to);
+ * cli_guard_check refuses the output path of option opt (a file, or with
+ * is_dir a directory).  Both return 0, or CLI_RUNTIME after printing why. */
+struct cet_guard;
+int cli_guard_new(struct cet_guard **g, const char *const *dirs, size_t ndirs);
+int cli_guard_check(struct cet_guard *g, const char *opt, const char *path, int is_dir);
+/* Both at once: refuses path when it would write into the corpora dirs. */
+int cli_guard_output(const char *const *dirs, size_t ndirs, const char *opt, const char *path,
+                     int is_dir);
+
 /* SIGINT and SIGTERM set cli_signal (the second one kills: the default
  * action); long commands poll it to stop cleanly. */
 extern volatile sig_atomic_t cli_signal;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cetune/eval.h"
+#include "cetune/guard.h"
 #include "cetune/page.h"
 #include "cli.h"
 
@@ -26,16 +27,18 @@ struct result {
 };
 
 /* Writes DIR/PACKAGE/NAME.txt for every document (DIR/N-EXTRACTOR/... when
- * several configurations are evaluated). */
-static int write_extracts(const char *dir, struct cet_evaluator *ev, const struct result *res,
-                          size_t idx, size_t nres, const struct cet_corpus *c)
+ * several configurations are evaluated); with a guard instead of an
+ * evaluator, only checks that no file written would touch a corpus. */
+static int write_extracts(const char *dir, struct cet_evaluator *ev, struct cet_guard *guard,
+                          const struct cet_config *cfg, size_t idx, size_t nres,
+                          const struct cet_corpus *c)
 {
     struct cet_buf path = {0}, text = {0};
     struct cet_sel sel = {0};
     struct cet_error err;
     int rc = 0;
     /* DIR[/N-EXTRACTOR], then /PACKAGE, then /NAME.txt after it. */
-    if (nres > 1 ? cet_buf_printf(&path, "%s/%zu-%s", dir, idx + 1, res->cfg->ex->name)
+    if (nres > 1 ? cet_buf_printf(&path, "%s/%zu-%s", dir, idx + 1, cfg->ex->name)
                  : cet_buf_puts(&path, dir)) {
         cli_error("out of memory");
         rc = CLI_RUNTIME;
@@ -49,7 +52,7 @@ static int write_extracts(const char *dir, struct cet_evaluator *ev, const struc
             break;
         }
         size_t pdir = path.len;
-        if (cet_mkdirs(path.p)) {
+        if (!guard && cet_mkdirs(path.p)) {
             cli_error("%s: cannot create directory: %s", path.p, strerror(errno));
             rc = CLI_RUNTIME;
             break;
@@ -58,8 +61,17 @@ static int write_extracts(const char *dir, struct cet_evaluator *ev, const struc
             const struct cet_doc *d = c->docs[i];
             path.len = pdir;
             text.len = 0;
-            if (cet_buf_printf(&path, "/%s.txt", d->name) ||
-                cet_evaluator_extract(ev, res->cfg->params, i, &sel) ||
+            if (cet_buf_printf(&path, "/%s.txt", d->name)) {
+                cli_error("out of memory");
+                rc = CLI_RUNTIME;
+                break;
+            }
+            if (guard) {
+                if ((rc = cli_guard_check(guard, "--extracts", path.p, 0)))
+                    break;
+                continue;
+            }
+            if (cet_evaluator_extract(ev, cfg->params, i, &sel) ||
                 cet_extract_text(d, &sel, &text)) {
                 cli_error("out of memory");
                 rc = CLI_RUNTIME;
@@ -98,7 +110,7 @@ static int write_all_extracts(const char *dir, const struct result *res, size_t 
         }
         for (size_t i = j; i < n && !rc; i++)
             if (res[i].cfg->ex == res[j].cfg->ex)
-                rc = write_extracts(dir, ev, &res[i], i, n, c);
+                rc = write_extracts(dir, ev, NULL, res[i].cfg, i, n, c);
         cet_evaluator_free(ev);
     }
     return rc;
@@ -545,6 +557,7 @@ static int cmd_evaluate(int argc, char **argv)
     struct cet_entries entries = {0};
     struct result *res = NULL;
     struct cet_config_scores *sc = NULL;
+    struct cet_guard *guard = NULL;
     struct cet_error err;
     if (rc || (rc = cli_adhosts(NULL)))
         goto done;
@@ -576,7 +589,14 @@ static int cmd_evaluate(int argc, char **argv)
     if (a.fitness && (rc = cli_template_scan(&entries, dirs.v, dirs.n, &ref, shipped,
                                              sizeof shipped, (int)threads, &flags)))
         goto done;
+    if (extracts && (rc = cli_guard_new(&guard, dirs.v, dirs.n)))
+        goto done;
     if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, flags, (int)threads, be)))
+        goto done;
+    /* Every file --extracts would write is checked before the first is. */
+    for (size_t j = 0; guard && j < cfgs.n && !rc; j++)
+        rc = write_extracts(extracts, NULL, guard, &cfgs.v[j], j, cfgs.n, &corpus);
+    if (rc)
         goto done;
     res = calloc(cfgs.n, sizeof *res);
     sc = calloc(cfgs.n, sizeof *sc);
@@ -622,6 +642,7 @@ done:
     free(res);
     cet_corpus_free(&corpus);
     cet_entries_free(&entries);
+    cet_guard_free(guard);
     cli_configs_free(&cfgs);
     cli_list_free(&dirs);
     return rc;

@@ -15,6 +15,7 @@
 
 #include "cetune/config.h"
 #include "cetune/run.h"
+#include "cetune/guard.h"
 #include "cli.h"
 #include "evolve.h"
 
@@ -233,6 +234,23 @@ static int new_run(struct cet_run **run, const struct args *a)
     return rc;
 }
 
+/* The run directory is never inside a training or validation corpus and
+ * holds none of their files (cetune/guard.h). */
+static int guard_run_dir(const struct args *a, const char *dir)
+{
+    struct cet_guard *g;
+    struct cet_error err;
+    int rc = cli_guard_new(&g, a->dirs.v, a->dirs.n);
+    if (!rc && cet_guard_corpora(g, a->validate.v, a->validate.n, &err)) {
+        cli_error("%s", err.msg);
+        rc = CLI_RUNTIME;
+    }
+    if (!rc)
+        rc = cli_guard_check(g, "-o", dir, 1);
+    cet_guard_free(g);
+    return rc;
+}
+
 static int cmd_evolve(int argc, char **argv)
 {
     struct args a;
@@ -274,6 +292,9 @@ static int cmd_evolve(int argc, char **argv)
     rc = CLI_RUNTIME;
     if (!(dir = cet_run_dir_name(run, a.out)))
         goto oom;
+    if ((rc = guard_run_dir(&a, dir)))
+        goto done;
+    rc = CLI_RUNTIME;
     /* The directory is the run's from now on (an unwritable -o fails at
      * once, and a second run cannot clobber the first's files). */
     if ((r = cet_run_claim(run, dir, a.force, &err)))

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "cetune/adhosts.h"
+#include "cetune/guard.h"
 #include "cetune/page.h"
 #include "cetune/routes.h"
 #include "cli.h"
@@ -91,11 +92,30 @@ static char *out_path(const struct job *j, const char *input)
     return b.p;
 }
 
-static int same_file(const char *a, const char *b)
+/* Refuses, before anything is written, an --out-dir file that would replace
+ * an input page or its gold file (cetune/guard.h). */
+static int guard_outputs(const struct job *j, char *const *inputs, size_t n)
 {
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
+    struct cet_guard *g;
+    struct cet_error err;
+    int rc = cli_guard_new(&g, NULL, 0);
+    for (size_t i = 0; i < n && !rc; i++)
+        if (cet_guard_page(g, inputs[i], &err)) {
+            cli_error("%s", err.msg);
+            rc = CLI_RUNTIME;
+        }
+    for (size_t i = 0; i < n && !rc; i++) {
+        char *target = out_path(j, inputs[i]);
+        if (!target) {
+            cli_error("out of memory");
+            rc = CLI_RUNTIME;
+        } else {
+            rc = cli_guard_check(g, "--out-dir", target, 0);
+        }
+        free(target);
+    }
+    cet_guard_free(g);
+    return rc;
 }
 
 /* One page: 0, or -1 after printing why the page failed, or CLI_RUNTIME
@@ -122,10 +142,6 @@ static int extract_one(struct job *j, const char *input)
     if (j->out_dir) {
         if (!(target = out_path(j, input))) {
             cli_error("%s: out of memory", shown);
-            goto done;
-        }
-        if (same_file(target, path)) {
-            cli_error("%s: the output %s would overwrite the page", shown, target);
             goto done;
         }
         int seen = mark_written(j, target);
@@ -270,15 +286,17 @@ static int cmd_extract(int argc, char **argv)
         rc = CLI_RUNTIME;
         goto done;
     }
+    const char *stdin_only[] = {"-"};
+    char *const *inputs = optind < argc ? argv + optind : (char *const *)stdin_only;
+    size_t ninputs = optind < argc ? (size_t)(argc - optind) : 1;
+    if (j.out_dir && (rc = guard_outputs(&j, inputs, ninputs)))
+        goto done;
     if (j.out_dir && mkdir(j.out_dir, 0777) && errno != EEXIST) {
         cli_error("%s: cannot create directory: %s", j.out_dir, strerror(errno));
         rc = CLI_RUNTIME;
         goto done;
     }
     size_t pages = 0, failed = 0;
-    const char *stdin_only[] = {"-"};
-    char *const *inputs = optind < argc ? argv + optind : (char *const *)stdin_only;
-    size_t ninputs = optind < argc ? (size_t)(argc - optind) : 1;
     for (size_t i = 0; i < ninputs; i++) {
         int r = extract_one(&j, inputs[i]);
         if (r > 0) {

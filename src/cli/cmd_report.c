@@ -93,6 +93,23 @@ static int all_drawn(const char *const *plots, size_t nplots, const char *dir,
     return 1;
 }
 
+/* The report's files never land in the run's corpora (cetune/guard.h). */
+static int guard_run(const char *dir)
+{
+    char **dirs;
+    size_t n;
+    struct cet_error err;
+    if (cet_run_corpora(&dirs, &n, dir, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    int rc = cli_guard_output((const char *const *)dirs, n, "report", dir, 1);
+    for (size_t i = 0; i < n; i++)
+        free(dirs[i]);
+    free(dirs);
+    return rc;
+}
+
 static int cmd_report(int argc, char **argv);
 const struct cli_command cli_report = {
     .name = "report", .run = cmd_report, .operands = "runs/NAME",
@@ -132,6 +149,9 @@ static int cmd_report(int argc, char **argv)
         cli_error("%s: not a run directory of cetune evolve (no checkpoint.json)", dir);
         goto done;
     }
+    if ((rc = guard_run(dir)))
+        goto done;
+    rc = CLI_RUNTIME;
     if (cet_report_load(&r, dir, &err) || cet_report_write_plots(r, &err)) {
         cli_error("%s", err.msg);
         goto done;

@@ -79,6 +79,8 @@ static int cmd_sample(int argc, char **argv)
         rc = cli_usage("sample", "give the sample file with -o FILE (- for standard output)");
         goto done;
     }
+    if (strcmp(out, "-") && (rc = cli_guard_output(dirs.v, dirs.n, "-o", out, 0)))
+        goto done;
     struct stat st;
     if (strcmp(out, "-") && !force && stat(out, &st) == 0) {
         cli_error("%s exists; use --force to overwrite it", out);

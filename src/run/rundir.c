@@ -9,6 +9,7 @@
 #include "run_internal.h"
 
 #include "cetune/buf.h"
+#include "../util/json.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -49,6 +50,38 @@ int cet_run_write_file(const char *dir, const char *name, const char *data, size
     if (!path)
         return cet_fail(err, "%s/%s: out of memory", dir, name);
     int rc = cet_write_atomic(path, data ? data : "", len, err);
+    free(path);
+    return rc;
+}
+
+int cet_run_corpora(char ***dirs, size_t *n, const char *dir, struct cet_error *err)
+{
+    struct cet_json j = {0};
+    char *path = cet_run_path(dir, CET_RUN_INFO);
+    int rc = 0;
+    *dirs = NULL;
+    *n = 0;
+    if (!path)
+        return cet_fail(err, "out of memory");
+    if (access(path, F_OK) == 0 && (rc = cet_json_load(&j, path, err)) == 0) {
+        static const char *const keys[] = {"corpus", "validate"};
+        for (size_t k = 0; k < 2 && !rc; k++) {
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(j.root, keys[k]), *it;
+            cJSON_ArrayForEach(it, a) {
+                char **v = cJSON_IsString(it) ? realloc(*dirs, (*n + 1) * sizeof *v) : *dirs;
+                if (!cJSON_IsString(it))
+                    continue;
+                if (!v || !(v[*n] = strdup(it->valuestring))) {
+                    *dirs = v ? v : *dirs;
+                    rc = cet_fail(err, "out of memory");
+                    break;
+                }
+                *dirs = v;
+                ++*n;
+            }
+        }
+    }
+    cet_json_free(&j);
     free(path);
     return rc;
 }
