@@ -89,12 +89,22 @@ static const struct item *set_find(struct set *s, const struct stat *st)
     return bsearch(&key, s->v, s->n, sizeof *s->v, cmp_item);
 }
 
-/* Adds the regular files under dir, depth levels down. */
-static int add_tree(struct cet_guard *g, const char *dir, int depth, struct cet_error *err)
+static int refuse_file(const char *shown, const struct item *it, struct cet_error *err)
+{
+    static const char *const words[] = {"a file of the corpus", "the input page",
+                                        "the gold standard"};
+    return cet_fail(err, "%s would overwrite %s %s; corpora are never written", shown,
+                    words[it->what], it->path);
+}
+
+/* What is under dir, depth levels down (links followed): with check 0 its
+ * regular files are protected; with check 1 a protected file or directory
+ * among them is refused. */
+static int walk(struct cet_guard *g, const char *dir, int depth, int check, struct cet_error *err)
 {
     DIR *d = opendir(dir);
-    if (!d)
-        return cet_fail(err, "%s: %s", dir, strerror(errno));
+    if (!d) /* a corpus must be read; writing elsewhere fails with its own message */
+        return check ? 0 : cet_fail(err, "%s: %s", dir, strerror(errno));
     struct cet_buf p = {0};
     int rc = 0;
     for (struct dirent *de; rc == 0 && (de = readdir(d));) {
@@ -107,11 +117,16 @@ static int add_tree(struct cet_guard *g, const char *dir, int depth, struct cet_
             break;
         }
         if (stat(p.p, &st))
-            continue; /* a dangling link is nothing to protect */
-        if (S_ISREG(st.st_mode) && set_add(&g->files, &st, p.p, CORPUS_FILE))
+            continue; /* a dangling link: nothing there */
+        const struct item *it = NULL;
+        if (!check && S_ISREG(st.st_mode) && set_add(&g->files, &st, p.p, CORPUS_FILE))
             rc = cet_fail(err, "out of memory");
+        else if (check && S_ISREG(st.st_mode) && (it = set_find(&g->files, &st)))
+            rc = refuse_file(p.p, it, err);
+        else if (check && S_ISDIR(st.st_mode) && (it = set_find(&g->dirs, &st)))
+            rc = cet_fail(err, "%s is the corpus %s; corpora are never written", p.p, it->path);
         else if (S_ISDIR(st.st_mode) && depth > 1)
-            rc = add_tree(g, p.p, depth - 1, err);
+            rc = walk(g, p.p, depth - 1, check, err);
     }
     closedir(d);
     cet_buf_free(&p);
@@ -128,7 +143,7 @@ int cet_guard_corpora(struct cet_guard *g, const char *const *dirs, size_t ndirs
         if (set_add(&g->dirs, &st, dirs[i], CORPUS_FILE))
             return cet_fail(err, "out of memory");
         /* CORPUS/PACKAGE/NAME, CORPUS/input/NAME, CORPUS/html/ID: two levels. */
-        if (add_tree(g, dirs[i], 2, err))
+        if (walk(g, dirs[i], 2, 0, err))
             return -1;
     }
     return 0;
@@ -279,14 +294,6 @@ static int check_container(struct cet_guard *g, const char *shown, const char *d
     return rc;
 }
 
-static int refuse_file(const char *shown, const struct item *it, struct cet_error *err)
-{
-    static const char *const words[] = {"a file of the corpus", "the input page",
-                                        "the gold standard"};
-    return cet_fail(err, "%s would overwrite %s %s; corpora are never written", shown,
-                    words[it->what], it->path);
-}
-
 int cet_guard_file(struct cet_guard *g, const char *path, struct cet_error *err)
 {
     const char *slash = strrchr(path, '/');
@@ -301,39 +308,7 @@ int cet_guard_file(struct cet_guard *g, const char *path, struct cet_error *err)
     return it ? refuse_file(path, it, err) : rc;
 }
 
-/* What is already in dir, depth levels down. */
-static int check_tree(struct cet_guard *g, const char *dir, int depth, struct cet_error *err)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0; /* writing there fails with its own message */
-    struct cet_buf p = {0};
-    int rc = 0;
-    for (struct dirent *de; rc == 0 && (de = readdir(d));) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-        struct stat st;
-        p.len = 0;
-        if (cet_buf_printf(&p, "%s/%s", dir, de->d_name)) {
-            rc = cet_fail(err, "out of memory");
-            break;
-        }
-        if (stat(p.p, &st))
-            continue;
-        const struct item *it;
-        if (S_ISREG(st.st_mode) && (it = set_find(&g->files, &st)))
-            rc = refuse_file(p.p, it, err);
-        else if (S_ISDIR(st.st_mode) && (it = set_find(&g->dirs, &st)))
-            rc = cet_fail(err, "%s is the corpus %s; corpora are never written", p.p, it->path);
-        else if (S_ISDIR(st.st_mode) && depth > 1)
-            rc = check_tree(g, p.p, depth - 1, err);
-    }
-    closedir(d);
-    cet_buf_free(&p);
-    return rc;
-}
-
 int cet_guard_dir(struct cet_guard *g, const char *dir, struct cet_error *err)
 {
-    return check_container(g, dir, dir, err) || check_tree(g, dir, 4, err) ? -1 : 0;
+    return check_container(g, dir, dir, err) || walk(g, dir, 4, 1, err) ? -1 : 0;
 }
