@@ -227,6 +227,8 @@ struct cet_validation {
     size_t ngenes;
     double *genomes;     /* n x ngenes */
     double *train;       /* fitness on the training sample (NAN when unknown) */
+    double *fit;         /* the same measure (the run's --objective; F1 in a Pareto run)
+                          * on the validation documents: gap = train - fit */
     double *f1, *p, *r;  /* means over the validation documents, as fitness */
     double *macro_f1;    /* mean over packages of their mean F1, as evaluate's tables */
     size_t docs, npkgs;  /* the validation corpus */

@@ -100,8 +100,10 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga,
                            const struct cet_corpus *vc, double defaults_train,
                            const struct cet_corpus *train, struct cet_error *err);
 /* Writes DIR/validation.csv: rank (or "defaults"), one column per described
- * parameter (empty where inactive), train_fitness, valid_f1, valid_macro_f1,
- * valid_precision, valid_recall, gap (train_fitness - valid_f1; empty when unknown). */
+ * parameter (empty where inactive), train_fitness, valid_fitness (the same
+ * measure on the validation documents), valid_f1, valid_macro_f1,
+ * valid_precision, valid_recall, gap (train_fitness - valid_fitness; empty
+ * when unknown). */
 int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
                          struct cet_error *err);
 

@@ -1,9 +1,11 @@
 /* Validation (evolve --validate): the training sample is small, so a run
  * can over-fit it; scoring the best individuals and the defaults on other,
  * full corpora shows how much of the gain is real.  Fitness and the
- * validation figures are the same measure (mean F1 over documents), so
- * their difference, the gap, is comparable across rows; the macro F1 over
- * packages is added because that is what evaluate's tables (table 3) show.
+ * validation fitness are the same measure (the run's objective: mean F1
+ * over documents by default, the --objective otherwise, F1 in a Pareto
+ * run), so their difference, the gap, is comparable across rows; mean F1,
+ * precision and recall and the macro F1 over packages (what evaluate's
+ * tables show, table 3) are added.
  * The rows are exactly top.json's individuals, then the defaults. */
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +16,7 @@
 void cet_validation_free(struct cet_validation *v)
 {
     free(v->genomes);
-    free(v->train); /* one block holds train, f1, p, r and macro_f1 */
+    free(v->train); /* one block holds train, fit, f1, p, r and macro_f1 */
     memset(v, 0, sizeof *v);
 }
 
@@ -51,12 +53,13 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
     v->n = n;
     v->ngenes = G;
     v->genomes = malloc(n * (G ? G : 1) * sizeof *v->genomes);
-    v->train = malloc(5 * n * sizeof *v->train);
+    v->train = malloc(6 * n * sizeof *v->train);
     full = malloc(n * (F ? F : 1) * sizeof *full);
     scores = malloc(n * (vc->ndocs ? vc->ndocs : 1) * sizeof *scores);
     if (!v->genomes || !v->train || !full || !scores)
         goto oom;
-    v->f1 = v->train + n;
+    v->fit = v->train + n;
+    v->f1 = v->fit + n;
     v->p = v->f1 + n;
     v->r = v->p + n;
     v->macro_f1 = v->r + n;
@@ -74,8 +77,11 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
         goto fail;
     for (size_t k = 0; k < n; k++) {
         struct cet_score macro;
+        struct cet_measures m;
         cet_score_macro(vc, scores + k * vc->ndocs, NULL, &macro);
         v->macro_f1[k] = macro.f1;
+        cet_goal_measure(&cet_ga_opts(ga)->goal, vc, scores + k * vc->ndocs, &m);
+        v->fit[k] = cet_ga_opts(ga)->goal.npareto ? m.f1 : m.fit; /* as the GA's fitness (evolve.c) */
     }
     v->docs = vc->ndocs;
     v->npkgs = vc->npkgs;
@@ -102,18 +108,18 @@ int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga
     int rc = cet_buf_puts(&b, "rank");
     for (size_t g = 0; g < d->ngenes && !rc; g++)
         rc = cet_buf_printf(&b, ",%s", d->genes[g].name);
-    rc = rc || cet_buf_puts(&b, ",train_fitness,valid_f1,valid_macro_f1,valid_precision,"
-                                "valid_recall,gap\n");
+    rc = rc || cet_buf_puts(&b, ",train_fitness,valid_fitness,valid_f1,valid_macro_f1,"
+                                "valid_precision,valid_recall,gap\n");
     for (size_t k = 0; k < v->n && !rc; k++) {
         rc = k + 1 < v->n ? cet_buf_printf(&b, "%zu", k + 1) : cet_buf_puts(&b, "defaults");
         rc = rc || cet_genome_cells(&b, d, v->genomes + k * v->ngenes, ",%s");
         if (isnan(v->train[k]))
-            rc = rc || cet_buf_printf(&b, ",,%.6f,%.6f,%.6f,%.6f,\n", v->f1[k], v->macro_f1[k],
-                                      v->p[k], v->r[k]);
+            rc = rc || cet_buf_printf(&b, ",,%.6f,%.6f,%.6f,%.6f,%.6f,\n", v->fit[k], v->f1[k],
+                                      v->macro_f1[k], v->p[k], v->r[k]);
         else
-            rc = rc || cet_buf_printf(&b, ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", v->train[k],
-                                      v->f1[k], v->macro_f1[k], v->p[k], v->r[k],
-                                      v->train[k] - v->f1[k]);
+            rc = rc || cet_buf_printf(&b, ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", v->train[k],
+                                      v->fit[k], v->f1[k], v->macro_f1[k], v->p[k], v->r[k],
+                                      v->train[k] - v->fit[k]);
     }
     if (rc) {
         cet_buf_free(&b);

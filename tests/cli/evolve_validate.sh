@@ -12,7 +12,7 @@ expect_status 0 "$CETUNE" evolve $RUN --validate "$DEMO" --validate "$G/corpus" 
 cp "$TMP/out" "$TMP/v.out"
 V=$TMP/v/validation.csv
 if [ -s "$V" ]; then ok; else fail "no validation.csv"; fi
-expect_grep "$V" '^rank,t,train_fitness,valid_f1,valid_macro_f1,valid_precision,valid_recall,gap$'
+expect_grep "$V" '^rank,t,train_fitness,valid_fitness,valid_f1,valid_macro_f1,valid_precision,valid_recall,gap$'
 # One row per top.json entry, in its order, then the defaults.
 ntop=$(grep -o '"extractor"' "$TMP/v/top.json" | wc -l)
 if [ "$(wc -l < "$V")" -eq $((ntop + 2)) ]; then ok; else fail "validation.csv has $(wc -l < "$V") lines, expected $((ntop + 2))"; fi
@@ -22,9 +22,10 @@ top_t=$(grep -o '"t": *[0-9.e-]*' "$TMP/v/top.json" | sed 's/.*: *//' | tr '\n' 
 if [ "$(cut -d, -f2 "$V" | sed -n "2,$((ntop + 1))p" | tr '\n' ' ')" = "$top_t" ]; then ok
 else fail "validation.csv parameters differ from top.json's ($top_t)"; fi
 expect_grep "$V" '^defaults,0.25,0.561501,'
-# Every figure in [0, 1]; the gap is training minus validation.
-if awk -F, 'NR > 1 { for (i = 3; i <= 7; i++) if ($i == "" || $i < 0 || $i > 1) exit 1
-                      if (($3 - $4 - $8) > 1e-5 || ($4 - $3 + $8) > 1e-5) exit 1 }' "$V"; then ok
+# Every figure in [0, 1]; the gap is training minus validation fitness,
+# which is F1 here.
+if awk -F, 'NR > 1 { for (i = 3; i <= 8; i++) if ($i == "" || $i < 0 || $i > 1) exit 1
+                      if (($3 - $4 - $9) > 1e-5 || ($4 - $3 + $9) > 1e-5 || $4 != $5) exit 1 }' "$V"; then ok
 else fail "validation.csv values out of [0, 1] or gap wrong"; sed 's/^/  | /' "$V" >&2; fi
 # The validation corpora are whole: 36 demo pages and the 8 training pages.
 expect_grep "$TMP/v.out" 'validation on 44 documents in 5 packages (8 of them in the training sample)'
@@ -33,13 +34,24 @@ expect_grep "$TMP/v.out" '^defaults *0.5615 '
 # The defaults' macro F1 is what evaluate prints for them on the same corpora.
 "$CETUNE" evaluate -x lqf -d "$DEMO" -d "$G/corpus" --format csv >"$TMP/eval.csv" 2>/dev/null
 macro=$(awk -F, '$1 == "macro" { print $5 }' "$TMP/eval.csv")
-if [ -n "$macro" ] && grep -q "^defaults,0.25,[^,]*,[^,]*,$macro," "$V"; then ok
+if [ -n "$macro" ] && grep -q "^defaults,0.25,[^,]*,[^,]*,[^,]*,$macro," "$V"; then ok
 else fail "defaults' valid_macro_f1 differs from evaluate's macro F1 $macro"; fi
 # run.json and the checkpoint keep the corpora, as absolute paths.
 for f in run.json checkpoint.json; do
   if tr -d '\n\t ' < "$TMP/v/$f" | grep -q "\"validate\":\[\"$(cd "$DEMO" && pwd)\",\"$(cd "$G/corpus" && pwd)\"\]"; then ok
   else fail "$f does not list the validation corpora"; fi
 done
+
+# With --objective the gap compares the objective on both sides: precision
+# here, not precision against F1.
+expect_status 0 "$CETUNE" evolve $RUN --objective precision --validate "$DEMO" -o "$TMP/vp"
+expect_grep "$TMP/out" '^training and validation fitness: precision$'
+if awk -F, 'NR > 1 && $1 != "defaults" { if ($4 != $7 || ($3 - $4 - $9) > 1e-5 || ($4 - $3 + $9) > 1e-5) exit 1 }
+            NR > 1 { n++ } END { exit n < 2 }' "$TMP/vp/validation.csv"; then ok
+else fail "--objective precision: valid_fitness is not the validation precision or the gap is not against it"
+  sed 's/^/  | /' "$TMP/vp/validation.csv" >&2; fi
+best_gap=$(awk -F, 'NR == 2 { printf "%+.4f", $9 }' "$TMP/vp/validation.csv")
+expect_grep "$TMP/out" "^gap (training - validation fitness): best $best_gap,"
 
 # A finished run without validation.csv (interrupted validation) is validated by --resume.
 cp "$V" "$TMP/v.csv"
