@@ -33,6 +33,15 @@ struct cet_server_opts {
     void *log_ctx;
 };
 
+/* Checks a listen address: "HOST:PORT" or "[V6]:PORT", a host and a decimal
+ * port from 0 to 65535 (the host is resolved only when the server starts).
+ * Returns 0, or -1 with err filled. */
+int cet_listen_check(const char *spec, struct cet_error *err);
+
+/* The version of libmicrohttpd that serve opens (at run time, not linked),
+ * or NULL with why it cannot be opened in why[0..size). */
+const char *cet_server_library(char *why, size_t size);
+
 /* Starts serving routes (the server owns them from now on, also on failure);
  * source names them in /configs (the routes file, or the configuration). */
 int cet_server_start(struct cet_server **out, struct cet_routes *routes, const char *source,

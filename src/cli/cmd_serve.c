@@ -33,12 +33,23 @@ static void init(void *p)
     a->timeout = 30;
 }
 
+/* --listen: a malformed address is a usage error, found before anything starts. */
+static int parse_listen(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
+{
+    struct cet_error err;
+    (void)o;
+    if (cet_listen_check(arg, &err))
+        return cli_usage(cmd, "--listen: %s", err.msg);
+    *(const char **)field = arg;
+    return 0;
+}
+
 static const struct cli_opt options[] = {
     {.name = "config", .letter = 'c', .arg = "CONFIG.json", .type = CLI_STR, .off = ARG(config),
      .flags = CLI_ONE_OF, .help = "serve one configuration for every host"},
     {.name = "routes", .arg = "FILE", .type = CLI_STR, .off = ARG(routes), .flags = CLI_ONE_OF,
      .help = "a routes file: a configuration per host pattern (docs/serve.md)"},
-    {.name = "listen", .arg = "HOST:PORT", .type = CLI_STR, .off = ARG(listen),
+    {.name = "listen", .arg = "HOST:PORT", .type = CLI_FUNC, .off = ARG(listen), .parse = parse_listen,
      .help = "address to listen on (port 0: any free port)"},
     {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
      .help = "worker threads; 0: all cores"},
@@ -96,7 +107,7 @@ static int cmd_serve(int argc, char **argv)
             return rc;
         a.config = shipped;
     }
-    if ((rc = cli_adhosts(a.adhosts)))
+    if ((rc = cli_adhosts(a.adhosts)) || (rc = cli_readable(a.routes ? a.routes : a.config)))
         return rc;
     if (load(&routes, &a, &err)) {
         cli_error("%s", err.msg);

@@ -9,8 +9,10 @@
 
 #include <libxml/parser.h>
 
+#include "cetune/serve.h"
 #include "cetune/version.h"
 #ifdef CETUNE_MPI
+#include <mpi.h>
 #include <signal.h>
 
 #include "cluster.h"
@@ -35,15 +37,34 @@ static int version(void)
     const struct cet_version *v;
     size_t n = cet_versions(&v);
     for (size_t i = 0; i < n; i++)
-        printf("%-9s %s\n", v[i].name, v[i].version);
-    if (fflush(stdout) != 0) {
-        cli_error("cannot write to standard output");
-        return CLI_RUNTIME;
-    }
-    return CLI_OK;
+        printf("%-14s %s\n", v[i].name, v[i].version);
+    /* Opened by serve when it starts (src/serve/server.c): found or not. */
+    char why[256];
+    const char *mhd = cet_server_library(why, sizeof why);
+    printf("%-14s %s%s\n", "libmicrohttpd", mhd ? mhd : "not found: ", mhd ? "" : why);
+#ifdef CETUNE_MPI
+    char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(mpi, &len);
+    len = (int)strcspn(mpi, "\n,"); /* Open MPI's string goes on with its build details */
+    printf("%-14s %.*s\n", "MPI", len, mpi);
+#endif
+    return CLI_OK; /* run() checks that it was written */
 }
 
-static int run(int argc, char **argv)
+/* Whatever a command printed must have reached standard output (a full
+ * disk, a closed pipe): otherwise exit 1, whatever the command returned. */
+static int output_written(int rc)
+{
+    int e = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+    if (!e)
+        return rc;
+    if (rc == CLI_OK) /* a command that failed has said why already */
+        cli_error("cannot write to standard output: %s", strerror(e));
+    return rc == CLI_OK ? CLI_RUNTIME : rc;
+}
+
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -88,6 +109,11 @@ static int run(int argc, char **argv)
     return CLI_USAGE;
 }
 
+static int run(int argc, char **argv)
+{
+    return output_written(run_command(argc, argv));
+}
+
 #ifdef CETUNE_MPI
 static struct cet_cluster *cli_cluster;
 static struct cet_backend cluster_backend;
@@ -106,7 +132,8 @@ static void print_traffic(struct cet_cluster *cl)
     int n = cet_cluster_size(cl);
     struct cet_cluster_traffic *t = calloc((size_t)n, sizeof *t);
     struct cet_error err;
-    if (!t || cet_cluster_traffic(cl, t, &err) || !t[0].batches) {
+    /* A single process (the MPI build run without mpirun) exchanged nothing. */
+    if (n < 2 || !t || cet_cluster_traffic(cl, t, &err) || !t[0].batches) {
         free(t);
         return;
     }
@@ -119,9 +146,7 @@ static void print_traffic(struct cet_cluster *cl)
             "configurations): rank 0 sent %.0f and received %.0f bytes", n,
             (unsigned long long)t[0].batches, (unsigned long long)t[0].configs, t[0].sent / b,
             t[0].received / b);
-    if (n > 1)
-        fprintf(stderr, "; every other rank at most sent %.0f and received %.0f", sent, recv);
-    fprintf(stderr, "\n");
+    fprintf(stderr, "; every other rank at most sent %.0f and received %.0f\n", sent, recv);
     free(t);
 }
 

@@ -119,11 +119,9 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     cli_vmessage("", fmt, ap);
     va_end(ap);
-    const struct cli_command *c = find_command(cmd);
-    if (c) {
-        print_usage(c, stderr, "usage: ", 100);
-        fprintf(stderr, "'cetune %s --help' describes every option.\n", cmd);
-    }
+    /* One line of what is wrong and where to look; the synopsis would bury it. */
+    if (find_command(cmd))
+        fprintf(stderr, "cetune: see 'cetune %s --help'\n", cmd);
     return CLI_USAGE;
 }
 

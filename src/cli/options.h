@@ -90,7 +90,8 @@ void cli_print_help(const struct cli_command *cmd, FILE *f);
 /* Prints the man page of every command (cetune --man). */
 void cli_print_man(FILE *f);
 
-/* Prints "cetune: message" and the command's usage line; returns CLI_USAGE. */
+/* Prints "cetune: message" and where the options are described (one line
+ * each: the synopsis would bury the message); returns CLI_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A growable list of strings (borrowed pointers into argv). */

@@ -33,7 +33,8 @@
 #define MHD_FUNCTIONS(X)                                                                  \
     X(start_daemon) X(stop_daemon) X(quiesce_daemon) X(add_connection)                    \
     X(create_response_from_buffer) X(add_response_header) X(queue_response)               \
-    X(destroy_response) X(lookup_connection_value) X(get_connection_info)
+    X(destroy_response) X(lookup_connection_value) X(get_connection_info) X(get_version)   \
+    X(get_connection_values)
 #define MHD_POINTER(f) __typeof__(MHD_##f) *f;
 static struct {
     MHD_FUNCTIONS(MHD_POINTER)
@@ -54,6 +55,16 @@ static void mhd_open(void)
         return;                                                                           \
     }
     MHD_FUNCTIONS(MHD_LOAD)
+}
+
+const char *cet_server_library(char *why, size_t size)
+{
+    pthread_once(&mhd_once, mhd_open);
+    if (mhd_error[0]) {
+        snprintf(why, size, "%s", mhd_error);
+        return NULL;
+    }
+    return mhd.get_version();
 }
 
 /* Routes in use, counted: each request holds the table it started with, so
@@ -264,11 +275,30 @@ static struct cet_page *thread_page(struct cet_server *s)
     return pg;
 }
 
+/* The first query parameter /extract does not know (a typo would
+ * otherwise be ignored silently), into cls: a char[64]. */
+static enum MHD_Result unknown_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    char *first = cls;
+    (void)kind;
+    (void)value;
+    if (!key || !strcmp(key, "url") || !strcmp(key, "format"))
+        return MHD_YES;
+    snprintf(first, 64, "%s", key);
+    return MHD_NO; /* one is enough */
+}
+
 static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, struct req *q)
 {
     if (q->too_large)
         return fail(s, c, q, MHD_HTTP_CONTENT_TOO_LARGE, NULL,
                     "the page is larger than the limit of %zu bytes", s->o.max_body);
+    char unknown[64] = "";
+    mhd.get_connection_values(c, MHD_GET_ARGUMENT_KIND, unknown_arg, unknown);
+    if (unknown[0])
+        return fail(s, c, q, MHD_HTTP_BAD_REQUEST, NULL,
+                    "unknown query parameter '%s' (/extract takes url and format)", unknown);
     const char *url = mhd.lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "url");
     if (!url)
         url = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "X-Url");
@@ -495,20 +525,44 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
     atomic_fetch_sub(&s->in_flight, 1);
 }
 
+/* Splits "HOST:PORT" into host (brackets of [v6] removed) and the port's
+ * digits (*port points into spec). */
+static int split_listen(const char *spec, char *host, size_t size, const char **port,
+                        struct cet_error *err)
+{
+    const char *colon = strrchr(spec, ':');
+    if (!colon || colon == spec || !colon[1])
+        return cet_fail(err, "listen address '%s' must be HOST:PORT", spec);
+    size_t n = (size_t)(colon - spec), digits = strspn(colon + 1, "0123456789");
+    /* getaddrinfo would take 99999 modulo 65536, and a service name. */
+    if (colon[1 + digits] || digits > 5 || strtol(colon + 1, NULL, 10) > 65535)
+        return cet_fail(err, "listen address '%s': the port must be 0-65535", spec);
+    if (spec[0] == '[' && n >= 2 && spec[n - 1] == ']')
+        spec++, n -= 2; /* [v6] */
+    if (n >= size)
+        return cet_fail(err, "listen address '%s': the host is too long", spec);
+    snprintf(host, size, "%.*s", (int)n, spec);
+    *port = colon + 1;
+    return 0;
+}
+
+int cet_listen_check(const char *spec, struct cet_error *err)
+{
+    char host[256];
+    const char *port;
+    return split_listen(spec, host, sizeof host, &port, err);
+}
+
 /* A bound, listening, non-blocking socket for "HOST:PORT". */
 static int listen_on(const char *spec, int *family, struct cet_error *err)
 {
     char host[256];
-    const char *colon = strrchr(spec, ':');
-    if (!colon || colon == spec || !colon[1])
-        return cet_fail(err, "listen address '%s' must be HOST:PORT", spec);
-    size_t n = (size_t)(colon - spec);
-    if (spec[0] == '[' && n >= 2 && spec[n - 1] == ']')
-        spec++, n -= 2; /* [v6] */
-    snprintf(host, sizeof host, "%.*s", (int)n, spec);
+    const char *port;
+    if (split_listen(spec, host, sizeof host, &port, err))
+        return -1;
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
                              .ai_flags = AI_PASSIVE | AI_NUMERICSERV}, *ai;
-    int rc = getaddrinfo(host, colon + 1, &hints, &ai);
+    int rc = getaddrinfo(host, port, &hints, &ai);
     if (rc)
         return cet_fail(err, "listen address '%s': %s", spec, gai_strerror(rc));
     int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1;

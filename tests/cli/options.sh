@@ -26,16 +26,25 @@ expect_grep "$TMP/help" 'threads.*0: all cores'
 expect_grep "$TMP/help" '(default: tournament)'
 if [ "$(grep -cE -- "^  (-., |    )--" "$TMP/help")" -ge 30 ]; then ok; else fail "evolve --help lists fewer than 30 options"; fi
 
-# Usage errors: exit 2, what is wrong, the usage line.
+# Usage errors: exit 2, what is wrong in one line, and where to look: two
+# lines in all, not the synopsis.
 expect_status 2 "$CETUNE" evolve --select roulette
 expect_grep "$TMP/err" "--select must be one of tournament|truncation, not 'roulette'"
-expect_grep "$TMP/err" '^usage: cetune evolve'
+expect_grep "$TMP/err" "^cetune: see 'cetune evolve --help'$"
+if [ "$(wc -l < "$TMP/err")" = 2 ]; then ok; else fail "a usage error printed $(wc -l < "$TMP/err") lines, not 2"; fi
+expect_status 2 "$CETUNE" evolve -p "$SRC/params/lqf.json"
+if [ "$(wc -l < "$TMP/err")" = 2 ]; then ok; else fail "evolve without -d printed $(wc -l < "$TMP/err") lines, not 2"; fi
 expect_status 2 "$CETUNE" evaluate --metric bytes -x alltext -d x
 expect_grep "$TMP/err" "word|chars|lcstring"
 expect_status 2 "$CETUNE" evolve --pop
 expect_grep "$TMP/err" 'option --pop needs a value'
 expect_status 2 "$CETUNE" evolve --pop 2x
-expect_grep "$TMP/err" "--pop expects a whole number from 0 to 1000000, got '2x'"
+expect_grep "$TMP/err" "--pop expects a whole number from 2 to 1000000, got '2x'"
+# The range said is the range taken: 1 is refused by the option, 2 is not.
+expect_status 2 "$CETUNE" evolve --pop 1 -p "$SRC/params/lqf.json" -d "$SRC/samples/demo"
+expect_grep "$TMP/err" "--pop expects a whole number from 2 to 1000000, got '1'"
+expect_status 2 "$CETUNE" evolve --tournament 0 -p "$SRC/params/lqf.json" -d "$SRC/samples/demo"
+expect_grep "$TMP/err" "--tournament expects a whole number from 1 to"
 expect_status 2 "$CETUNE" sample --nope
 expect_grep "$TMP/err" "unknown option '--nope'"
 expect_status 2 "$CETUNE" report a b
@@ -55,6 +64,8 @@ expect_status 0 "$CETUNE" --version
 for lib in cetune libxml2 GSL cJSON utf8proc zlib OpenMP; do
   expect_grep "$TMP/out" "^$lib  *[0-9]"
 done
+# libmicrohttpd, which serve opens when it starts: its version, or why not.
+expect_grep "$TMP/out" "^libmicrohttpd  *\([0-9]\|not found: \)"
 
 # The man page is built, well formed, and documents every command.
 if [ -s "$MAN" ]; then ok; else fail "no $MAN"; fi

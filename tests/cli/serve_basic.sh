@@ -40,6 +40,9 @@ cmp -s "$TMP/o" "$TMP/all.txt" || die "no URL does not get the default"
 [ "$(post "$TMP/o" -H 'X-Url: http://a.example.com/' "$B/extract?format=html" -D "$TMP/h")" = 200 ] || die "html status"
 cmp -s "$TMP/o" "$TMP/lqf.html" || die "?format=html: not extract --format html"
 grep -qi '^content-type: text/html; charset=utf-8' "$TMP/h" || die "html content type"
+# A query parameter /extract does not know is refused, not ignored.
+[ "$(post "$TMP/o" "$B/extract?formt=html")" = 400 ] || die "an unknown query parameter is not 400"
+grep -q "unknown query parameter 'formt'" "$TMP/o" || die "unknown parameter message: $(cat "$TMP/o")"
 [ "$(post "$TMP/o" -H 'X-Url: http://a.example.com/' -H 'Accept: application/json' "$B/extract")" = 200 ] || die "json status"
 python3 - "$TMP/o" "$TMP/lqf.txt" "$TMP/cfg/lqf.json" <<'PY' || die "JSON answer: $(head -c 300 "$TMP/o")"
 import json, sys
