@@ -15,6 +15,8 @@ struct cet_config {
     double fitness;  /* from the file, when has_fitness */
     int has_fitness;
     long docs;       /* from the file, or -1 */
+    char adhosts[17]; /* the digest of the ad-host list it was tuned with
+                       * (cet_adhosts_digest; a crunch run's best.json), or "" */
 };
 
 /* The extractor called name at its defaults; unknown names are an error. */

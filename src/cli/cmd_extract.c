@@ -214,6 +214,25 @@ static const struct cli_opt options[] = {
      .help = "crunch's ad-server hosts, one per line"},
     {0}};
 
+/* -o is --out-dir here, a directory, while evolve's and sample's -o is their
+ * output itself: a file name for it (out.txt) is the other meaning, refused
+ * rather than made into a directory. */
+static int check_out_dir(const char *dir)
+{
+    static const char *const exts[] = {".txt", ".html", ".htm", ".json", ".md", ".csv"};
+    struct stat st;
+    size_t n = strlen(dir);
+    int file = stat(dir, &st) == 0 && !S_ISDIR(st.st_mode);
+    for (size_t k = 0; k < sizeof exts / sizeof *exts && !file; k++)
+        file = n > strlen(exts[k]) && !strcmp(dir + n - strlen(exts[k]), exts[k]) &&
+               stat(dir, &st) != 0;
+    if (file)
+        return cli_usage("extract", "-o/--out-dir %s: names a directory that gets NAME.txt for "
+                                    "each page; for one page's text in a file, redirect standard "
+                                    "output (> %s)", dir, dir);
+    return 0;
+}
+
 static int cmd_extract(int argc, char **argv);
 const struct cli_command cli_extract = {
     .name = "extract", .run = cmd_extract, .opts = options, .size = sizeof(struct args),
@@ -244,6 +263,8 @@ static int cmd_extract(int argc, char **argv)
         rc = cli_usage("extract", "give only one configuration (-c, -x or --routes)");
         goto done;
     }
+    if (j.out_dir && (rc = check_out_dir(j.out_dir)))
+        goto done;
     if (a.routes && !a.url) {
         rc = cli_usage("extract", "--routes needs --url URL");
         goto done;
@@ -281,6 +302,15 @@ static int cmd_extract(int argc, char **argv)
     }
     if ((rc = cli_adhosts(adhosts)))
         goto done;
+    if (j.cfg->adhosts[0]) { /* tuned with another ad-host list: the text may differ */
+        const struct cet_adhosts *h = cet_adhosts_current(&err);
+        char now[17];
+        if (h && (cet_adhosts_digest(h, now), strcmp(now, j.cfg->adhosts)))
+            cli_warn("the configuration was tuned with the ad-host list of digest %s; this "
+                     "extraction uses %s (digest %s): give the run's list with --adhosts",
+                     j.cfg->adhosts, cet_adhosts_source(h) ? cet_adhosts_source(h) : "the built-in list",
+                     now);
+    }
     if (cet_page_new(&j.pg, &err)) {
         cli_error("%s", err.msg);
         rc = CLI_RUNTIME;

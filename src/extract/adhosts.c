@@ -126,8 +126,8 @@ int cet_adhosts_parse(struct cet_adhosts **out, const char *text, size_t len, co
             host = f[1];
             hl = fl[1];
         } else if (nf != 1) {
-            cet_fail(err, "%s:%zu: expected one host per line, got '%.*s'", name, lineno,
-                     (int)(n > 200 ? 200 : n), line);
+            cet_fail(err, "%s:%zu:%zu: expected one host per line, got '%.*s'", name, lineno,
+                     (size_t)(f[1] - line) + 1, (int)(n > 200 ? 200 : n), line);
             goto fail;
         }
         /* "*.example.com" and ".example.com" mean the domain with its subdomains,
@@ -144,13 +144,16 @@ int cet_adhosts_parse(struct cet_adhosts **out, const char *text, size_t len, co
             hl--;
         char low[MAX_HOST + 1];
         int ok = hl > 0 && hl <= MAX_HOST;
-        for (size_t k = 0; ok && k < hl; k++) {
+        size_t k = 0;
+        /* Letters, digits, '-', '_', and dots between non-empty labels. */
+        for (; ok && k < hl; k++) {
             low[k] = lower(host[k]);
-            ok = is_host_char(low[k]);
+            ok = is_host_char(low[k]) && !(low[k] == '.' && k && low[k - 1] == '.');
         }
         if (!ok) {
-            cet_fail(err, "%s:%zu: '%.*s' is not a host name", name, lineno,
-                     (int)(fl[0] > 200 ? 200 : fl[0]), f[0]);
+            size_t shown = (size_t)(f[nf - 1] + fl[nf - 1] - host);
+            cet_fail(err, "%s:%zu:%zu: '%.*s' is not a host name", name, lineno,
+                     (size_t)(host - line) + (k ? k : 1), (int)(shown > 200 ? 200 : shown), host);
             goto fail;
         }
         uint32_t *slot = find_slot(h, low, hl);

@@ -186,7 +186,40 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
             goto done;
         }
     }
+    /* A parameter that the others switch off (a stage the pipeline does not
+     * use) would be silently ignored: a typo in a shipped configuration. */
+    for (const cJSON *p = params ? params->child : NULL; p; p = p->next) {
+        int i = cet_param_index(ex, p->string);
+        if (!cet_param_active(ex, cfg->params, (size_t)i)) {
+            cet_json_fail(&j, p, 1, err, "parameter \"%s\" has no effect here: the other "
+                                         "parameters switch it off (see 'cetune list %s')",
+                          p->string, ex->name);
+            free(seen);
+            goto done;
+        }
+    }
     free(seen);
+    /* The scores a run adds are numbers; anything else is a damaged file. */
+    static const char *const numbers[] = {"fitness", "docs", "precision", "recall", "f1",
+                                          "words", "violation", "generation"};
+    for (size_t k = 0; k < sizeof numbers / sizeof *numbers; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, numbers[k]);
+        if (v && !cJSON_IsNumber(v)) {
+            cet_json_fail(&j, v, 0, err, "\"%s\" must be a number", numbers[k]);
+            goto done;
+        }
+    }
+    const cJSON *ah = cJSON_GetObjectItemCaseSensitive(root, "adhosts");
+    const cJSON *digest = cJSON_GetObjectItemCaseSensitive(ah, "digest");
+    if (ah && !(cJSON_IsObject(ah) && cJSON_IsString(digest) &&
+                strlen(digest->valuestring) == 16 &&
+                strspn(digest->valuestring, "0123456789abcdef") == 16)) {
+        cet_json_fail(&j, ah, 0, err, "\"adhosts\" must be {\"digest\": 16 hex digits, "
+                                      "\"file\": ...} as a run writes it");
+        goto done;
+    }
+    if (ah)
+        memcpy(cfg->adhosts, digest->valuestring, 17);
     const cJSON *fit = cJSON_GetObjectItemCaseSensitive(root, "fitness");
     if (cJSON_IsNumber(fit)) {
         cfg->fitness = fit->valuedouble;

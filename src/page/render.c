@@ -76,6 +76,32 @@ static int is_inline(const struct cet_node *n)
     return !(cet_tag_flags(n->tag) & (CET_TAGF_BLOCK | CET_TAGF_BREAK));
 }
 
+/* The document's frame: <html> (with the page's lang), a head with the
+ * charset and the page's title as far as the model keeps it, <body>.  The
+ * page's own html, head and body tags are left out (their kept content is
+ * in the body), so the frame is written once and in order. */
+static int open_frame(struct cet_buf *out, const struct cet_doc *doc)
+{
+    const char *lang = NULL;
+    uint32_t title = doc->nnodes;
+    for (uint32_t i = 0; i < doc->nnodes; i++) {
+        const struct cet_node *n = &doc->nodes[i];
+        if (n->kind == CET_ELEMENT && n->tag == CET_TAG_HTML && !lang)
+            lang = cet_node_attr(doc, i, "lang");
+        if (n->kind == CET_ELEMENT && n->tag == CET_TAG_TITLE && title == doc->nnodes)
+            title = i;
+    }
+    int rc = cet_buf_puts(out, "<!DOCTYPE html>\n<html");
+    if (lang)
+        rc = rc || cet_buf_puts(out, " lang=\"") || add_escaped(out, lang, strlen(lang), 1) ||
+             cet_buf_puts(out, "\"");
+    rc = rc || cet_buf_puts(out, ">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    for (uint32_t i = title + 1; title < doc->nnodes && i < doc->nodes[title].end && !rc; i++)
+        if (doc->nodes[i].kind == CET_TEXT)
+            rc = add_escaped(out, cet_node_str(doc, i), doc->nodes[i].len, 0);
+    return rc || cet_buf_puts(out, "</title>\n</head>\n<body>\n");
+}
+
 int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out)
 {
     if (!doc->text)
@@ -87,7 +113,7 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
      * (cet_layout_walk's rule): inline, a space where it has one. */
     enum cet_sep gap = CET_SEP_NONE;
     int skipped = 0;
-    int rc = cet_buf_puts(out, "<!DOCTYPE html>\n<meta charset=\"utf-8\">\n");
+    int rc = open_frame(out, doc);
     for (uint32_t i = 0; i <= doc->nnodes && rc == 0; i++) {
         while (depth && (i == doc->nnodes || doc->nodes[stack[depth - 1]].end <= i)) {
             after_inline = is_inline(&doc->nodes[stack[depth - 1]]);
@@ -103,7 +129,9 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
         }
         if (!sel->keep[i]) /* a dropped element is unwrapped; kept descendants remain */
             continue;
-        if (n->kind == CET_ELEMENT && skip_element(doc, i)) {
+        if (n->kind == CET_ELEMENT && (n->tag == CET_TAG_HTML || n->tag == CET_TAG_BODY))
+            continue; /* the frame has them */
+        if (n->kind == CET_ELEMENT && (n->tag == CET_TAG_HEAD || skip_element(doc, i))) {
             i = n->end - 1;
             continue;
         }
@@ -146,7 +174,7 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
         rc = cet_buf_puts(out, "\n<p>") || add_escaped(out, cet_node_str(doc, sel->extra[j]), n->len, 0) ||
              cet_buf_puts(out, "</p>");
     }
-    rc = rc || cet_buf_puts(out, "\n");
+    rc = rc || cet_buf_puts(out, "\n</body>\n</html>\n");
     free(stack);
     return rc ? -1 : 0;
 }

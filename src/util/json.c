@@ -258,6 +258,10 @@ int cet_json_parse(struct cet_json *j, const char *text, size_t len, const char 
     memcpy(j->text, text, len);
     j->text[len] = 0;
     j->len = len;
+    /* A UTF-8 byte-order mark (editors on Windows add one) is accepted: as
+     * white space, so that every line:col stays where an editor shows it. */
+    if (len >= 3 && !memcmp(j->text, "\xEF\xBB\xBF", 3))
+        memset(j->text, ' ', 3);
     if (memchr(text, 0, len)) {
         int line, col;
         cet_line_col(j->text, strlen(j->text), &line, &col);

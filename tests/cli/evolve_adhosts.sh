@@ -23,6 +23,13 @@ if cmp -s "$TMP/run/checkpoint.json" "$TMP/checkpoint.before"; then ok; else fai
 CETUNE_ADHOSTS="$TMP/a.txt" expect_status 0 "$CETUNE" evolve --resume "$TMP/run"
 expect_grep "$TMP/out" "stopped by generations"
 
+# extract warns when the list in use is not the one best.json was tuned with.
+printf '<html><body><p>Some text of a page that crunch reads for this check.</p></body></html>' > "$TMP/p.html"
+CETUNE_ADHOSTS="$TMP/b.txt" expect_status 0 "$CETUNE" extract -c "$TMP/run/best.json" "$TMP/p.html"
+expect_grep "$TMP/err" "tuned with the ad-host list of digest [0-9a-f]\{16\}; this extraction uses $TMP/b.txt"
+CETUNE_ADHOSTS="$TMP/a.txt" expect_status 0 "$CETUNE" extract -c "$TMP/run/best.json" "$TMP/p.html"
+if [ -s "$TMP/err" ]; then fail "a warning with the run's own list: $(cat "$TMP/err")"; else ok; fi
+
 # Extractors that do not read the list record none.
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/lqf.json" -d "$SRC/samples/demo" --generations 2 -o "$TMP/lqf"
 if grep -q adhosts "$TMP/lqf/best.json" "$TMP/lqf/checkpoint.json"; then fail "lqf records an ad-host list"; else ok; fi

@@ -46,6 +46,12 @@ out=$("$CETUNE" extract -x crunch --headers "$TMP/a.html" "$TMP/b.htm") || die "
 # HTML output.
 out=$("$CETUNE" extract -x mantratzis --format html "$TMP/a.html") || die "html exit status"
 case "$out" in '<!DOCTYPE html>'*'<meta charset="utf-8">'*'Main text of page a'*) ;; *) die "html: $out" ;; esac
+# A whole document, in order: <html>, then <head> with the charset and a title, then <body>.
+[ "$(printf '%s\n' "$out" | head -5 | tr '\n' '|')" = '<!DOCTYPE html>|<html>|<head>|<meta charset="utf-8">|<title></title>|' ] ||
+  die "html frame: $(printf '%s\n' "$out" | head -6)"
+printf '%s\n' "$out" | grep -q '^<body>$' || die "html: no <body>"
+[ "$(printf '%s\n' "$out" | tail -1)" = '</html>' ] || die "html: does not end with </html>"
+[ "$(printf '%s\n' "$out" | grep -c '<html')" = 1 ] || die "html: more than one <html>"
 "$CETUNE" extract -x alltext --format pdf "$TMP/a.html" 2>/dev/null; [ $? = 2 ] || die "--format pdf is a usage error"
 
 # --out-dir: DIR/NAME.txt, NAME without .html/.htm/.gz; created when missing.
