@@ -59,19 +59,24 @@ done
 printf '],\n "default": "default.json"}\n' >> "$OUT/routes.json"
 grep -h '"extractor"' "$PARAMS" | head -1 | sed 's/,$//' | sed 's/^ */{/; s/$/}/' > "$OUT/default.json"
 
-# 3. Serve the routes.
+# 3. Serve the routes.  The log is made (empty) here: the background job's
+# redirection may come after the first look for the port, and sed on a
+# missing file would end the script (set -e).  The wait is bounded by wall
+# time, generous for a loaded machine, and ends as soon as the port shows.
 log=$OUT/serve.log
+: > "$log"
 "$CETUNE" serve --routes "$OUT/routes.json" --listen 127.0.0.1:0 --threads 2 2>"$log" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 port=
-for _ in $(seq 100); do
+end=$((SECONDS + ${SERVE_WAIT:-120}))
+while [ $SECONDS -lt $end ]; do
     port=$(sed -n 's|.* on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$log")
     [ -n "$port" ] && break
     kill -0 $pid 2>/dev/null || { cat "$log"; exit 1; }
     sleep 0.1
 done
-[ -n "$port" ] || { echo "the server did not start"; cat "$log"; exit 1; }
+[ -n "$port" ] || { echo "the server did not start within ${SERVE_WAIT:-120} s"; cat "$log"; exit 1; }
 
 # 4. Each held-back page through HTTP, routed by its URL, against extract -c.
 printf '%-13s %-20s %-18s %6s %8s %8s  %s\n' family route "tuned" words "F1 tuned" "F1 dflt" "HTTP == extract -c"
