@@ -52,6 +52,11 @@ char *cet_run_path(const char *dir, const char *name);
  * run.json or records none.  Fails when run.json is malformed. */
 int cet_run_corpora(char ***dirs, size_t *n, const char *dir, struct cet_error *err);
 
+/* 1 while a process holds DIR's run lock (a run or a resume is going on in
+ * it), 0 otherwise: a run.json that says "running" without a holder is a
+ * run that was killed before it could record its end. */
+int cet_rundir_alive(const char *dir);
+
 /* Removes every file of cet_run_files and the temporaries that dead
  * processes left (NAME.tmp.PID, cet_write_atomic); call with the lock held.
  * Returns 0 or -1 with err filled. */

@@ -101,8 +101,8 @@ void cli_print_skips(const struct cet_corpus *c)
 static int report_corpus(struct cet_corpus *c)
 {
     cli_print_skips(c);
-    fprintf(stderr, "cetune: loaded %zu documents in %zu packages (%.1f MB of HTML), skipped %zu\n",
-            c->ndocs, c->npkgs, (double)c->bytes / 1e6, c->nskips);
+    fprintf(stderr, "cetune: loaded %zu document%s in %zu package%s (%.1f MB of HTML), skipped %zu\n",
+            c->ndocs, cli_s(c->ndocs), c->npkgs, cli_s(c->npkgs), (double)c->bytes / 1e6, c->nskips);
     if (!c->ndocs) {
         cli_error("no usable documents left");
         cet_corpus_free(c);
@@ -183,7 +183,8 @@ volatile sig_atomic_t cli_signal;
 
 static void on_signal(int sig)
 {
-    cli_signal = sig;
+    if (!cli_signal || sig != SIGPIPE)
+        cli_signal = sig;
 }
 
 void cli_catch_signals(void)
@@ -195,6 +196,11 @@ void cli_catch_signals(void)
     sa.sa_flags = SA_RESTART | SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* A closed pipe (evolve ... 2>&1 | head -1) ends the run like SIGTERM
+     * does, recording where it stopped, instead of killing it silently; the
+     * handler stays, so later writes to the pipe just fail. */
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGPIPE, &sa, NULL);
 }
 
 int cli_cancelled(void *ctx)
@@ -205,7 +211,7 @@ int cli_cancelled(void *ctx)
 
 const char *cli_signal_name(void)
 {
-    return cli_signal == SIGINT ? "SIGINT" : "SIGTERM";
+    return cli_signal == SIGINT ? "SIGINT" : cli_signal == SIGPIPE ? "SIGPIPE" : "SIGTERM";
 }
 
 int cli_adhosts(const char *opt)

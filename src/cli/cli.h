@@ -14,6 +14,12 @@
 #include "msgs.h"
 #include "options.h"
 
+/* "s" unless n is 1: "%zu package%s" (item counts in messages). */
+static inline const char *cli_s(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 /* The command line as a shell would need it ("cetune evolve ..."), allocated. */
 char *cli_command_line(int argc, char **argv);
 
@@ -78,13 +84,13 @@ int cli_guard_check(struct cet_guard *g, const char *opt, const char *path, int 
 int cli_guard_output(const char *const *dirs, size_t ndirs, const char *opt, const char *path,
                      int is_dir);
 
-/* SIGINT and SIGTERM set cli_signal (the second one kills: the default
- * action); long commands poll it to stop cleanly. */
+/* SIGINT, SIGTERM and SIGPIPE set cli_signal (the second one kills: the
+ * default action); long commands poll it to stop cleanly. */
 extern volatile sig_atomic_t cli_signal;
 void cli_catch_signals(void);
 /* Non-zero once a signal was caught (a cancel callback, ctx unused). */
 int cli_cancelled(void *ctx);
-/* "SIGINT" or "SIGTERM", the signal caught. */
+/* "SIGINT", "SIGTERM" or "SIGPIPE", the signal caught. */
 const char *cli_signal_name(void);
 
 /* The best distinct individuals of a finished run against the defaults
@@ -102,14 +108,25 @@ int cli_adhosts(const char *opt);
 
 /* 1 when stderr is a terminal (progress output is only for people). */
 int cli_is_tty(void);
-/* The progress line of a run on a terminal (run_print.c): generation, best
- * and mean fitness, evaluations per second since cli_progress_start and
- * the time left at most. */
+/* The progress of a run (run_print.c): generation, best and mean fitness,
+ * evaluations per second since cli_progress_start and the time left at
+ * most.  On a terminal one line rewritten after every generation; otherwise
+ * (nohup, cron, a batch system's log) a plain line after the first
+ * generation, then at most every cli_progress_every seconds, and after the
+ * last.  label ("fold 2") starts the line, or is NULL; nothing is printed
+ * with cli_quiet. */
 struct cli_progress {
-    long evals0; /* the GA's evaluations at the start */
-    double t0;   /* when it started (monotonic seconds) */
+    long evals0;       /* the GA's evaluations at the start */
+    double t0;         /* when it started (monotonic seconds) */
+    double last;       /* when the last plain line was printed; < 0: none yet */
+    int tty;
+    const char *label;
 };
-void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga);
-void cli_progress_print(const struct cli_progress *p, const struct cet_ga *ga);
+extern int cli_quiet;
+extern double cli_progress_every;
+void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga, const char *label);
+void cli_progress_print(struct cli_progress *p, const struct cet_ga *ga);
+/* Ends the terminal's progress line, if one was printed. */
+void cli_progress_end(const struct cli_progress *p, const struct cet_ga *ga);
 
 #endif

@@ -273,8 +273,9 @@ static void print_single(const struct result *res, const struct cet_corpus *c, e
                          int per_doc, enum cet_metric metric)
 {
     if (fmt == FMT_TABLE)
-        printf("%s (%s): %zu documents in %zu packages; metric: %s\n\n", res->cfg->ex->name,
-               res->label, c->ndocs, c->npkgs, metric_name(metric));
+        printf("%s (%s): %zu document%s in %zu package%s; metric: %s\n\n", res->cfg->ex->name,
+               res->label, c->ndocs, cli_s(c->ndocs), c->npkgs, cli_s(c->npkgs),
+               metric_name(metric));
     if (per_doc) {
         if (fmt == FMT_CSV)
             printf("package,name,words_extract,words_gold,lcs,precision,recall,f1\n");

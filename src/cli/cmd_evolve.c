@@ -24,7 +24,8 @@ struct args {
     const char *params, *sample, *out, *resume, *template_ref;
     struct cli_list dirs, seed_configs, validate;
     long sample_size, threads, top, folds;
-    int by_package, force, select, no_race, fitness;
+    int by_package, force, select, no_race, fitness, quiet;
+    double progress;
     struct cet_ga_options opt;
 };
 #define ARG(field) offsetof(struct args, field)
@@ -38,6 +39,7 @@ static void init(void *p)
     a->select = (int)a->opt.select;
     a->sample_size = -1;
     a->top = 5;
+    a->progress = cli_progress_every;
 }
 
 /* --objective, --constraint (repeatable) and --pareto into the goal (objective.h). */
@@ -71,7 +73,7 @@ static const struct cli_opt options[] = {
      .help = "train on N documents drawn with --seed, in proportion to the packages"},
     {.name = "by-package", .type = CLI_FLAG, .off = ARG(by_package),
      .help = "with --sample-size, draw the same number of documents per package"},
-    {.name = "pop", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.pop), .max = 1000000,
+    {.name = "pop", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.pop), .min = 2, .max = 1000000,
      .help = "individuals per generation"},
     {.name = "generations", .arg = "N", .type = CLI_LONG, .off = ARG(opt.generations),
      .max = 100000000, .help = "stop after N generations, the initial one included; 0: no limit"},
@@ -89,7 +91,7 @@ static const struct cli_opt options[] = {
     {.name = "select", .type = CLI_ENUM, .off = ARG(select), .values = cet_selection_names,
      .help = "how parents are chosen"},
     {.name = "tournament", .arg = "K", .type = CLI_SIZE, .off = ARG(opt.tournament),
-     .max = 1000000, .help = "individuals per tournament (--select tournament)"},
+     .min = 1, .max = 1000000, .help = "individuals per tournament (--select tournament)"},
     {.name = "truncation", .arg = "F", .type = CLI_DOUBLE, .off = ARG(opt.truncation), .max = 1,
      .help = "the best fraction of the population that may be parents (--select truncation)"},
     {.name = "crossover-rate", .arg = "P", .type = CLI_DOUBLE, .off = ARG(opt.crossover_rate),
@@ -131,6 +133,12 @@ static const struct cli_opt options[] = {
                             "times, and print how much it gains on the held-out fold"},
     {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
      .forms = 3, .help = "threads, which never change the results; 0: all cores"},
+    {.name = "quiet", .letter = 'q', .type = CLI_FLAG, .off = ARG(quiet), .forms = 3,
+     .help = "no progress lines"},
+    {.name = "progress", .arg = "SECONDS", .type = CLI_FUNC, .off = ARG(progress),
+     .parse = cli_parse_seconds, .forms = 3, .def = "60",
+     .help = "when stderr is not a terminal, a progress line at most every SECONDS (0: every "
+             "generation)"},
     {.name = "top", .arg = "N", .type = CLI_LONG, .off = ARG(top), .min = 1, .max = 1000,
      .help = "distinct individuals in top.json, the final table and the validation"},
     {.name = "fitness", .type = CLI_ENUM, .off = ARG(fitness), .values = fitnesses,
@@ -263,6 +271,10 @@ static int cmd_evolve(int argc, char **argv)
     int r = 0, rc = cli_parse(&cli_evolve, &a, argc, argv);
     if (rc)
         goto done;
+    if (!cli_evolve_fold) { /* a fold's run shows its progress as the command asked */
+        cli_quiet = a.quiet;
+        cli_progress_every = a.progress;
+    }
     a.opt.select = (enum cet_select)a.select;
     if (a.no_race)
         a.opt.race = 0;

@@ -123,7 +123,8 @@ static int cmd_sample(int argc, char **argv)
             rc = CLI_RUNTIME;
             goto done;
         }
-        printf("%s: %zu documents from %zu packages (", out, corpus.ndocs, corpus.npkgs);
+        printf("%s: %zu document%s from %zu package%s (", out, corpus.ndocs, cli_s(corpus.ndocs),
+               corpus.npkgs, cli_s(corpus.npkgs));
         for (size_t k = 0; k < corpus.npkgs; k++)
             printf("%s%s %u", k ? ", " : "", corpus.pkgs[k].name, corpus.pkgs[k].count);
         printf("), seed %llu\n", (unsigned long long)seed);

@@ -19,17 +19,18 @@ int evolve_run_loop(struct cet_run *run, int threads)
     const struct cet_ga *ga = cet_run_ga(run);
     const char *dir = cet_run_dir(run);
     struct cet_error err;
-    int tty = cli_is_tty(), r = 0;
+    int r = 0;
     struct cli_progress pr;
-    cli_progress_start(&pr, ga);
+    /* A fold's run (DIR/folds/K) says which fold its progress is. */
+    char label[32];
+    const char *slash = strrchr(dir, '/');
+    snprintf(label, sizeof label, "fold %s", slash ? slash + 1 : dir);
+    cli_progress_start(&pr, ga, cli_evolve_fold ? label : NULL);
     cet_run_set_cancel(run, cli_cancelled, NULL);
     struct cet_ga_status st;
-    size_t nhist;
     while (!cet_run_stopped(run) && !cli_signal && !(r = cet_run_step(run, &err)))
-        if (tty)
-            cli_progress_print(&pr, ga);
-    if (tty && cet_ga_history(ga, &nhist) && nhist)
-        fputc('\n', stderr);
+        cli_progress_print(&pr, ga);
+    cli_progress_end(&pr, ga);
     cet_ga_status(ga, &st);
     if (r < 0) {
         /* Every file is whole (atomic writes): the last checkpoint on disk still resumes. */

@@ -17,22 +17,42 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga)
+int cli_quiet;
+double cli_progress_every = 60;
+
+void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga, const char *label)
 {
     struct cet_ga_status st;
     cet_ga_status(ga, &st);
     p->evals0 = st.evals;
     p->t0 = now();
+    p->last = -1;
+    p->tty = cli_is_tty();
+    p->label = label;
 }
 
-void cli_progress_print(const struct cli_progress *p, const struct cet_ga *ga)
+void cli_progress_end(const struct cli_progress *p, const struct cet_ga *ga)
+{
+    size_t nhist;
+    if (!cli_quiet && p->tty && cet_ga_history(ga, &nhist) && nhist)
+        fputc('\n', stderr);
+}
+
+void cli_progress_print(struct cli_progress *p, const struct cet_ga *ga)
 {
     const struct cet_ga_options *o = cet_ga_opts(ga);
     struct cet_ga_status st;
     size_t nhist;
-    const struct cet_ga_stats *last = cet_ga_history(ga, &nhist) + nhist - 1;
+    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
     cet_ga_status(ga, &st);
-    double spent = now() - p->t0;
+    double at = now(), spent = at - p->t0;
+    if (cli_quiet || !nhist)
+        return;
+    /* Not a terminal: the first generation, then one line per interval, and the last. */
+    if (!p->tty && p->last >= 0 && st.stop == CET_STOP_NONE && at - p->last < cli_progress_every)
+        return;
+    p->last = at;
+    const struct cet_ga_stats *last = hist + nhist - 1;
     double rate = spent > 0 ? (double)(st.evals - p->evals0) / spent : 0;
     char left[32] = "?", gens[48];
     if (st.stop != CET_STOP_NONE) {
@@ -58,8 +78,15 @@ void cli_progress_print(const struct cli_progress *p, const struct cet_ga *ga)
     if (o->race && st.doc_evals > 0)
         snprintf(docs, sizeof docs, "  docs %ld (%.1fx fewer)", st.doc_evals,
                  (double)st.evals * (double)st.ndocs / (double)st.doc_evals);
-    fprintf(stderr, "\rgeneration %-9s best %.4f  mean %.4f  %6.1f evals/s%s  left %s (at most)   ",
-            gens, last->best, last->mean, rate, docs, left);
+    char label[64] = "";
+    if (p->label)
+        snprintf(label, sizeof label, "%s: ", p->label);
+    if (p->tty)
+        fprintf(stderr, "\r%sgeneration %-9s best %.4f  mean %.4f  %6.1f evals/s%s  left %s (at "
+                        "most)   ", label, gens, last->best, last->mean, rate, docs, left);
+    else
+        fprintf(stderr, "cetune: %sgeneration %s best %.4f mean %.4f %.1f evals/s%s left %s (at "
+                        "most)\n", label, gens, last->best, last->mean, rate, docs, left);
     fflush(stderr);
 }
 
@@ -238,28 +265,37 @@ int cli_validate_run(struct cet_run *run, int threads)
         cli_error("%s", err.msg);
         rc = CLI_RUNTIME;
     } else if (!rc) {
-        printf("\nvalidation on %zu documents in %zu packages", v.docs, v.npkgs);
+        printf("\nvalidation on %zu document%s in %zu package%s", v.docs, cli_s(v.docs), v.npkgs,
+               cli_s(v.npkgs));
         if (v.shared)
             printf(" (%zu of them in the training sample)", v.shared);
-        printf(": %s/validation.csv\n\n%8s  %8s  %10s  %8s  %9s  %8s  %8s\n", dir, "rank",
-               "training", "validation", "macro F1", "precision", "recall", "gap");
+        printf(": %s/validation.csv\n", dir);
+        /* Training and validation fitness are the run's objective: say which when not F1. */
+        const struct cet_goal *goal = &cet_ga_opts(cet_run_ga(run))->goal;
+        if (!goal->npareto && goal->objective.m != CET_MEASURE_F1) {
+            char name[64];
+            cet_objective_name(&goal->objective, name, sizeof name);
+            printf("training and validation fitness: %s\n", name);
+        }
+        printf("\n%8s  %8s  %10s  %8s  %8s  %9s  %8s  %8s\n", "rank", "training", "validation",
+               "F1", "macro F1", "precision", "recall", "gap");
         for (size_t k = 0; k < v.n; k++) {
             char rank[32];
             snprintf(rank, sizeof rank, k + 1 < v.n ? "%zu" : "defaults", k + 1);
             printf("%8s  ", rank);
             if (isnan(v.train[k]))
-                printf("%8s  %10.4f  %8.4f  %9.4f  %8.4f  %8s\n", "-", v.f1[k], v.macro_f1[k],
-                       v.p[k], v.r[k], "-");
+                printf("%8s  %10.4f  %8.4f  %8.4f  %9.4f  %8.4f  %8s\n", "-", v.fit[k], v.f1[k],
+                       v.macro_f1[k], v.p[k], v.r[k], "-");
             else
-                printf("%8.4f  %10.4f  %8.4f  %9.4f  %8.4f  %+8.4f\n", v.train[k], v.f1[k],
-                       v.macro_f1[k], v.p[k], v.r[k], v.train[k] - v.f1[k]);
+                printf("%8.4f  %10.4f  %8.4f  %8.4f  %9.4f  %8.4f  %+8.4f\n", v.train[k], v.fit[k],
+                       v.f1[k], v.macro_f1[k], v.p[k], v.r[k], v.train[k] - v.fit[k]);
         }
         size_t d = v.n - 1;
-        printf("\ngap (training - validation fitness): best %+.4f", v.train[0] - v.f1[0]);
+        printf("\ngap (training - validation fitness): best %+.4f", v.train[0] - v.fit[0]);
         if (!isnan(v.train[d]))
-            printf(", defaults %+.4f", v.train[d] - v.f1[d]);
+            printf(", defaults %+.4f", v.train[d] - v.fit[d]);
         printf("; on the validation corpora the best is %+.4f over the defaults\n",
-               v.f1[0] - v.f1[d]);
+               v.fit[0] - v.fit[d]);
     }
     cet_validation_free(&v);
     cet_corpus_free(&vc);

@@ -199,9 +199,11 @@ static int md_validation(const struct cet_report *r, struct cet_buf *b)
     int rc = cet_buf_puts(b, "## Validation\n\nThe best individuals and the defaults on the "
                              "validation corpora (`validation.csv`): ") ||
              (dirs ? md_value(b, dirs, 1, ", ") : cet_buf_puts(b, "see run.json")) ||
-             cet_buf_puts(b, ".  train_fitness and valid_f1 are both the mean F1 over "
-                             "documents, and gap = train_fitness - valid_f1: a large positive gap "
-                             "means the run fitted its sample rather than the task.\n\n");
+             cet_buf_puts(b, ".  train_fitness and valid_fitness are the same measure (the "
+                             "run's objective: mean F1 over documents unless --objective says "
+                             "otherwise), and gap = train_fitness - valid_fitness: a large "
+                             "positive gap means the run fitted its sample rather than the "
+                             "task.\n\n");
     char *text = strdup(r->validation), **f = malloc(MAX_FIELDS * sizeof *f);
     int col_train = -1, col_valid = -1, header = 1;
     double best_train = NAN, best_valid = NAN, def_train = NAN, def_valid = NAN;
@@ -214,7 +216,11 @@ static int md_validation(const struct cet_report *r, struct cet_buf *b)
             header = 0;
             for (int c = 0; c < n; c++) {
                 col_train = strcmp(f[c], "train_fitness") ? col_train : c;
-                col_valid = strcmp(f[c], "valid_f1") ? col_valid : c;
+                /* valid_fitness; runs before it had only valid_f1 (F1 runs). */
+                col_valid = !strcmp(f[c], "valid_fitness") ||
+                                    (col_valid < 0 && !strcmp(f[c], "valid_f1"))
+                                ? c
+                                : col_valid;
             }
         } else if (!strcmp(f[0], "1")) {
             best_train = csv_number(f, n, col_train);
@@ -397,6 +403,11 @@ int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct
     cet_ga_status(r->ga, &st);
     const char *name = strrchr(r->dir, '/') ? strrchr(r->dir, '/') + 1 : r->dir;
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(r->info.root, "status");
+    const char *said = cJSON_IsString(status) ? status->valuestring : "status unknown";
+    /* "running" with nobody holding the lock: killed before it could say so. */
+    if (!strcmp(said, "running") && !cet_rundir_alive(r->dir))
+        said = "not running: the process ended without recording its end (killed; "
+               "cetune evolve --resume continues it)";
     int rc = cet_buf_printf(&b, "# Run %s: %s\n\n", name, r->desc.ex->name) ||
              (r->desc.description &&
               (md_cell(&b, r->desc.description) || cet_buf_puts(&b, ".\n\n"))) ||
@@ -404,7 +415,7 @@ int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct
                                 "%ld evaluations, %s%s%s.\n\n",
                             r->desc.ex->name, r->desc.ngenes, r->desc.ngenes == 1 ? "" : "s",
                             r->run.docs, st.gen + 1, st.gen == 0 ? "" : "s", st.evals,
-                            cJSON_IsString(status) ? status->valuestring : "status unknown",
+                            said,
                             st.stop != CET_STOP_NONE ? ", stopped by " : "",
                             st.stop != CET_STOP_NONE ? cet_ga_stop_name(st.stop) : "") ||
              md_settings(r, &b) || cet_buf_puts(&b, "\n") || md_best(r, &b) ||

@@ -176,6 +176,19 @@ int cet_rundir_lock(int *fd, int *created, const char *dir, int need_empty, stru
     return 0;
 }
 
+int cet_rundir_alive(const char *dir)
+{
+    char *path = cet_run_path(dir, CET_RUN_LOCK);
+    int f = path ? open(path, O_RDONLY | O_CLOEXEC) : -1, alive = 0;
+    free(path);
+    if (f < 0)
+        return 0;
+    /* A shared lock for an instant: refused only while a run holds it. */
+    alive = flock(f, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(f);
+    return alive;
+}
+
 void cet_rundir_unlock(int fd, const char *remove_dir)
 {
     if (fd < 0)

@@ -29,7 +29,7 @@ expect_grep "$TMP/err" "bad.html.gz: corrupt gzip data (incorrect data check)$"
 cp "$SRC/tests/data/ga/corpus/blog/blog-1.html" "$SRC/tests/data/ga/corpus/blog/blog-1.txt" "$TMP/c/p/"
 expect_status 0 "$CETUNE" evaluate -x alltext -d "$TMP/c"
 expect_grep "$TMP/err" "skipped .*bad.html.gz: .*corrupt gzip data (incorrect data check)"
-expect_grep "$TMP/err" "loaded 1 documents in 1 packages .*skipped 1"
+expect_grep "$TMP/err" "loaded 1 document in 1 package .*skipped 1"
 
 # A gzipped page cut short: zlib says so only in gzclose and
 # gzerror; it was read as a shorter page, with exit 0.
@@ -41,7 +41,7 @@ expect_grep "$TMP/err" "extracted 0 of 1 pages, 1 failed"
 printf 'paragraph 1 of a long page\n' > "$TMP/c/p/cut.txt"
 expect_status 0 "$CETUNE" evaluate -x alltext -d "$TMP/c"
 expect_grep "$TMP/err" "skipped .*cut.html.gz: truncated gzip data"
-expect_grep "$TMP/err" "loaded 1 documents in 1 packages .*skipped 2"
+expect_grep "$TMP/err" "loaded 1 document in 1 package .*skipped 2"
 rm "$TMP/c/p/cut.html.gz" "$TMP/c/p/cut.txt"
 
 # Tag soup: unclosed, misnested and stray tags, NUL and invalid UTF-8 bytes,

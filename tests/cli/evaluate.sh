@@ -30,7 +30,7 @@ expect_status 0 "$CETUNE" evaluate -x alltext -d "$D/canon"
 expect_grep "$TMP/err" 'skipped .*binary-garbage.html: binary data'
 expect_grep "$TMP/err" 'skipped .*no-gold.html: no gold standard'
 expect_grep "$TMP/err" 'skipped .*zero-bytes.html: empty page'
-expect_grep "$TMP/err" 'loaded 4 documents in 1 packages .* skipped 3'
+expect_grep "$TMP/err" 'loaded 4 documents in 1 package .* skipped 3'
 expect_grep "$TMP/out" '^macro average *4 '
 
 # Per-document CSV with the contract's header, JSON, extracts.

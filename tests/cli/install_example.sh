@@ -18,6 +18,8 @@ for f in bin/cetune include/cetune/page.h include/cetune/run.h share/cetune/para
   if [ -f "$X/$f" ]; then ok; else fail "$f not installed"; fi
 done
 if [ -f "$LIBDIR/pkgconfig/cetune.pc" ]; then ok; else fail "cetune.pc not installed"; fi
+# Every field of cetune.pc says what pkg-config expects (URL: a README was none).
+if grep -q '^URL: *[^h]' "$LIBDIR/pkgconfig/cetune.pc"; then fail "cetune.pc: $(grep '^URL' "$LIBDIR/pkgconfig/cetune.pc")"; else ok; fi
 soname=$(objdump -p "$LIBDIR/libcetune.so" 2>/dev/null | sed -n 's/^ *SONAME *//p')
 if [ "$soname" = "libcetune.so.0" ] && [ -f "$LIBDIR/$soname" ]; then ok; else fail "soname '$soname'"; fi
 

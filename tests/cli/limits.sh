@@ -101,7 +101,7 @@ echo gold > "$TMP/over/p/huge.txt"
 cp "$SRC/tests/data/ga/corpus/blog/blog-1.html" "$SRC/tests/data/ga/corpus/blog/blog-1.txt" "$TMP/over/p/"
 expect_status 0 "$CETUNE" evaluate -x alltext -d "$TMP/over"
 expect_grep "$TMP/err" "skipped .*huge.html: .*larger than 64 MB"
-expect_grep "$TMP/err" "loaded 1 documents in 1 packages .*skipped 1"
+expect_grep "$TMP/err" "loaded 1 document in 1 package .*skipped 1"
 expect_status 1 "$CETUNE" extract -x alltext "$TMP/over/p/huge.html"
 expect_grep "$TMP/err" "huge.html: larger than 64 MB"
 # Deeper than the model's 1,000,000 levels (CET_MAX_DEPTH): skipped with its reason.

@@ -24,6 +24,12 @@ expect_grep "$TMP/plain1" "macro average\|Macro Avg"
 expect_grep "$TMP/err" "loaded 3 documents in 3 packages"
 # The ranks scored their shards: rank 0 reports what they exchanged.
 expect_grep "$TMP/err" "MPI traffic per evaluation batch (3 ranks"
+# One rank exchanges nothing: no traffic line (it said "1 ranks").
+expect_status 0 mpirun $MPIRUN_OPTS -np 1 "$CETUNE" $E
+if grep -q "MPI traffic" "$TMP/err"; then fail "one rank printed: $(grep "MPI traffic" "$TMP/err")"; else ok; fi
+# --version names the MPI library of the MPI build.
+expect_status 0 mpirun $MPIRUN_OPTS -np 1 "$CETUNE" --version
+expect_grep "$TMP/out" "^MPI  *[A-Za-z]"
 expect_status 0 "$PLAIN" evaluate -x density -d "$D" --extracts "$TMP/x1"
 expect_status 0 mpirun $MPIRUN_OPTS -np 2 "$CETUNE" evaluate -x density -d "$D" --extracts "$TMP/x2"
 if diff -r "$TMP/x1" "$TMP/x2" >/dev/null; then ok; else fail "--extracts under mpirun: files differ"; fi
