@@ -156,6 +156,10 @@ int cet_run_rebind(struct cet_run *run, struct cet_error *err);
 /* cancel (may be NULL) is polled during evaluation; non-zero abandons the
  * generation in progress. */
 void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx);
+/* progress (may be NULL) is told after every generation of the fold runs
+ * of cet_run_folds, with the fold run's GA (the CLI's progress line). */
+typedef void (*cet_run_progress_fn)(void *ctx, const struct cet_ga *ga);
+void cet_run_set_progress(struct cet_run *run, cet_run_progress_fn progress, void *ctx);
 /* One generation: breeds, evaluates, writes the results and the
  * checkpoint.  0, 1 when cancelled (the run is as before the call), -1 on
  * error (the last checkpoint on disk still resumes). */

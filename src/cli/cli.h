@@ -126,7 +126,9 @@ extern int cli_quiet;
 extern double cli_progress_every;
 void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga, const char *label);
 void cli_progress_print(struct cli_progress *p, const struct cet_ga *ga);
-/* Ends the terminal's progress line, if one was printed. */
+/* Ends the terminal's progress line, if one was printed (ga NULL: the
+ * caller knows that one was).  cli_progress_start takes ga NULL for a run
+ * that has not begun. */
 void cli_progress_end(const struct cli_progress *p, const struct cet_ga *ga);
 
 #endif

@@ -271,10 +271,8 @@ static int cmd_evolve(int argc, char **argv)
     int r = 0, rc = cli_parse(&cli_evolve, &a, argc, argv);
     if (rc)
         goto done;
-    if (!cli_evolve_fold) { /* a fold's run shows its progress as the command asked */
-        cli_quiet = a.quiet;
-        cli_progress_every = a.progress;
-    }
+    cli_quiet = a.quiet;
+    cli_progress_every = a.progress;
     a.opt.select = (enum cet_select)a.select;
     if (a.no_race)
         a.opt.race = 0;

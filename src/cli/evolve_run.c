@@ -21,11 +21,7 @@ int evolve_run_loop(struct cet_run *run, int threads)
     struct cet_error err;
     int r = 0;
     struct cli_progress pr;
-    /* A fold's run (DIR/folds/K) says which fold its progress is. */
-    char label[32];
-    const char *slash = strrchr(dir, '/');
-    snprintf(label, sizeof label, "fold %s", slash ? slash + 1 : dir);
-    cli_progress_start(&pr, ga, cli_evolve_fold ? label : NULL);
+    cli_progress_start(&pr, ga, NULL);
     cet_run_set_cancel(run, cli_cancelled, NULL);
     struct cet_ga_status st;
     while (!cet_run_stopped(run) && !cli_signal && !(r = cet_run_step(run, &err)))
@@ -108,11 +104,30 @@ done:
     return rc;
 }
 
+/* The progress of the fold runs: one line per fold on a terminal, labelled. */
+struct fold_progress {
+    struct cli_progress pr;
+    const struct cet_ga *ga; /* the fold run's once it printed, valid only until it ends */
+    char label[32];
+};
+
 static void fold_line(void *ctx, size_t k, size_t K, const struct cet_fold *f, const char *fdir)
 {
-    (void)ctx;
+    struct fold_progress *fp = ctx;
+    if (fp->ga) /* the last fold printed a line; its run (and GA) is freed by now */
+        cli_progress_end(&fp->pr, NULL);
+    fp->ga = NULL;
+    snprintf(fp->label, sizeof fp->label, "fold %zu", k + 1);
+    cli_progress_start(&fp->pr, NULL, fp->label);
     fprintf(stderr, "cetune: fold %zu of %zu: the GA on %zu documents, %zu held out (%s)\n", k + 1,
             K, f->train_docs, f->heldout_docs, fdir);
+}
+
+static void fold_generation(void *ctx, const struct cet_ga *ga)
+{
+    struct fold_progress *fp = ctx;
+    fp->ga = ga;
+    cli_progress_print(&fp->pr, ga);
 }
 
 int evolve_folds(struct cet_run *run)
@@ -122,7 +137,12 @@ int evolve_folds(struct cet_run *run)
     struct cet_error err;
     size_t K = (size_t)cet_run_info(run)->folds, ndocs = cet_run_train(run)->ndocs;
     cet_run_set_cancel(run, cli_cancelled, NULL);
-    int rc = cet_run_folds(run, fold_line, NULL, &f, &err);
+    struct fold_progress fp = {0};
+    cet_run_set_progress(run, fold_generation, &fp);
+    int rc = cet_run_folds(run, fold_line, &fp, &f, &err);
+    if (fp.ga) /* the last fold's run is freed: its history is gone, but its line was printed */
+        cli_progress_end(&fp.pr, NULL);
+    cet_run_set_progress(run, NULL, NULL);
     if (rc < 0) {
         cli_error("%s", err.msg);
         return CLI_RUNTIME;

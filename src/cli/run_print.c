@@ -22,8 +22,9 @@ double cli_progress_every = 60;
 
 void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga, const char *label)
 {
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    struct cet_ga_status st = {0};
+    if (ga) /* NULL: a run that has not begun (a fold's) */
+        cet_ga_status(ga, &st);
     p->evals0 = st.evals;
     p->t0 = now();
     p->last = -1;
@@ -34,7 +35,8 @@ void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga, const c
 void cli_progress_end(const struct cli_progress *p, const struct cet_ga *ga)
 {
     size_t nhist;
-    if (!cli_quiet && p->tty && cet_ga_history(ga, &nhist) && nhist)
+    /* ga NULL: a line was printed (the caller knows), its run is gone. */
+    if (!cli_quiet && p->tty && (!ga || (cet_ga_history(ga, &nhist) && nhist)))
         fputc('\n', stderr);
 }
 

@@ -289,8 +289,8 @@ static char *fold_command(const struct cet_run *run, const char *fdir, const cha
     return b.p;
 }
 
-/* Runs (or resumes) the GA of the fold in fdir to its end, quietly, polling
- * the run's cancel callback.  0, 1 when cancelled (the fold's checkpoint is
+/* Runs (or resumes) the GA of the fold in fdir to its end, telling the
+ * run's progress callback of each generation and polling its cancel one.  0, 1 when cancelled (the fold's checkpoint is
  * kept), or -1. */
 static int fold_run(struct cet_run *run, const char *fdir, const char *train,
                     struct cet_error *err)
@@ -320,7 +320,8 @@ static int fold_run(struct cet_run *run, const char *fdir, const char *train,
     int r = 0;
     while (!cet_run_stopped(fr) && !(run->cancel && run->cancel(run->cancel_ctx)) &&
            !(r = cet_run_step(fr, err)))
-        ;
+        if (run->progress)
+            run->progress(run->progress_ctx, cet_run_ga(fr));
     if (r < 0)
         goto done;
     if (!cet_run_stopped(fr)) {

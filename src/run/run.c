@@ -437,6 +437,12 @@ void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx)
     run->cancel_ctx = ctx;
 }
 
+void cet_run_set_progress(struct cet_run *run, cet_run_progress_fn progress, void *ctx)
+{
+    run->progress = progress;
+    run->progress_ctx = ctx;
+}
+
 int cet_run_step(struct cet_run *run, struct cet_error *err)
 {
     if (!run->bound)

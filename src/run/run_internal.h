@@ -35,6 +35,8 @@ struct cet_run {
     cet_ga_cancel_fn cancel;
     void *cancel_ctx;
     struct cet_run_rows rows;    /* individuals.csv's (cet_run_write_results) */
+    cet_run_progress_fn progress; /* of the fold runs (cet_run_set_progress) */
+    void *progress_ctx;
 };
 
 /* The run directory's lock (rundir.c). */
