@@ -80,7 +80,7 @@ expect_status 2 "$CETUNE" evolve $RUN --mutation-sigma 2
 expect_status 2 "$CETUNE" evolve $RUN --time 5x
 expect_status 2 "$CETUNE" evolve $RUN --frobnicate
 expect_status 2 "$CETUNE" evolve --resume "$TMP/t1" --pop 9
-expect_grep "$TMP/err" 'only --threads may be given'
+expect_grep "$TMP/err" 'only --threads, --quiet, --progress may be given'
 expect_status 1 "$CETUNE" evolve --resume "$TMP/nothing-here"
 expect_status 0 "$CETUNE" evolve --help
 expect_grep "$TMP/out" 'usage: cetune evolve'

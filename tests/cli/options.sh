@@ -49,7 +49,7 @@ expect_status 2 "$CETUNE" sample --nope
 expect_grep "$TMP/err" "unknown option '--nope'"
 expect_status 2 "$CETUNE" report a b
 expect_status 2 "$CETUNE" evolve --resume x --seed 3
-expect_grep "$TMP/err" 'only --threads may be given with it, not --seed'
+expect_grep "$TMP/err" 'only --threads, --quiet, --progress may be given with it, not --seed'
 
 # cetune list lines its columns up, the longest name (ignore_nonlink_images) included.
 expect_status 0 "$CETUNE" list
