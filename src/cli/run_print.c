@@ -150,6 +150,47 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
     }
 }
 
+/* Wider than this (a score or pipeline run evolves dozens of parameters),
+ * the table of the best turns: a row per parameter, a column per rank. */
+enum { TABLE_WIDTH = 100 };
+
+static void print_transposed(const struct cet_ga *ga, const struct cet_params_desc *d,
+                             const size_t *rank, size_t n, const uint8_t *shown, int wname,
+                             int wval)
+{
+    struct cet_individual ind;
+    wname = wname < 10 ? 10 : wname;
+    wval = wval < 9 ? 9 : wval;
+    printf("%-*s", wname, "rank");
+    for (size_t j = 0; j < n; j++)
+        printf("  %*zu", wval, j + 1);
+    putchar('\n');
+    for (size_t k = 0; k < d->ngenes; k++) {
+        if (!shown[k])
+            continue;
+        printf("%-*s", wname, d->genes[k].name);
+        for (size_t j = 0; j < n; j++) {
+            char v[64];
+            cet_ga_individual(ga, rank[j], &ind);
+            gene_text(d, ind.genes, k, v, sizeof v);
+            printf("  %*s", wval, v);
+        }
+        putchar('\n');
+    }
+    static const char *const rows[] = {"fitness", "precision", "recall", "generation"};
+    for (size_t m = 0; m < 4; m++) {
+        printf("%-*s", wname, rows[m]);
+        for (size_t j = 0; j < n; j++) {
+            cet_ga_individual(ga, rank[j], &ind);
+            if (m == 3)
+                printf("  %*ld", wval, ind.born);
+            else
+                printf("  %*.4f", wval, m == 0 ? ind.fit : m == 1 ? ind.prec : ind.rec);
+        }
+        putchar('\n');
+    }
+}
+
 /* Table 2 of Gottron (2008): the best distinct individuals, then the defaults
  * (their active parameters). */
 void cli_print_run(struct cet_run *run)
@@ -193,20 +234,30 @@ void cli_print_run(struct cet_run *run)
         printf("%ld document evaluations\n", st.doc_evals);
     print_goal(ga, cet_run_dir(run));
     putchar('\n');
-    printf("%4s", "rank");
+    int width = 4 + 2 + 8 + 2 + 9 + 2 + 8 + 2 + 10, wname = 0, wval = 6;
     for (size_t k = 0; k < d->ngenes; k++) {
         if (!shown[k])
             continue;
         w[k] = (int)strlen(d->genes[k].name);
+        wname = w[k] > wname ? w[k] : wname;
         for (size_t j = 0; j < n; j++) {
             char v[64];
             cet_ga_individual(ga, rank[j], &ind);
             gene_text(d, ind.genes, k, v, sizeof v);
             if ((int)strlen(v) > w[k])
                 w[k] = (int)strlen(v);
+            wval = (int)strlen(v) > wval ? (int)strlen(v) : wval;
         }
-        printf("  %*s", w[k], d->genes[k].name);
+        width += 2 + w[k];
     }
+    if (width > TABLE_WIDTH) {
+        print_transposed(ga, d, rank, n, shown, wname, wval);
+        goto defaults;
+    }
+    printf("%4s", "rank");
+    for (size_t k = 0; k < d->ngenes; k++)
+        if (shown[k])
+            printf("  %*s", w[k], d->genes[k].name);
     printf("  %8s  %9s  %8s  %10s\n", "fitness", "precision", "recall", "generation");
     for (size_t j = 0; j < n; j++) {
         cet_ga_individual(ga, rank[j], &ind);
@@ -220,15 +271,27 @@ void cli_print_run(struct cet_run *run)
         }
         printf("  %8.4f  %9.4f  %8.4f  %10ld\n", ind.fit, ind.prec, ind.rec, ind.born);
     }
+defaults:;
     double f = cet_run_defaults_fitness(run, g);
     uint8_t active[CET_MAX_GENES];
     cet_params_active(d, g, active);
     printf("\ndefaults (");
-    for (size_t k = 0, sep = 0; k < d->ngenes; k++) {
+    /* Wrapped like the table: a long list goes on indented lines. */
+    for (size_t k = 0, sep = 0, col = 10; k < d->ngenes; k++) {
         char v[64];
         cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, sizeof v);
-        if (active[k])
-            printf("%s%s=%s", sep++ ? " " : "", d->genes[k].name, v);
+        if (!active[k])
+            continue;
+        size_t len = strlen(d->genes[k].name) + 1 + strlen(v);
+        if (sep && col + 1 + len > TABLE_WIDTH) {
+            printf("\n  ");
+            col = 2;
+        } else if (sep++) {
+            putchar(' ');
+            col++;
+        }
+        printf("%s=%s", d->genes[k].name, v);
+        col += len;
     }
     if (isnan(f))
         printf(")\n");

@@ -304,6 +304,13 @@ static void statistics(struct cet_ga *ga, double *cand_genomes)
         s.std = sqrt(sq / (double)m);
         s.diversity = cet_genome_diversity(ga->desc, cand_genomes, n);
     }
+    /* A Pareto search keeps its front, not the highest F1, in the population:
+     * its best is best.json's, the highest F1 on the front of everything
+     * evaluated so far, so that generations.csv, the plots and report.md
+     * agree with best.json and never go down. */
+    size_t b = ga->opt.goal.npareto ? cet_ga_best(ga) : (size_t)-1;
+    if (b != (size_t)-1)
+        s.best = ga->fit[b];
     ga->hist[ga->nhist++] = s;
 }
 

@@ -103,53 +103,126 @@ static int md_goal(const struct cet_ga *ga, struct cet_buf *b)
     return rc;
 }
 
+/* Gene k of genome g as a table cell: its value, or empty when inactive. */
+static void gene_cell(const struct cet_params_desc *d, const double *g, const uint8_t *active,
+                      size_t k, char *v, size_t size)
+{
+    v[0] = 0;
+    if (active[k])
+        cet_param_format(d->ex, d->genes[k].index, g[k], 0, v, size);
+}
+
+/* More parameter columns than this, and the table turns: one row per
+ * parameter, one column per individual (a pipeline evolves dozens). */
+enum { MD_WIDE = 8 };
+
 /* Table 2 of Gottron 2008: the best distinct individuals (top.json), then the
- * defaults. */
+ * defaults; only the parameters active in one of them. */
 static int md_best(const struct cet_report *r, struct cet_buf *b)
 {
     const struct cet_ga *ga = r->ga;
     const struct cet_params_desc *d = &r->desc;
-    size_t *rank = NULL, n = 0;
-    struct cet_individual in, dflt;
+    size_t *rank = NULL, n = 0, G = d->ngenes;
     double *def = malloc((d->ngenes + 1) * sizeof *def);
+    struct cet_individual *in = NULL;
+    uint8_t (*act)[CET_MAX_GENES] = NULL, shown[CET_MAX_GENES] = {0};
     int rc = !def || cet_ga_top(ga, r->run.top ? r->run.top : 5, &rank, &n);
     rc = rc || cet_buf_puts(b, "## Best individuals\n\n");
-    if (!n) {
-        rc = rc || cet_buf_puts(b, "Nothing was evaluated yet.\n\n");
+    if (!rc && !n) {
+        rc = cet_buf_puts(b, "Nothing was evaluated yet.\n\n");
         goto done;
     }
-    rc = rc || cet_buf_printf(b, "The best distinct individuals on the training sample of %ld "
-                                 "documents (`top.json`; table 2 of Gottron 2008), then the "
-                                 "defaults.", r->run.docs) ||
-         md_goal(ga, b) || cet_buf_puts(b, "\n\n| rank |");
-    for (size_t k = 0; k < d->ngenes && !rc; k++)
-        rc = cet_buf_printf(b, " %s |", d->genes[k].name);
-    rc = rc || cet_buf_puts(b, " fitness | precision | recall | generation |\n| ---: |");
-    for (size_t k = 0; k < d->ngenes && !rc; k++)
-        rc = cet_buf_puts(b, " ---: |");
-    rc = rc || cet_buf_puts(b, " ---: | ---: | ---: | ---: |\n");
-    for (size_t k = 0; k < n && !rc; k++) {
-        cet_ga_individual(ga, rank[k], &in);
-        rc = cet_buf_printf(b, "| %zu |", k + 1) || cet_genome_cells(b, d, in.genes, " %s |") ||
-             cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n", in.fit, in.prec, in.rec, in.born);
-    }
-    if (rc)
+    /* Rows 0..n-1 the best, row n the defaults (in[n] only when evaluated). */
+    in = rc ? NULL : calloc(n + 1, sizeof *in);
+    act = in ? malloc((n + 1) * sizeof *act) : NULL;
+    if (rc || !act) {
+        rc = -1;
         goto done;
+    }
     cet_params_default_genome(d, def);
     cet_genome_normalise(d, cet_ga_opts(ga)->resolution, def);
-    size_t di = cet_report_defaults_index(ga, def);
-    if (di != (size_t)-1)
-        cet_ga_individual(ga, di, &dflt);
-    rc = cet_buf_puts(b, "| defaults |") || cet_genome_cells(b, d, def, " %s |");
-    if (di == (size_t)-1)
-        rc = rc || cet_buf_puts(b, " not evaluated | | | |\n\n");
-    else
-        rc = rc || cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n\n", dflt.fit, dflt.prec,
-                                  dflt.rec, dflt.born);
+    size_t di = cet_report_defaults_index(ga, def), nshown = 0;
+    for (size_t k = 0; k <= n; k++) {
+        if (k < n)
+            cet_ga_individual(ga, rank[k], &in[k]);
+        else if (di != (size_t)-1)
+            cet_ga_individual(ga, di, &in[k]);
+        cet_params_active(d, k < n ? in[k].genes : def, act[k]);
+        for (size_t g = 0; g < G; g++)
+            shown[g] |= act[k][g];
+    }
+    for (size_t g = 0; g < G; g++)
+        nshown += shown[g];
+    rc = cet_buf_printf(b, "The best distinct individuals on the training sample of %ld "
+                           "documents (`top.json`; table 2 of Gottron 2008), then the "
+                           "defaults%s.", r->run.docs,
+                        nshown < G ? "; parameters inactive in all of them are left out" : "") ||
+         md_goal(ga, b) || cet_buf_puts(b, "\n\n");
+    char v[64];
+    if (nshown > MD_WIDE) {
+        rc = rc || cet_buf_puts(b, "| parameter |");
+        for (size_t k = 0; k < n && !rc; k++)
+            rc = cet_buf_printf(b, " %zu |", k + 1);
+        rc = rc || cet_buf_puts(b, " defaults |\n| --- |");
+        for (size_t k = 0; k <= n && !rc; k++)
+            rc = cet_buf_puts(b, " ---: |");
+        rc = rc || cet_buf_puts(b, "\n");
+        for (size_t g = 0; g < G && !rc; g++) {
+            if (!shown[g])
+                continue;
+            rc = cet_buf_printf(b, "| %s |", d->genes[g].name);
+            for (size_t k = 0; k <= n && !rc; k++) {
+                gene_cell(d, k < n ? in[k].genes : def, act[k], g, v, sizeof v);
+                rc = cet_buf_printf(b, " %s |", v);
+            }
+            rc = rc || cet_buf_puts(b, "\n");
+        }
+        static const char *const rows[] = {"fitness", "precision", "recall", "generation"};
+        for (size_t m = 0; m < 4 && !rc; m++) {
+            rc = cet_buf_printf(b, "| %s |", rows[m]);
+            for (size_t k = 0; k <= n && !rc; k++) {
+                const struct cet_individual *x = &in[k];
+                if (k == n && di == (size_t)-1)
+                    rc = cet_buf_puts(b, m ? " |" : " not evaluated |");
+                else if (m == 3)
+                    rc = cet_buf_printf(b, " %ld |", x->born);
+                else
+                    rc = cet_buf_printf(b, " %.4f |", m == 0 ? x->fit : m == 1 ? x->prec : x->rec);
+            }
+            rc = rc || cet_buf_puts(b, "\n");
+        }
+        rc = rc || cet_buf_puts(b, "\n");
+    } else {
+        rc = rc || cet_buf_puts(b, "| rank |");
+        for (size_t g = 0; g < G && !rc; g++)
+            if (shown[g])
+                rc = cet_buf_printf(b, " %s |", d->genes[g].name);
+        rc = rc || cet_buf_puts(b, " fitness | precision | recall | generation |\n| ---: |");
+        for (size_t g = 0; g < G && !rc; g++)
+            if (shown[g])
+                rc = cet_buf_puts(b, " ---: |");
+        rc = rc || cet_buf_puts(b, " ---: | ---: | ---: | ---: |\n");
+        for (size_t k = 0; k <= n && !rc; k++) {
+            rc = k < n ? cet_buf_printf(b, "| %zu |", k + 1) : cet_buf_puts(b, "| defaults |");
+            for (size_t g = 0; g < G && !rc; g++)
+                if (shown[g]) {
+                    gene_cell(d, k < n ? in[k].genes : def, act[k], g, v, sizeof v);
+                    rc = cet_buf_printf(b, " %s |", v);
+                }
+            if (k == n && di == (size_t)-1)
+                rc = rc || cet_buf_puts(b, " not evaluated | | | |\n");
+            else
+                rc = rc || cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n", in[k].fit,
+                                          in[k].prec, in[k].rec, in[k].born);
+        }
+        rc = rc || cet_buf_puts(b, "\n");
+    }
     if (di != (size_t)-1)
         rc = rc || cet_buf_printf(b, "The best is %+.4f over the defaults on the training "
-                                     "sample.\n\n", cet_ga_fitness(ga, rank[0]) - dflt.fit);
+                                     "sample.\n\n", in[0].fit - in[n].fit);
 done:
+    free(act);
+    free(in);
     free(def);
     free(rank);
     return rc;
@@ -326,7 +399,7 @@ static int md_plots(const struct cet_report *r, const char *no_plots, struct cet
                                  "generation.  The best rose from %.4f in generation 0 to %.4f "
                                  "(found in generation %ld); the last generation's mean is "
                                  "%.4f.\n\n![convergence](%s)\n\n",
-                              first->best, last->best, best.born, last->mean, r->plots[0]);
+                              first->best, best.fit, best.born, last->mean, r->plots[0]);
     rc = rc || cet_buf_puts(b, "### Explored parameters\n\n");
     if (r->desc.ngenes == 1)
         rc = rc || cet_buf_printf(b, "Every evaluated individual's %s against its fitness, "

@@ -542,12 +542,27 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
 {
     const struct cet_ga *ga = r->ga;
     const struct cet_params_desc *d = &r->desc;
-    size_t G = d->ngenes, cols = G < 3 ? G : G <= 9 ? 3 : 4, rows = (G + cols - 1) / cols;
-    const double *best = cet_ga_genes(ga, cet_ga_best(ga));
     struct cet_ga_status st;
     size_t npop;
     cet_ga_status(ga, &st);
-    cet_ga_population(ga, &npop);
+    const size_t *pop = cet_ga_population(ga, &npop);
+    /* A panel for each parameter active in some member of the final
+     * population: a pipeline's stage parameters of extractors no member
+     * uses would be empty panels (72 of them, 6520 pixels high). */
+    uint8_t shown[CET_MAX_GENES] = {0}, on[CET_MAX_GENES];
+    size_t G = 0;
+    for (size_t m = 0; m < npop; m++) {
+        cet_params_active(d, cet_ga_genes(ga, pop[m]), on);
+        for (size_t k = 0; k < d->ngenes; k++)
+            shown[k] |= on[k];
+    }
+    for (size_t k = 0; k < d->ngenes; k++)
+        G += shown[k];
+    if (!G) /* nothing active (cannot happen: a gene without "when" always is) */
+        for (size_t k = 0; k < d->ngenes; k++)
+            G += shown[k] = 1;
+    size_t cols = G < 3 ? G : G <= 9 ? 3 : 4, rows = (G + cols - 1) / cols;
+    const double *best = cet_ga_genes(ga, cet_ga_best(ga));
     uint8_t best_on[CET_MAX_GENES], def_on[CET_MAX_GENES];
     cet_params_active(d, best, best_on);
     cet_params_active(d, defaults, def_on);
@@ -560,12 +575,17 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
                                "set ylabel 'individuals'\nset yrange [0:%zu]\n"
                                "set grid ytics lc rgb '#dddddd'\nset key top right opaque\n",
                             npop + (npop + 4) / 5);
-    for (size_t k = 0; k < G && !rc; k++) {
+    for (size_t k = 0; k < d->ngenes && !rc; k++) {
         const struct cet_gene *g = &d->genes[k];
+        if (!shown[k])
+            continue;
         double dp = axis_pos(g, defaults[k]), bp = axis_pos(g, best[k]);
         rc = cet_buf_puts(b, "unset logscale x\nunset xtics\nset xtics\nset title ") ||
              gp_str(b, g->name) || cet_buf_puts(b, "\n") || gp_axis(b, d, g, "x") ||
              cet_buf_puts(b, "unset xlabel\n"); /* the panel's title names it */
+        /* Many enum values side by side overlap: slanted, they fit. */
+        if (categorical(g) && ncategories(g) > 4)
+            rc = rc || cet_buf_puts(b, "set xtics rotate by -35 left font ',9'\n");
         /* The default last, so its dashes show on the best's line when they
          * meet; neither where the gene is inactive. */
         if (best_on[k])
