@@ -206,6 +206,41 @@ static int add_seed_configs(struct cet_run *run, const struct cli_list *files)
     return 0;
 }
 
+/* --folds K needs a document per fold: checked on the corpora's listing and
+ * the sample before the run directory is made (loading may still skip
+ * documents, which the folds then report). */
+static int check_folds(const struct args *a)
+{
+    struct cet_entries e = {0};
+    struct cet_error err;
+    char **names = NULL;
+    size_t n = 0;
+    if (!a->folds)
+        return 0;
+    if (cet_corpus_scan(&e, a->dirs.v, a->dirs.n, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_RUNTIME;
+    }
+    n = e.n;
+    cet_entries_free(&e);
+    if (a->sample) {
+        int rc = cli_readable(a->sample);
+        if (rc)
+            return rc;
+        if (cet_sample_read(&names, &n, a->sample, &err)) {
+            cli_error("%s", err.msg);
+            return CLI_RUNTIME;
+        }
+        cet_sample_free(names, n);
+    }
+    if (a->sample_size >= 0 && (size_t)a->sample_size < n)
+        n = (size_t)a->sample_size;
+    if ((size_t)a->folds > n)
+        return cli_usage("evolve", "--folds %ld needs at least %ld training documents (one per "
+                                   "fold); there are %zu", a->folds, a->folds, n);
+    return 0;
+}
+
 /* Checks the options, the description, the seeds and the validation corpora
  * (only scanned: they are loaded when the run ends). */
 static int new_run(struct cet_run **run, const struct args *a)
@@ -239,7 +274,7 @@ static int new_run(struct cet_run **run, const struct args *a)
     rc = add_seed_configs(*run, &a->seed_configs);
     if (!rc && cet_run_check(*run, &err))
         rc = cli_usage("evolve", "%s", err.msg);
-    return rc;
+    return rc ? rc : check_folds(a);
 }
 
 /* The run directory is never inside a training or validation corpus and

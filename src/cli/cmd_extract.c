@@ -26,6 +26,7 @@ struct job {
     const struct cet_config *cfg;
     int format, headers;   /* enum cet_page_format */
     int printed, open_line; /* pages on stdout so far; the last one's text lacks its '\n' */
+    size_t max_body;        /* --max-body: larger pages fail */
     const char *out_dir, *url;
     struct cet_page *pg;   /* reused across pages */
     struct cet_buf page, out;
@@ -127,7 +128,7 @@ static int extract_one(struct job *j, const char *input)
     struct cet_error err;
     char *target = NULL;
     int rc = -1;
-    if (cet_read_file(&j->page, path, CET_MAX_PAGE_BYTES, &err)) {
+    if (cet_read_file(&j->page, path, j->max_body, &err)) {
         cli_error("%s", err.msg);
         goto done;
     }
@@ -180,8 +181,14 @@ struct args {
     struct cli_configs cfgs;
     int format, headers;
     const char *out_dir, *adhosts, *routes, *url;
+    size_t max_body;
 };
 #define ARG(field) offsetof(struct args, field)
+
+static void init(void *p)
+{
+    ((struct args *)p)->max_body = CET_MAX_PAGE_BYTES;
+}
 
 /* In the order of enum cet_page_format. */
 static const char *const formats[] = {"text", "html", "markdown", "json", NULL};
@@ -206,6 +213,8 @@ static const struct cli_opt options[] = {
      .help = "write DIR/NAME.txt (NAME.html with --format html) for each page"},
     {.name = "url", .arg = "URL", .type = CLI_STR, .off = ARG(url),
      .help = "the pages' URL: picks the configuration with --routes, and is the JSON's url"},
+    {.name = "max-body", .arg = "BYTES", .type = CLI_SIZE, .off = ARG(max_body), .min = 1,
+     .max = CET_MAX_PAGE_BYTES, .help = "largest page read (as serve's); a larger one fails"},
     {.name = "headers", .type = CLI_FLAG, .off = ARG(headers),
      .help = "on standard output, a line ==> FILE <== before each page instead of a form feed "
              "line between pages"},
@@ -236,6 +245,7 @@ static int check_out_dir(const char *dir)
 static int cmd_extract(int argc, char **argv);
 const struct cli_command cli_extract = {
     .name = "extract", .run = cmd_extract, .opts = options, .size = sizeof(struct args),
+    .init = init,
     .operands = "[FILE.html... | -]",
     .summary = "print the main text of pages with one configuration",
     .about = "Prints the main text of each page (standard input when no FILE is given) with the "
@@ -257,6 +267,7 @@ static int cmd_extract(int argc, char **argv)
     j.url = a.url;
     j.headers = a.headers;
     j.out_dir = a.out_dir;
+    j.max_body = a.max_body;
     if (rc)
         goto done;
     if (cfgs.n + !!a.routes > 1) {

@@ -94,8 +94,19 @@ static int ends_with(const char *s, const char *suffix)
 
 /* gzread handles both compressed and plain files; the limit stops a
  * decompression bomb from taking all memory. */
+/* A read limit for messages: "64 MB" when it is whole megabytes, else bytes. */
+static const char *limit_text(char *buf, size_t size, size_t limit)
+{
+    if (limit && !(limit & ((1u << 20) - 1)))
+        snprintf(buf, size, "%zu MB", limit >> 20);
+    else
+        snprintf(buf, size, "the limit of %zu bytes", limit);
+    return buf;
+}
+
 static int read_gz(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err)
 {
+    char lt[48];
     gzFile f = gzopen(path, "rb");
     if (!f)
         return cet_fail(err, "%s: %s", path, strerror(errno ? errno : ENOENT));
@@ -118,7 +129,8 @@ static int read_gz(struct cet_buf *out, const char *path, size_t limit, struct c
             break;
         if (out->len + (size_t)n > limit) {
             gzclose(f);
-            return cet_fail(err, "%s: larger than %zu MB when decompressed", path, limit >> 20);
+            return cet_fail(err, "%s: larger than %s when decompressed", path,
+                            limit_text(lt, sizeof lt, limit));
         }
         if (cet_buf_add(out, chunk, (size_t)n)) {
             gzclose(f);
@@ -149,6 +161,7 @@ int cet_read_file(struct cet_buf *out, const char *path, size_t limit, struct ce
 
 static int read_file(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err)
 {
+    char lt[48];
     out->len = 0;
     if (cet_buf_reserve(out, 0))
         return cet_fail(err, "%s: out of memory", path);
@@ -165,7 +178,7 @@ static int read_file(struct cet_buf *out, const char *path, size_t limit, struct
     }
     if (fstat(fd, &st) == 0 && (size_t)st.st_size > limit) {
         close(fd);
-        return cet_fail(err, "%s: larger than %zu MB", path, limit >> 20);
+        return cet_fail(err, "%s: larger than %s", path, limit_text(lt, sizeof lt, limit));
     }
     for (;;) {
         if (cet_buf_reserve(out, 1 << 16)) {
@@ -185,7 +198,7 @@ static int read_file(struct cet_buf *out, const char *path, size_t limit, struct
         out->len += (size_t)n;
         if (out->len > limit) {
             close(fd);
-            return cet_fail(err, "%s: larger than %zu MB", path, limit >> 20);
+            return cet_fail(err, "%s: larger than %s", path, limit_text(lt, sizeof lt, limit));
         }
     }
     out->p[out->len] = 0;
