@@ -54,6 +54,14 @@ expect_grep "$TMP/f/report.md" '^| 4 | 15 | 5 |'
 # --force removes the folds; a sample smaller than K is refused.
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 10 --generations 1 --pop 4 -o "$TMP/f" --force
 if [ ! -e "$TMP/f/folds" ] && [ ! -e "$F" ]; then ok; else fail "--force left the folds"; fi
-expect_status 1 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 3 --folds 4 -o "$TMP/small"
-expect_grep "$TMP/err" 'there are 3 documents'
+expect_status 2 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 3 --folds 4 -o "$TMP/small"
+expect_grep "$TMP/err" 'folds 4 needs at least 4 training documents (one per fold); there are 3$'
+if [ -e "$TMP/small" ]; then fail "a refused --folds made $TMP/small"; else ok; fi
+# --folds larger than the training sample is a usage error found before the
+# run directory is made (it was found after run.json and checkpoint.json).
+expect_status 2 "$CETUNE" evolve -p "$SRC/params/lqf.json" -d "$SRC/samples/demo" --folds 100 -o "$TMP/r3"
+expect_grep "$TMP/err" "folds 100 needs at least 100 training documents (one per fold); there are 36"
+if [ -e "$TMP/r3" ]; then fail "--folds 100 made $TMP/r3"; else ok; fi
+expect_status 2 "$CETUNE" evolve -p "$SRC/params/lqf.json" -d "$SRC/samples/demo" --sample-size 5 --folds 6 -o "$TMP/r4"
+if [ -e "$TMP/r4" ]; then fail "--folds 6 of a 5-document sample made $TMP/r4"; else ok; fi
 finish

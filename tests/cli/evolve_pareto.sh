@@ -37,6 +37,17 @@ maxf=$(awk -F, 'NR > 1 && $5 > m { m = $5 } END { print m }' "$P")
 if awk -v a="$bestf" -v b="$maxf" 'BEGIN { exit !(a - b < 5e-7 && b - a < 5e-7) }'; then ok
 else fail "best.json fitness $bestf, the front's highest F1 $maxf"; fi
 
+# "best" means the same everywhere: in a Pareto run generations.csv's best is
+# the front's highest F1 so far (best.json's), so it never goes down, its last
+# value is best.json's fitness, and report.md says so.
+if awk -F, 'NR > 2 && $3 + 0 < prev - 1e-12 { exit 1 } NR > 1 { prev = $3 + 0 }' "$TMP/p/generations.csv"; then ok
+else fail "generations.csv's best goes down: $(cut -d, -f1,3 "$TMP/p/generations.csv" | tr '\n' ' ')"; fi
+lastbest=$(tail -1 "$TMP/p/generations.csv" | cut -d, -f3)
+if awk -v a="$bestf" -v b="$lastbest" 'BEGIN { exit !(a - b < 5e-7 && b - a < 5e-7) }'; then ok
+else fail "generations.csv's last best $lastbest, best.json $bestf"; fi
+expect_status 0 "$CETUNE" report "$TMP/p"
+expect_grep "$TMP/p/report.md" "to $(printf '%.4f' "$bestf") (found in generation"
+
 # One thread: the same files.
 expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/p1"
 same_files "$TMP/p" "$TMP/p1" "between 2 and 1 threads" pareto.csv best.json individuals.csv pareto/1.json

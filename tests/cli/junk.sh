@@ -37,6 +37,12 @@ printf 'a.com\n\x7fELF\x01\x00\x00binary\n' > "$TMP/binary.txt"
 expect_status 2 "$CETUNE" extract -x crunch --adhosts "$TMP/binary.txt" "$P"
 expect_grep "$TMP/err" "binary.txt:2:1: "
 
+# extract --max-body, as serve's: a larger page fails with the limit named.
+expect_status 1 "$CETUNE" extract -x lqf --max-body 100 "$P"
+expect_grep "$TMP/err" "news-1.html: larger than the limit of 100 bytes"
+expect_status 0 "$CETUNE" extract -x lqf --max-body 1000000 "$P"
+expect_status 2 "$CETUNE" extract -x lqf --max-body 0 "$P"
+
 # extract -o names a directory.
 ( cd "$TMP" && "$CETUNE" extract -x score -o out.txt "$P" ) >"$TMP/out" 2>"$TMP/err"
 st=$?

@@ -10,6 +10,13 @@ RUN="-p $SRC/params/pipeline.json -d $D --pop 12 --generations 4 --seed 5"
 
 expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/t1"
 expect_grep "$TMP/out" '^pipeline on 36 documents: 4 generations'
+# The final table fits 100 columns: turned, a row per active parameter.
+wide=$(awk 'length > 100' "$TMP/out" | wc -l)
+if [ "$wide" = 0 ]; then ok; else fail "$wide lines of evolve's output are wider than 100 columns"; fi
+expect_grep "$TMP/out" '^rank  *1  *2 '
+expect_grep "$TMP/out" '^fitness  *0\.[0-9]\{4\}  *0\.'
+if grep -q '^s2\.lqf\.t ' "$TMP/out" && ! grep -q '"s2.lqf.t"' "$TMP/t1/top.json"; then
+  fail "the table shows s2.lqf.t, inactive in every row"; else ok; fi
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/t2"
 same_run "$TMP/t1" "$TMP/t2" "between 1 and 2 threads"
 
@@ -52,6 +59,21 @@ same_run "$TMP/ref" "$TMP/int" "after SIGINT and --resume"
 # report plots the run (active genes only) and list describes the pipeline.
 expect_status 0 "$CETUNE" report "$TMP/t1"
 if [ -s "$TMP/t1/report.md" ]; then ok; else fail "report.md missing"; fi
+# report.md's table of the best is turned (a row per parameter active in one
+# of them) instead of 76 mostly empty columns.
+cols=$(awk '/^## Best individuals/ { on = 1 } on && /^\|/ { n = gsub(/\|/, "|"); if (n > m) m = n }
+            on && /^## / && !/Best/ { on = 0 } END { print m }' "$TMP/t1/report.md")
+if [ "$cols" -le 8 ]; then ok; else fail "report.md's best table has $((cols - 1)) columns"; fi
+expect_grep "$TMP/t1/report.md" '^| parameter | 1 | 2 |'
+# distribution.png: a panel per parameter active in the final population,
+# not one per described parameter.
+panels=$(sed -n '/distribution.png/,/unset multiplot/p' "$TMP/t1/report.gp" | grep -c '^set title')
+genes=$("$CETUNE" list pipeline | grep -c '^    [a-z]')
+if [ "$panels" -gt 0 ] && [ "$panels" -lt "$genes" ]; then ok
+else fail "distribution.png has $panels panels for $genes parameters"; fi
+layout=$(sed -n 's/^set multiplot layout \([0-9]*\),\([0-9]*\).*/\1 \2/p' "$TMP/t1/report.gp" | tail -1)
+if [ $(( ${layout% *} * ${layout#* } )) -lt $((panels + ${layout#* })) ]; then ok
+else fail "distribution layout $layout for $panels panels"; fi
 expect_status 0 "$CETUNE" list pipeline
 expect_grep "$TMP/out" 's2.lqf.t'
 expect_grep "$TMP/out" 'post.subtree_alpha'
