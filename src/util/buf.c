@@ -94,10 +94,12 @@ static int ends_with(const char *s, const char *suffix)
 
 /* gzread handles both compressed and plain files; the limit stops a
  * decompression bomb from taking all memory. */
-/* A read limit for messages: "64 MB" when it is whole megabytes, else bytes. */
+/* A read limit for messages: "64 MB" when it is whole megabytes (or one
+ * byte more: a caller that reads one byte over to see that a file is too
+ * large), else bytes. */
 static const char *limit_text(char *buf, size_t size, size_t limit)
 {
-    if (limit && !(limit & ((1u << 20) - 1)))
+    if (limit >= (1u << 20) && (limit & ((1u << 20) - 1)) <= 1)
         snprintf(buf, size, "%zu MB", limit >> 20);
     else
         snprintf(buf, size, "the limit of %zu bytes", limit);
