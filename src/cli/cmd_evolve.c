@@ -24,7 +24,7 @@ struct args {
     const char *params, *sample, *out, *resume, *template_ref;
     struct cli_list dirs, seed_configs, validate;
     long sample_size, threads, top, folds;
-    int by_package, force, select, no_race, fitness, quiet;
+    int by_package, force, select, strategy, no_race, fitness, quiet;
     double progress;
     struct cet_ga_options opt;
 };
@@ -37,6 +37,7 @@ static void init(void *p)
     struct args *a = p;
     cet_ga_default_options(&a->opt);
     a->select = (int)a->opt.select;
+    a->strategy = (int)a->opt.strategy;
     a->sample_size = -1;
     a->top = 5;
     a->progress = cli_progress_every;
@@ -73,8 +74,10 @@ static const struct cli_opt options[] = {
      .help = "train on N documents drawn with --seed, in proportion to the packages"},
     {.name = "by-package", .type = CLI_FLAG, .off = ARG(by_package),
      .help = "with --sample-size, draw the same number of documents per package"},
+    {.name = "strategy", .type = CLI_ENUM, .off = ARG(strategy), .values = cet_strategy_names,
+     .help = "the search: the genetic algorithm, or CMA-ES (docs/cmaes.md)"},
     {.name = "pop", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.pop), .min = 2, .max = 1000000,
-     .help = "individuals per generation"},
+     .help = "individuals per generation (cmaes: lambda)"},
     {.name = "generations", .arg = "N", .type = CLI_LONG, .off = ARG(opt.generations),
      .max = 100000000, .help = "stop after N generations, the initial one included; 0: no limit"},
     {.name = "patience", .arg = "N", .type = CLI_LONG, .off = ARG(opt.patience), .max = 100000000,
@@ -309,6 +312,7 @@ static int cmd_evolve(int argc, char **argv)
     cli_quiet = a.quiet;
     cli_progress_every = a.progress;
     a.opt.select = (enum cet_select)a.select;
+    a.opt.strategy = (enum cet_strategy_kind)a.strategy;
     if (a.no_race)
         a.opt.race = 0;
     if (a.opt.race && !cet_goal_is_default(&a.opt.goal)) {

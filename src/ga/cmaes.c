@@ -37,6 +37,7 @@
 
 #include "cetune/ga.h"
 #include "cmaes.h"
+#include "util/json.h"
 
 enum { RESAMPLE = 100, RETRIES = 20, MAX_DOUBLINGS = 9 };
 #define SIGMA_MAX 1e32
@@ -744,24 +745,11 @@ int cet_cmaes_tell(struct cet_cmaes *s, gsl_rng *rng, const size_t *order, const
 
 /* ---- save and restore ---- */
 
-/* A double that reads back to the same bits (15, 16 or 17 digits, the
- * first that strtod gives back exactly). */
-static cJSON *exact(double v)
-{
-    char buf[64];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return cJSON_CreateRaw(buf);
-}
-
 static int add_array(cJSON *j, const char *name, const double *v, size_t n)
 {
     cJSON *a = cJSON_AddArrayToObject(j, name);
     for (size_t i = 0; a && i < n; i++) {
-        cJSON *x = exact(v[i]);
+        cJSON *x = cet_json_exact(v[i]);
         if (!x || !cJSON_AddItemToArray(a, x)) {
             cJSON_Delete(x);
             return -1;
@@ -772,7 +760,7 @@ static int add_array(cJSON *j, const char *name, const double *v, size_t n)
 
 static int add_number(cJSON *j, const char *name, double v)
 {
-    cJSON *x = exact(v);
+    cJSON *x = cet_json_exact(v);
     if (!x || !cJSON_AddItemToObject(j, name, x)) {
         cJSON_Delete(x);
         return -1;
@@ -805,52 +793,75 @@ cJSON *cet_cmaes_save(const struct cet_cmaes *s)
     return j;
 }
 
-/* A member that must be a finite number from lo to hi (whole when asked). */
-static int get_number(const cJSON *j, const char *name, double lo, double hi, int whole,
-                      double *v, struct cet_error *err)
+/* Reading a saved state: the document (for file:line:col in messages, or
+ * NULL) and the state's object. */
+struct reader {
+    const struct cet_json *doc;
+    const cJSON *j;
+    struct cet_error *err;
+};
+
+/* Fails at node (the state's object when absent) with "checkpoint: cmaes ...". */
+static int fail_at(const struct reader *r, const cJSON *node, const char *what)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(j, name);
+    if (r->doc)
+        return cet_json_fail(r->doc, node ? node : r->j, 0, r->err, "checkpoint: cmaes %s", what);
+    return cet_fail(r->err, "checkpoint: cmaes %s", what);
+}
+
+/* A member that must be a finite number from lo to hi (whole when asked). */
+static int get_number(const struct reader *r, const char *name, double lo, double hi, int whole,
+                      double *v)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(r->j, name);
     if (!cJSON_IsNumber(x) || !(x->valuedouble >= lo && x->valuedouble <= hi) ||
-        (whole && x->valuedouble != floor(x->valuedouble)))
-        return cet_fail(err, "checkpoint: cmaes \"%s\" must be a %s from %g to %g", name,
-                        whole ? "whole number" : "number", lo, hi);
+        (whole && x->valuedouble != floor(x->valuedouble))) {
+        char what[160];
+        snprintf(what, sizeof what, "\"%s\" must be a %s from %g to %g", name,
+                 whole ? "whole number" : "number", lo, hi);
+        return fail_at(r, x, what);
+    }
     *v = x->valuedouble;
     return 0;
 }
 
 /* A member that must be an array of n finite numbers. */
-static int get_array(const cJSON *j, const char *name, size_t n, double *v,
-                     struct cet_error *err)
+static int get_array(const struct reader *r, const char *name, size_t n, double *v)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, name), *x;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(r->j, name), *x;
     size_t k = 0;
-    if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != n)
-        return cet_fail(err, "checkpoint: cmaes \"%s\" must be an array of %zu numbers", name, n);
+    char what[160];
+    if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != n) {
+        snprintf(what, sizeof what, "\"%s\" must be an array of %zu numbers", name, n);
+        return fail_at(r, a, what);
+    }
     cJSON_ArrayForEach(x, a)
     {
-        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble))
-            return cet_fail(err, "checkpoint: cmaes \"%s\" must hold finite numbers", name);
+        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
+            snprintf(what, sizeof what, "\"%s\" must hold finite numbers", name);
+            return fail_at(r, x, what);
+        }
         v[k++] = x->valuedouble;
     }
     return 0;
 }
 
-static int restore_into(struct cet_cmaes *s, const cJSON *j, struct cet_error *err)
+static int restore_into(struct cet_cmaes *s, const struct reader *r)
 {
     double v[13];
-    if (get_number(j, "lambda_set", 0, MAX_LAMBDA, 1, &v[0], err) ||
-        get_number(j, "sigma0", 1e-300, 1, 0, &v[1], err) ||
-        get_number(j, "resolution", 0, 0.1, 0, &v[2], err) ||
-        get_number(j, "seed_weight", 0, 1, 0, &v[3], err) ||
-        get_number(j, "ipop", 0, 1, 1, &v[4], err) ||
-        get_number(j, "lambda0", 2, MAX_LAMBDA, 1, &v[5], err) ||
-        get_number(j, "lambda", 2, MAX_LAMBDA, 1, &v[6], err) ||
-        get_number(j, "iterations", 0, 1e15, 1, &v[7], err) ||
-        get_number(j, "restarts", 0, 1e15, 1, &v[8], err) ||
-        get_number(j, "sigma", 1e-300, SIGMA_MAX, 0, &v[9], err) ||
-        get_number(j, "Delta", 1e-300, 1e300, 0, &v[10], err) ||
-        get_number(j, "gamma", 0, 1e300, 0, &v[11], err) ||
-        get_number(j, "nhist", 0, 1e15, 1, &v[12], err))
+    if (get_number(r, "lambda_set", 0, MAX_LAMBDA, 1, &v[0]) ||
+        get_number(r, "sigma0", 1e-300, 1, 0, &v[1]) ||
+        get_number(r, "resolution", 0, 0.1, 0, &v[2]) ||
+        get_number(r, "seed_weight", 0, 1, 0, &v[3]) ||
+        get_number(r, "ipop", 0, 1, 1, &v[4]) ||
+        get_number(r, "lambda0", 2, MAX_LAMBDA, 1, &v[5]) ||
+        get_number(r, "lambda", 2, MAX_LAMBDA, 1, &v[6]) ||
+        get_number(r, "iterations", 0, 1e15, 1, &v[7]) ||
+        get_number(r, "restarts", 0, 1e15, 1, &v[8]) ||
+        get_number(r, "sigma", 1e-300, SIGMA_MAX, 0, &v[9]) ||
+        get_number(r, "Delta", 1e-300, 1e300, 0, &v[10]) ||
+        get_number(r, "gamma", 0, 1e300, 0, &v[11]) ||
+        get_number(r, "nhist", 0, 1e15, 1, &v[12]))
         return -1;
     s->set = (struct cet_cmaes_settings){.lambda = (size_t)v[0], .sigma0 = v[1],
                                          .resolution = v[2], .seed_weight = v[3],
@@ -864,48 +875,52 @@ static int restore_into(struct cet_cmaes *s, const cJSON *j, struct cet_error *e
     s->gamma = v[11];
     s->nhist = (size_t)v[12];
     if (size_buffers(s))
-        return cet_fail(err, "out of memory");
+        return cet_fail(r->err, "out of memory");
     size_t n = s->nco, L = hist_len(s);
-    if (get_array(j, "m", n, s->m, err) || get_array(j, "C", n * n, s->C, err) ||
-        get_array(j, "ps", n, s->ps, err) || get_array(j, "pc", n, s->pc, err) ||
-        get_array(j, "A", n, s->A, err) || get_array(j, "q", s->nq, s->q, err) ||
-        get_array(j, "s", s->nq - s->nca, s->sv, err) ||
-        get_array(j, "hist", s->nhist < L ? s->nhist : L, s->hist, err))
+    if (get_array(r, "m", n, s->m) || get_array(r, "C", n * n, s->C) ||
+        get_array(r, "ps", n, s->ps) || get_array(r, "pc", n, s->pc) ||
+        get_array(r, "A", n, s->A) || get_array(r, "q", s->nq, s->q) ||
+        get_array(r, "s", s->nq - s->nca, s->sv) ||
+        get_array(r, "hist", s->nhist < L ? s->nhist : L, s->hist))
         return -1;
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < n; k++)
             if (s->C[i * n + k] != s->C[k * n + i] || (i == k && !(s->C[i * n + i] > 0)))
-                return cet_fail(err, "checkpoint: cmaes \"C\" must be symmetric with a "
-                                     "positive diagonal");
+                return fail_at(r, cJSON_GetObjectItemCaseSensitive(r->j, "C"),
+                               "\"C\" must be symmetric with a positive diagonal");
     for (size_t i = 0; i < n; i++)
         if (!(s->A[i] > 0))
-            return cet_fail(err, "checkpoint: cmaes \"A\" must be positive");
+            return fail_at(r, cJSON_GetObjectItemCaseSensitive(r->j, "A"),
+                           "\"A\" must be positive");
     for (size_t c = 0; c < s->nca; c++) {
         double sum = 0;
         for (size_t k = 0; k < s->K[c]; k++) {
             double p = s->q[s->qoff[c] + k];
             if (!(p > 0 && p <= 1))
-                return cet_fail(err, "checkpoint: cmaes \"q\" must hold probabilities");
+                return fail_at(r, cJSON_GetObjectItemCaseSensitive(r->j, "q"),
+                               "\"q\" must hold probabilities");
             sum += p;
         }
         if (fabs(sum - 1) > 1e-6)
-            return cet_fail(err, "checkpoint: cmaes \"q\" must sum to 1 per gene");
+            return fail_at(r, cJSON_GetObjectItemCaseSensitive(r->j, "q"),
+                           "\"q\" must sum to 1 per gene");
     }
     if (decompose(s))
-        return cet_fail(err, "out of memory");
+        return cet_fail(r->err, "out of memory");
     return 0;
 }
 
-int cet_cmaes_restore(struct cet_cmaes **out, const struct cet_params_desc *d, const cJSON *j,
-                      struct cet_error *err)
+int cet_cmaes_restore(struct cet_cmaes **out, const struct cet_params_desc *d,
+                      const struct cet_json *doc, const cJSON *j, struct cet_error *err)
 {
+    struct reader r = {doc, j, err};
     struct cet_cmaes_settings set;
     cet_cmaes_default_settings(&set);
     *out = NULL;
     if (!cJSON_IsObject(j))
-        return cet_fail(err, "checkpoint: the cmaes state must be an object");
+        return fail_at(&r, j, "state must be an object");
     struct cet_cmaes *s;
-    if (alloc_state(&s, d, &set, err) || restore_into(s, j, err)) {
+    if (alloc_state(&s, d, &set, err) || restore_into(s, &r)) {
         cet_cmaes_free(s);
         return -1;
     }

@@ -158,9 +158,16 @@ int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
     if (!cet_strategies[o->strategy].create)
         return cet_fail(err, "the search strategy %s is not built yet",
                         cet_strategies[o->strategy].name);
+    /* Why CMA-ES (strategy_cmaes.c) does without these two: */
+    if (o->strategy == CET_STRATEGY_CMAES && o->race)
+        return cet_fail(err, "--race works with --strategy ga only: a raced generation can pause "
+                             "across a checkpoint, and CMA-ES's samples live from ask to tell");
+    if (o->strategy == CET_STRATEGY_CMAES && o->goal.npareto)
+        return cet_fail(err, "--pareto works with --strategy ga only: CMA-ES learns from one "
+                             "ranking, a Pareto front has none");
     if (o->pop < 2)
         return cet_fail(err, "the population needs at least 2 individuals");
-    if (o->elite >= o->pop)
+    if (o->strategy == CET_STRATEGY_GA && o->elite >= o->pop)
         return cet_fail(err, "an elite of %zu leaves no room for children in a population of %zu",
                         o->elite, o->pop);
     if (ga->nseeds > o->pop)

@@ -5,9 +5,7 @@
 
 const struct cet_strategy cet_strategies[CET_STRATEGY_COUNT] = {
     [CET_STRATEGY_GA] = CET_STRATEGY_ROW("ga", cet_strategy_ga),
-    /* Issue 22: CMA-ES is planned; until its file lands the row has no
-     * functions and cet_ga_check refuses it. */
-    [CET_STRATEGY_CMAES] = {.name = "cmaes"},
+    [CET_STRATEGY_CMAES] = CET_STRATEGY_ROW("cmaes", cet_strategy_cmaes),
 };
 const char *const cet_strategy_names[CET_STRATEGY_COUNT + 1] = {
     [CET_STRATEGY_GA] = "ga",

@@ -83,6 +83,7 @@ int cet_strategy_find(const char *name);
             prefix##_destroy                                                                  \
     }
 
-CET_STRATEGY_DECLARE(cet_strategy_ga) /* strategy_ga.c */
+CET_STRATEGY_DECLARE(cet_strategy_ga)    /* strategy_ga.c */
+CET_STRATEGY_DECLARE(cet_strategy_cmaes) /* strategy_cmaes.c */
 
 #endif

@@ -109,6 +109,7 @@ int cet_run_fold_args(char ***args, size_t *nargs, const char *params, const cha
         path_word(&w, seed_configs[i]);
     }
     option(&w, "--seed", "%llu", (unsigned long long)o->seed);
+    option(&w, "--strategy", "%s", cet_strategy_names[o->strategy]);
     option(&w, "--pop", "%zu", o->pop);
     option(&w, "--generations", "%ld", o->generations);
     option(&w, "--patience", "%ld", o->patience);

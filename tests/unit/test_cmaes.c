@@ -273,7 +273,7 @@ static void test_cmaes__save_restore_continues_bit_for_bit(void)
                 char *t = saved(b.s);
                 cJSON *j = cJSON_Parse(t);
                 struct cet_cmaes *r;
-                CHECK_EQ_INT(cet_cmaes_restore(&r, &d, j, &err), 0);
+                CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), 0);
                 char *t2 = saved(r);
                 CHECK_STR(t2, t);
                 cJSON_Delete(j);
@@ -331,25 +331,25 @@ static void test_cmaes__restore_refuses_bad_states(void)
         cJSON *j = reparsed(s);
         cJSON_ReplaceItemInObject(j, edits[e][0], cJSON_Parse(edits[e][1]));
         err.msg[0] = 0;
-        CHECK_EQ_INT(cet_cmaes_restore(&r, &d, j, &err), -1);
+        CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), -1);
         CHECK(r == NULL);
         CHECK(strstr(err.msg, "checkpoint: cmaes") != NULL);
         cJSON_Delete(j);
     }
     /* An asymmetric C and categories that do not sum to 1. */
     cJSON *j = reparsed(s);
-    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, j, &err), 0);
+    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), 0);
     cet_cmaes_free(r);
     cJSON *C = cJSON_GetObjectItem(j, "C");
     cJSON_ReplaceItemInArray(C, 1, cJSON_CreateNumber(0.5));
-    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, j, &err), -1);
+    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), -1);
     CHECK(strstr(err.msg, "symmetric") != NULL);
     cJSON_Delete(j);
     j = reparsed(s);
     cJSON_ReplaceItemInArray(cJSON_GetObjectItem(j, "q"), 0, cJSON_CreateNumber(0.9));
-    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, j, &err), -1);
+    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), -1);
     cJSON_Delete(j);
-    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, &err), -1);
+    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, NULL, &err), -1);
     cet_cmaes_free(s);
     cet_params_free(&d);
 }
