@@ -38,6 +38,7 @@ static void init(void *p)
     cet_ga_default_options(&a->opt);
     a->select = (int)a->opt.select;
     a->strategy = (int)a->opt.strategy;
+    a->opt.pop = 0; /* the strategy's own (below) */
     a->sample_size = -1;
     a->top = 5;
     a->progress = cli_progress_every;
@@ -77,7 +78,8 @@ static const struct cli_opt options[] = {
     {.name = "strategy", .type = CLI_ENUM, .off = ARG(strategy), .values = cet_strategy_names,
      .help = "the search: the genetic algorithm, or CMA-ES (docs/cmaes.md)"},
     {.name = "pop", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.pop), .min = 2, .max = 1000000,
-     .help = "individuals per generation (cmaes: lambda)"},
+     .def = "20; cmaes: 4 + 3 ln(genes)",
+     .help = "individuals per generation (cmaes: samples per iteration, lambda)"},
     {.name = "generations", .arg = "N", .type = CLI_LONG, .off = ARG(opt.generations),
      .max = 100000000, .help = "stop after N generations, the initial one included; 0: no limit"},
     {.name = "patience", .arg = "N", .type = CLI_LONG, .off = ARG(opt.patience), .max = 100000000,
@@ -313,6 +315,11 @@ static int cmd_evolve(int argc, char **argv)
     cli_progress_every = a.progress;
     a.opt.select = (enum cet_select)a.select;
     a.opt.strategy = (enum cet_strategy_kind)a.strategy;
+    if (!a.opt.pop && a.opt.strategy == CET_STRATEGY_GA) {
+        struct cet_ga_options def;
+        cet_ga_default_options(&def);
+        a.opt.pop = def.pop;
+    }
     if (a.no_race)
         a.opt.race = 0;
     if (a.opt.race && !cet_goal_is_default(&a.opt.goal)) {
@@ -383,7 +390,8 @@ static int cmd_evolve(int argc, char **argv)
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "
                     "seed %llu, run directory %s\n",
-            d->ex->name, d->ngenes, d->ngenes == 1 ? "" : "s", ndocs, a.opt.pop,
+            d->ex->name, d->ngenes, d->ngenes == 1 ? "" : "s", ndocs,
+            cet_ga_opts(cet_run_ga(run))->pop,
             (unsigned long long)a.opt.seed, dir);
     if (a.folds && (rc = evolve_folds(run)))
         goto done;

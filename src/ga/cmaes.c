@@ -74,7 +74,7 @@ struct cet_cmaes {
 void cet_cmaes_default_settings(struct cet_cmaes_settings *set)
 {
     *set = (struct cet_cmaes_settings){
-        .lambda = 0, .sigma0 = 0.2, .resolution = 1e-4, .seed_weight = 0.5, .restarts = 1};
+        .lambda = 0, .sigma0 = 0.1, .resolution = 1e-4, .seed_weight = 0.5, .restarts = 1};
 }
 
 /* ---- genes <-> coordinates ---- */

@@ -165,12 +165,14 @@ int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
     if (o->strategy == CET_STRATEGY_CMAES && o->goal.npareto)
         return cet_fail(err, "--pareto works with --strategy ga only: CMA-ES learns from one "
                              "ranking, a Pareto front has none");
-    if (o->pop < 2)
+    /* CMA-ES sizes a population of 0 itself (strategy_cmaes.c). */
+    int own_pop = o->strategy == CET_STRATEGY_CMAES && o->pop == 0;
+    if (o->pop < 2 && !own_pop)
         return cet_fail(err, "the population needs at least 2 individuals");
     if (o->strategy == CET_STRATEGY_GA && o->elite >= o->pop)
         return cet_fail(err, "an elite of %zu leaves no room for children in a population of %zu",
                         o->elite, o->pop);
-    if (ga->nseeds > o->pop)
+    if (ga->nseeds > o->pop && !own_pop)
         return cet_fail(err, "%zu seed individuals do not fit in a population of %zu",
                         ga->nseeds, o->pop);
     if (o->tournament < 1)

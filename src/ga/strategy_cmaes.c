@@ -5,8 +5,9 @@
  * - Generation 0 evaluates the seeds (the description's, its defaults when
  *   it has none, and --seed-config): the best of them becomes the mean of
  *   the search (cet_cmaes_start), so seeds set where CMA-ES starts.
- * - Every later generation is lambda samples; --pop sets lambda (IPOP
- *   doubles it at each restart, and the population grows with it).
+ * - Every later generation is lambda samples: --pop, or with pop 0 CMA-ES's
+ *   own 4 + floor(3 ln genes) (IPOP doubles it at each restart, and the
+ *   population grows with it).
  * - The ranking is the GA's (rank.c): Deb's rules, so --constraint puts
  *   feasible configurations first; --objective changes the fitness it ranks.
  * - A sample that normalises to a genome already evaluated costs nothing
@@ -36,6 +37,8 @@ int cet_strategy_cmaes_create(struct cet_ga *ga, void **state, struct cet_error 
     struct cet_cmaes *s;
     if (cet_cmaes_create(&s, ga->desc, &set, ga->nseeds ? ga->seeds : NULL, err))
         return -1;
+    if (!ga->opt.pop) /* room for lambda samples, and for the seeds of generation 0 */
+        ga->opt.pop = cet_cmaes_lambda(s) > ga->nseeds ? cet_cmaes_lambda(s) : ga->nseeds;
     *state = s;
     return 0;
 }

@@ -110,7 +110,8 @@ int cet_run_fold_args(char ***args, size_t *nargs, const char *params, const cha
     }
     option(&w, "--seed", "%llu", (unsigned long long)o->seed);
     option(&w, "--strategy", "%s", cet_strategy_names[o->strategy]);
-    option(&w, "--pop", "%zu", o->pop);
+    if (o->pop) /* 0: the strategy sizes it (cmaes) */
+        option(&w, "--pop", "%zu", o->pop);
     option(&w, "--generations", "%ld", o->generations);
     option(&w, "--patience", "%ld", o->patience);
     option(&w, "--epsilon", "%.17g", o->epsilon);
