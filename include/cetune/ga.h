@@ -232,6 +232,10 @@ double cet_genome_diversity(const struct cet_params_desc *d, const double *genom
 
 /* The search strategies' names, by enum cet_strategy_kind; NULL-terminated. */
 extern const char *const cet_strategy_names[CET_STRATEGY_COUNT + 1];
+/* The strategy that searches d best by the measurements of docs/cmaes.md:
+ * cmaes for 10 or more genes that are all floats and unconditional, ga
+ * otherwise. */
+enum cet_strategy_kind cet_strategy_default(const struct cet_params_desc *d);
 /* The selection schemes' names, by enum cet_select; NULL-terminated. */
 extern const char *const cet_selection_names[CET_SELECT_COUNT + 1];
 

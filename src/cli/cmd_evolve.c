@@ -37,7 +37,7 @@ static void init(void *p)
     struct args *a = p;
     cet_ga_default_options(&a->opt);
     a->select = (int)a->opt.select;
-    a->strategy = (int)a->opt.strategy;
+    a->strategy = -1; /* by the description (below) */
     a->opt.pop = 0; /* the strategy's own (below) */
     a->sample_size = -1;
     a->top = 5;
@@ -76,6 +76,7 @@ static const struct cli_opt options[] = {
     {.name = "by-package", .type = CLI_FLAG, .off = ARG(by_package),
      .help = "with --sample-size, draw the same number of documents per package"},
     {.name = "strategy", .type = CLI_ENUM, .off = ARG(strategy), .values = cet_strategy_names,
+     .def = "cmaes for 10 or more floats alone, else ga",
      .help = "the search: the genetic algorithm, or CMA-ES (docs/cmaes.md)"},
     {.name = "pop", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.pop), .min = 2, .max = 1000000,
      .def = "20; cmaes: 4 + 3 ln(genes)",
@@ -299,6 +300,19 @@ static int guard_run_dir(const struct args *a, const char *dir)
     return rc;
 }
 
+/* The strategy for the description at path (cet_strategy_default); the GA
+ * when it does not load (cet_run_new then says why). */
+static enum cet_strategy_kind default_strategy(const char *path)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    if (cet_params_load(&d, path, NULL, &err))
+        return CET_STRATEGY_GA;
+    enum cet_strategy_kind k = cet_strategy_default(&d);
+    cet_params_free(&d);
+    return k;
+}
+
 static int cmd_evolve(int argc, char **argv)
 {
     struct args a;
@@ -314,7 +328,11 @@ static int cmd_evolve(int argc, char **argv)
     cli_quiet = a.quiet;
     cli_progress_every = a.progress;
     a.opt.select = (enum cet_select)a.select;
-    a.opt.strategy = (enum cet_strategy_kind)a.strategy;
+    /* The description's kind decides, unless racing or a Pareto search
+     * asks for the GA. */
+    if (a.strategy < 0 && a.params && !a.resume && !a.opt.race && !a.opt.goal.npareto)
+        a.strategy = (int)default_strategy(a.params);
+    a.opt.strategy = a.strategy < 0 ? CET_STRATEGY_GA : (enum cet_strategy_kind)a.strategy;
     if (!a.opt.pop && a.opt.strategy == CET_STRATEGY_GA) {
         struct cet_ga_options def;
         cet_ga_default_options(&def);
