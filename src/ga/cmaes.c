@@ -41,7 +41,7 @@
 
 enum { RESAMPLE = 100, RETRIES = 20, MAX_DOUBLINGS = 9 };
 #define SIGMA_MAX 1e32
-#define MAX_LAMBDA 100000
+#define MAX_LAMBDA 10000
 
 struct cet_cmaes {
     const struct cet_params_desc *d;
@@ -793,117 +793,67 @@ cJSON *cet_cmaes_save(const struct cet_cmaes *s)
     return j;
 }
 
-/* Reading a saved state: the document (for file:line:col in messages, or
- * NULL) and the state's object. */
-struct reader {
-    const struct cet_json *doc;
-    const cJSON *j;
-    struct cet_error *err;
-};
-
-/* Fails at node (the state's object when absent) with "checkpoint: cmaes ...". */
-static int fail_at(const struct reader *r, const cJSON *node, const char *what)
+/* A member of j that must be an array of n finite numbers. */
+static int get_array(struct cet_json_reader *r, const cJSON *j, const char *name, size_t n,
+                     double *v)
 {
-    if (r->doc)
-        return cet_json_fail(r->doc, node ? node : r->j, 0, r->err, "checkpoint: cmaes %s", what);
-    return cet_fail(r->err, "checkpoint: cmaes %s", what);
-}
-
-/* A member that must be a finite number from lo to hi (whole when asked). */
-static int get_number(const struct reader *r, const char *name, double lo, double hi, int whole,
-                      double *v)
-{
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(r->j, name);
-    if (!cJSON_IsNumber(x) || !(x->valuedouble >= lo && x->valuedouble <= hi) ||
-        (whole && x->valuedouble != floor(x->valuedouble))) {
-        char what[160];
-        snprintf(what, sizeof what, "\"%s\" must be a %s from %g to %g", name,
-                 whole ? "whole number" : "number", lo, hi);
-        return fail_at(r, x, what);
-    }
-    *v = x->valuedouble;
-    return 0;
-}
-
-/* A member that must be an array of n finite numbers. */
-static int get_array(const struct reader *r, const char *name, size_t n, double *v)
-{
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(r->j, name), *x;
-    size_t k = 0;
-    char what[160];
-    if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != n) {
-        snprintf(what, sizeof what, "\"%s\" must be an array of %zu numbers", name, n);
-        return fail_at(r, a, what);
-    }
-    cJSON_ArrayForEach(x, a)
-    {
-        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
-            snprintf(what, sizeof what, "\"%s\" must hold finite numbers", name);
-            return fail_at(r, x, what);
-        }
-        v[k++] = x->valuedouble;
-    }
-    return 0;
-}
-
-static int restore_into(struct cet_cmaes *s, const struct reader *r)
-{
-    double v[13];
-    if (get_number(r, "lambda_set", 0, MAX_LAMBDA, 1, &v[0]) ||
-        get_number(r, "sigma0", 1e-300, 1, 0, &v[1]) ||
-        get_number(r, "resolution", 0, 0.1, 0, &v[2]) ||
-        get_number(r, "seed_weight", 0, 1, 0, &v[3]) ||
-        get_number(r, "ipop", 0, 1, 1, &v[4]) ||
-        get_number(r, "lambda0", 2, MAX_LAMBDA, 1, &v[5]) ||
-        get_number(r, "lambda", 2, MAX_LAMBDA, 1, &v[6]) ||
-        get_number(r, "iterations", 0, 1e15, 1, &v[7]) ||
-        get_number(r, "restarts", 0, 1e15, 1, &v[8]) ||
-        get_number(r, "sigma", 1e-300, SIGMA_MAX, 0, &v[9]) ||
-        get_number(r, "Delta", 1e-300, 1e300, 0, &v[10]) ||
-        get_number(r, "gamma", 0, 1e300, 0, &v[11]) ||
-        get_number(r, "nhist", 0, 1e15, 1, &v[12]))
+    const cJSON *a = cet_jr_member(r, j, name, cJSON_Array);
+    if (cet_jr_numbers(r, a, v, n))
         return -1;
-    s->set = (struct cet_cmaes_settings){.lambda = (size_t)v[0], .sigma0 = v[1],
-                                         .resolution = v[2], .seed_weight = v[3],
-                                         .restarts = (int)v[4]};
-    s->lambda0 = (size_t)v[5];
-    s->lambda = (size_t)v[6];
-    s->g = (long)v[7];
-    s->restarts = (long)v[8];
-    s->sigma = v[9];
-    s->Delta = v[10];
-    s->gamma = v[11];
-    s->nhist = (size_t)v[12];
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(v[k]))
+            return cet_jr_fail(r, a, "\"%s\" must hold finite numbers", name);
+    return 0;
+}
+
+static int restore_into(struct cet_cmaes *s, struct cet_json_reader *r, const cJSON *j)
+{
+    s->set = (struct cet_cmaes_settings){
+        .lambda = (size_t)cet_jr_whole(r, j, "lambda_set", 0, MAX_LAMBDA),
+        .sigma0 = cet_jr_within(r, j, "sigma0", 1e-300, 1),
+        .resolution = cet_jr_within(r, j, "resolution", 0, 0.1),
+        .seed_weight = cet_jr_within(r, j, "seed_weight", 0, 1),
+        .restarts = (int)cet_jr_whole(r, j, "ipop", 0, 1)};
+    s->lambda0 = (size_t)cet_jr_whole(r, j, "lambda0", 2, MAX_LAMBDA);
+    s->lambda = (size_t)cet_jr_whole(r, j, "lambda", 2, MAX_LAMBDA);
+    s->g = (long)cet_jr_whole(r, j, "iterations", 0, 1e15);
+    s->restarts = (long)cet_jr_whole(r, j, "restarts", 0, 1e15);
+    s->sigma = cet_jr_within(r, j, "sigma", 1e-300, SIGMA_MAX);
+    s->Delta = cet_jr_within(r, j, "Delta", 1e-300, 1e300);
+    s->gamma = cet_jr_within(r, j, "gamma", 0, 1e300);
+    s->nhist = (size_t)cet_jr_whole(r, j, "nhist", 0, 1e15);
+    if (r->failed)
+        return -1;
     if (size_buffers(s))
         return cet_fail(r->err, "out of memory");
     size_t n = s->nco, L = hist_len(s);
-    if (get_array(r, "m", n, s->m) || get_array(r, "C", n * n, s->C) ||
-        get_array(r, "ps", n, s->ps) || get_array(r, "pc", n, s->pc) ||
-        get_array(r, "A", n, s->A) || get_array(r, "q", s->nq, s->q) ||
-        get_array(r, "s", s->nq - s->nca, s->sv) ||
-        get_array(r, "hist", s->nhist < L ? s->nhist : L, s->hist))
+    if (get_array(r, j, "m", n, s->m) || get_array(r, j, "C", n * n, s->C) ||
+        get_array(r, j, "ps", n, s->ps) || get_array(r, j, "pc", n, s->pc) ||
+        get_array(r, j, "A", n, s->A) || get_array(r, j, "q", s->nq, s->q) ||
+        get_array(r, j, "s", s->nq - s->nca, s->sv) ||
+        get_array(r, j, "hist", s->nhist < L ? s->nhist : L, s->hist))
         return -1;
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < n; k++)
             if (s->C[i * n + k] != s->C[k * n + i] || (i == k && !(s->C[i * n + i] > 0)))
-                return fail_at(r, cJSON_GetObjectItemCaseSensitive(r->j, "C"),
-                               "\"C\" must be symmetric with a positive diagonal");
+                return cet_jr_fail(r, cJSON_GetObjectItemCaseSensitive(j, "C"),
+                                   "\"C\" must be symmetric with a positive diagonal");
     for (size_t i = 0; i < n; i++)
         if (!(s->A[i] > 0))
-            return fail_at(r, cJSON_GetObjectItemCaseSensitive(r->j, "A"),
-                           "\"A\" must be positive");
+            return cet_jr_fail(r, cJSON_GetObjectItemCaseSensitive(j, "A"),
+                               "\"A\" must be positive");
     for (size_t c = 0; c < s->nca; c++) {
         double sum = 0;
         for (size_t k = 0; k < s->K[c]; k++) {
             double p = s->q[s->qoff[c] + k];
             if (!(p > 0 && p <= 1))
-                return fail_at(r, cJSON_GetObjectItemCaseSensitive(r->j, "q"),
-                               "\"q\" must hold probabilities");
+                return cet_jr_fail(r, cJSON_GetObjectItemCaseSensitive(j, "q"),
+                                   "\"q\" must hold probabilities");
             sum += p;
         }
         if (fabs(sum - 1) > 1e-6)
-            return fail_at(r, cJSON_GetObjectItemCaseSensitive(r->j, "q"),
-                           "\"q\" must sum to 1 per gene");
+            return cet_jr_fail(r, cJSON_GetObjectItemCaseSensitive(j, "q"),
+                               "\"q\" must sum to 1 per gene");
     }
     if (decompose(s))
         return cet_fail(r->err, "out of memory");
@@ -913,14 +863,14 @@ static int restore_into(struct cet_cmaes *s, const struct reader *r)
 int cet_cmaes_restore(struct cet_cmaes **out, const struct cet_params_desc *d,
                       const struct cet_json *doc, const cJSON *j, struct cet_error *err)
 {
-    struct reader r = {doc, j, err};
+    struct cet_json_reader r = {.j = doc, .err = err, .what = "checkpoint"};
     struct cet_cmaes_settings set;
     cet_cmaes_default_settings(&set);
     *out = NULL;
     if (!cJSON_IsObject(j))
-        return fail_at(&r, j, "state must be an object");
+        return cet_jr_fail(&r, j, "the cmaes state must be an object");
     struct cet_cmaes *s;
-    if (alloc_state(&s, d, &set, err) || restore_into(s, &r)) {
+    if (alloc_state(&s, d, &set, err) || restore_into(s, &r, j)) {
         cet_cmaes_free(s);
         return -1;
     }

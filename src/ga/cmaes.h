@@ -74,10 +74,9 @@ void cet_cmaes_start(struct cet_cmaes *s, const double *g);
 
 /* The whole state as JSON (exact doubles), or NULL when out of memory. */
 cJSON *cet_cmaes_save(const struct cet_cmaes *s);
-/* Rebuilds a state saved for d from j (an object of doc, which names the
- * file and positions in messages; NULL: no positions).  Every member is
- * checked (a checkpoint is untrusted input): a clear error naming it,
- * never a crash. */
+/* Rebuilds a state saved for d from j, an object of doc (which names the
+ * file and positions in messages).  Every member is checked (a checkpoint
+ * is untrusted input): a clear error naming it, never a crash. */
 struct cet_json;
 int cet_cmaes_restore(struct cet_cmaes **out, const struct cet_params_desc *d,
                       const struct cet_json *doc, const cJSON *j, struct cet_error *err);

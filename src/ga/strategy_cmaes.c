@@ -22,6 +22,7 @@
 #include "cmaes.h"
 #include "ga_internal.h"
 #include "strategy.h"
+#include "util/json.h"
 
 static void settings(const struct cet_ga *ga, struct cet_cmaes_settings *set)
 {
@@ -129,14 +130,14 @@ cJSON *cet_strategy_cmaes_save(const void *state)
 int cet_strategy_cmaes_restore(struct cet_ga *ga, void **state, const struct cet_json *doc,
                                const cJSON *j, struct cet_error *err)
 {
+    /* ask fills room for the population: a larger lambda is refused before
+     * anything is allocated for it. */
+    struct cet_json_reader r = {.j = doc, .err = err, .what = "checkpoint"};
+    if (cJSON_IsObject(j) && (cet_jr_whole(&r, j, "lambda", 2, (double)ga->opt.pop), r.failed))
+        return -1;
     struct cet_cmaes *s;
     if (cet_cmaes_restore(&s, ga->desc, doc, j, err))
         return -1;
-    if (cet_cmaes_lambda(s) > ga->opt.pop) { /* ask fills room for the population */
-        cet_cmaes_free(s);
-        return cet_json_fail(doc, j, 0, err, "checkpoint: cmaes \"lambda\" exceeds the "
-                                             "population (%zu)", ga->opt.pop);
-    }
     *state = s;
     return 0;
 }

@@ -14,6 +14,7 @@
 #include "cetune/ga.h"
 #include "ga/cmaes.h"
 #include "test.h"
+#include "util/json.h"
 
 static const char *const cm_values[] = {"a", "b", "c", "d", "e", NULL};
 /* x0..x9 floats in [-5, 5], k0..k3 ints in [0, 50], c0..c3 enums of 5
@@ -247,6 +248,29 @@ static char *saved(const struct cet_cmaes *s)
     return t;
 }
 
+/* Restores a state from its JSON text, as a checkpoint reader does. */
+static int restore_text(struct cet_cmaes **out, const struct cet_params_desc *d, const char *text,
+                        struct cet_error *err)
+{
+    struct cet_json doc;
+    if (cet_json_parse(&doc, text, strlen(text), "state.json", err))
+        return -1;
+    int rc = cet_cmaes_restore(out, d, &doc, doc.root, err);
+    cet_json_free(&doc);
+    return rc;
+}
+
+/* The same after an edit of j; j is deleted. */
+static int restore_edited(struct cet_cmaes **out, const struct cet_params_desc *d, cJSON *j,
+                          struct cet_error *err)
+{
+    char *t = cJSON_PrintUnformatted(j);
+    int rc = restore_text(out, d, t, err);
+    free(t);
+    cJSON_Delete(j);
+    return rc;
+}
+
 static void test_cmaes__save_restore_continues_bit_for_bit(void)
 {
     const char *descs[] = {MIXED, F4};
@@ -271,12 +295,10 @@ static void test_cmaes__save_restore_continues_bit_for_bit(void)
         for (int it = 0; it < 300; it++) {
             if (it % 37 == 5) { /* b goes through JSON text and back */
                 char *t = saved(b.s);
-                cJSON *j = cJSON_Parse(t);
                 struct cet_cmaes *r;
-                CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), 0);
+                CHECK_EQ_INT(restore_text(&r, &d, t, &err), 0);
                 char *t2 = saved(r);
                 CHECK_STR(t2, t);
-                cJSON_Delete(j);
                 free(t);
                 free(t2);
                 cet_cmaes_free(b.s);
@@ -304,15 +326,6 @@ static void test_cmaes__save_restore_continues_bit_for_bit(void)
     }
 }
 
-/* The state as a checkpoint reader sees it: printed, then parsed. */
-static cJSON *reparsed(const struct cet_cmaes *s)
-{
-    char *t = saved(s);
-    cJSON *j = cJSON_Parse(t);
-    free(t);
-    return j;
-}
-
 static void test_cmaes__restore_refuses_bad_states(void)
 {
     struct cet_params_desc d;
@@ -322,34 +335,42 @@ static void test_cmaes__restore_refuses_bad_states(void)
     struct cet_error err;
     struct cet_cmaes *s, *r = NULL;
     CHECK_EQ_INT(cet_cmaes_create(&s, &d, &set, NULL, &err), 0);
-    const char *edits[][2] = {
-        {"sigma", "-1"},          {"lambda", "1"},           {"lambda", "2.5"},
-        {"m", "[1, 2]"},          {"C", "\"x\""},            {"q", "[0.5]"},
-        {"iterations", "null"},   {"hist", "[1, 2, 3]"},     {"A", "[0, 1, 1, 1, 1, 1, 1]"},
+    const char *edits[][3] = {
+        {"sigma", "-1", "sigma"},       {"lambda", "1", "lambda"},
+        {"lambda", "2.5", "lambda"},    {"m", "[1, 2]", "expected 7 numbers"},
+        {"C", "\"x\"", "\"C\""},       {"q", "[0.5]", "expected 20 numbers"},
+        {"iterations", "null", "iterations"}, {"hist", "[1, 2, 3]", "expected 0 numbers"},
+        {"A", "[0, 1, 1, 1, 1, 1, 1]", "\"A\" must be positive"},
+        {"m", "[1, 2, 3, 4, 5, 6, 1e999]", "expected a number"},
     };
     for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
-        cJSON *j = reparsed(s);
+        char *t = saved(s);
+        cJSON *j = cJSON_Parse(t);
+        free(t);
         cJSON_ReplaceItemInObject(j, edits[e][0], cJSON_Parse(edits[e][1]));
         err.msg[0] = 0;
-        CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), -1);
+        CHECK_EQ_INT(restore_edited(&r, &d, j, &err), -1);
         CHECK(r == NULL);
-        CHECK(strstr(err.msg, "checkpoint: cmaes") != NULL);
-        cJSON_Delete(j);
+        CHECK(strstr(err.msg, "state.json:1:") && strstr(err.msg, "checkpoint: "));
+        if (!strstr(err.msg, edits[e][2]))
+            fprintf(stderr, "edit %zu: %s\n", e, err.msg);
+        CHECK(strstr(err.msg, edits[e][2]) != NULL);
     }
     /* An asymmetric C and categories that do not sum to 1. */
-    cJSON *j = reparsed(s);
-    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), 0);
+    char *t = saved(s);
+    CHECK_EQ_INT(restore_text(&r, &d, t, &err), 0);
     cet_cmaes_free(r);
-    cJSON *C = cJSON_GetObjectItem(j, "C");
-    cJSON_ReplaceItemInArray(C, 1, cJSON_CreateNumber(0.5));
-    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), -1);
+    cJSON *j = cJSON_Parse(t);
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItem(j, "C"), 1, cJSON_CreateNumber(0.5));
+    CHECK_EQ_INT(restore_edited(&r, &d, j, &err), -1);
     CHECK(strstr(err.msg, "symmetric") != NULL);
-    cJSON_Delete(j);
-    j = reparsed(s);
+    j = cJSON_Parse(t);
     cJSON_ReplaceItemInArray(cJSON_GetObjectItem(j, "q"), 0, cJSON_CreateNumber(0.9));
-    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, j, &err), -1);
-    cJSON_Delete(j);
-    CHECK_EQ_INT(cet_cmaes_restore(&r, &d, NULL, NULL, &err), -1);
+    CHECK_EQ_INT(restore_edited(&r, &d, j, &err), -1);
+    CHECK(strstr(err.msg, "sum to 1") != NULL);
+    CHECK_EQ_INT(restore_text(&r, &d, "[1]", &err), -1);
+    CHECK(strstr(err.msg, "must be an object") != NULL);
+    free(t);
     cet_cmaes_free(s);
     cet_params_free(&d);
 }
