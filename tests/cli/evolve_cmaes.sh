@@ -2,8 +2,8 @@
 # --threads; SIGINT then --resume (twice: the second from a restored state)
 # and SIGKILL then --resume end byte-identically with the run left alone;
 # --pop sets lambda, the seeds and --seed-config make generation 0;
-# --objective and --constraint, --top and report work; --race and --pareto
-# are refused with their reason.  On a float description (score) and on the
+# --objective and --constraint, --top, report, --max-evals, --validate and
+# --folds work; --race and --pareto are refused with their reason.  On a float description (score) and on the
 # mixed, conditional pipeline.
 CETUNE=$1 SRC=$2
 . "$SRC/tests/cli_lib.sh"
@@ -53,6 +53,16 @@ assert top[0]["violation"] == 0 and top[0]["recall"] >= 0.9, top[0]
 assert best["fitness"] == top[0]["fitness"] and abs(best["fitness"] - top[0]["precision"]) < 1e-6
 EOF
 expect_status 0 "$CETUNE" report "$TMP/goal"
+
+# --max-evals is spent exactly; --folds and --validate run with cmaes too.
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/score.json" -d "$D" --strategy cmaes \
+  --max-evals 30 --patience 0 --generations 0 --seed 7 --validate "$D" -o "$TMP/evals"
+if [ "$(tail -1 "$TMP/evals/generations.csv" | cut -d, -f2)" = 30 ]; then ok; else fail "--max-evals 30 not spent exactly"; fi
+if [ -s "$TMP/evals/validation.csv" ]; then ok; else fail "no validation.csv"; fi
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/score.json" -d "$D" --strategy cmaes \
+  --folds 2 --generations 3 --seed 7 -o "$TMP/folds"
+if [ -s "$TMP/folds/folds.csv" ]; then ok; else fail "no folds.csv"; fi
+expect_grep "$TMP/folds/folds/1/run.json" "strategy cmaes"
 
 # Refused, with the reason.
 expect_status 2 "$CETUNE" evolve -p "$SRC/params/score.json" -d "$D" --strategy cmaes --race -o "$TMP/x"
