@@ -21,8 +21,9 @@ int cet_strategy_find(const char *name)
 }
 
 /* Measured in docs/cmaes.md: CMA-ES trained better than the GA on score's
- * 22 floats, the GA better or equal on sw's 3 floats, lqf's 1, accb's int
- * and float and the pipeline's mixed, conditional genes. */
+ * 22 floats; the GA was better or equal on sw's 3 floats, lqf's 1 and
+ * accb's int and float, and on the pipeline's mixed, conditional genes
+ * (even there on the current code). */
 enum cet_strategy_kind cet_strategy_default(const struct cet_params_desc *d)
 {
     if (d->ngenes < 10 || d->conditional || d->nforbidden)
