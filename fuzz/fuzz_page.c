@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct cet_page_info info;
         opts.format = CET_PAGE_TEXT;
         int rc = cet_page_extract(pg, &cfg, (const char *)data, size, &opts, &out, &info, &err);
-        if ((rc == 0) != (doc != NULL) && rc != CET_PAGE_FAILED)
+        if ((rc == 0) != (doc != NULL) && rc != CET_ERROR)
             abort(); /* the page call and the corpus loader agree on what is usable */
         if (rc == 0) {
             uint32_t words = 0;

@@ -5,6 +5,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config git
       libxml2-dev libgsl-dev libcjson-dev libutf8proc-dev zlib1g-dev libomp-dev
       clang libclang-rt-14-dev gnuplot-nox time
+      g++ # tests/api/cxx_headers.sh (build-essential brings it too)
       libmicrohttpd-dev curl
       universal-ctags # tests/source/hand_decls.sh
       libopenmpi-dev openmpi-bin # MPI only for -DCETUNE_MPI=ON (docs/distributed.md)

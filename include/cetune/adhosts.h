@@ -17,7 +17,10 @@
 
 #include <stddef.h>
 
+#include "cetune/common.h"
 #include "cetune/error.h"
+
+CET_BEGIN_DECL
 
 struct cet_adhosts;
 
@@ -47,5 +50,7 @@ const struct cet_adhosts *cet_adhosts_current(struct cet_error *err);
 /* Makes the list in path the one in use; fails once the list in use has
  * been handed out by cet_adhosts_current (extraction has begun). */
 int cet_adhosts_use_file(const char *path, struct cet_error *err);
+
+CET_END_DECL
 
 #endif

@@ -4,6 +4,10 @@
 
 #include <stddef.h>
 
+#include "cetune/common.h"
+
+CET_BEGIN_DECL
+
 struct cet_buf {
     char *p;     /* always NUL-terminated once anything was added */
     size_t len, cap;
@@ -28,5 +32,7 @@ int cet_read_file(struct cet_buf *out, const char *path, size_t limit, struct ce
 int cet_write_atomic(const char *path, const char *data, size_t len, struct cet_error *err);
 /* Creates a directory and its missing parents; 0 or -1 with errno set. */
 int cet_mkdirs(const char *path);
+
+CET_END_DECL
 
 #endif

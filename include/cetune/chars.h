@@ -7,8 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/doc.h"
 #include "cetune/error.h"
+
+CET_BEGIN_DECL
 
 /* Per-document character data, built once: each text node's characters and
  * the gold's, as ids of the gold's alphabet (characters absent from the gold
@@ -42,5 +45,7 @@ uint32_t cet_lcstring(const uint32_t *a, size_t n, const uint32_t *b, size_t m, 
 /* Characters of UTF-8 s after NFC and white-space removal, as code points
  * appended to *out (grown as needed).  Returns -1 when out of memory. */
 int cet_chars_codepoints(const char *s, size_t len, int32_t **out, size_t *n, size_t *cap);
+
+CET_END_DECL
 
 #endif

@@ -4,9 +4,12 @@
 #ifndef CETUNE_CONFIG_H
 #define CETUNE_CONFIG_H
 
+#include "cetune/common.h"
 #include "cetune/buf.h"
 #include "cetune/error.h"
 #include "cetune/extractor.h"
+
+CET_BEGIN_DECL
 
 struct cet_config {
     const struct cet_extractor *ex;
@@ -53,5 +56,7 @@ int cet_config_shipped_path(char *out, size_t size, const char *override,
 /* Loads the shipped configuration into cfg (labelled with its path):
  * cet_config_shipped_path without override, then cet_config_load. */
 int cet_config_load_default(struct cet_config *cfg, struct cet_error *err);
+
+CET_END_DECL
 
 #endif

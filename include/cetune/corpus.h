@@ -5,8 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/doc.h"
 #include "cetune/error.h"
+
+CET_BEGIN_DECL
 
 enum cet_layout { CET_LAYOUT_CANONICAL, CET_LAYOUT_CLEANEVAL, CET_LAYOUT_ARTICLE_JSON };
 
@@ -84,5 +87,7 @@ void cet_sample_free(char **names, size_t n);
  * sample line that matches no entry. */
 int cet_sample_select(uint8_t *want, const struct cet_entries *e, char *const *names, size_t n,
                       const char *path, struct cet_error *err);
+
+CET_END_DECL
 
 #endif

@@ -14,8 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/error.h"
 #include "cetune/tags.h"
+
+CET_BEGIN_DECL
 
 #define CET_NONE UINT32_MAX
 
@@ -149,7 +152,7 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len,
  * declared (the charset parameter of an HTTP Content-Type), or NULL (see
  * cet_decode_page); deadline (CLOCK_MONOTONIC seconds, 0 for none) is checked
  * after decoding and after each megabyte parsed: past it, the parse stops
- * and returns -2. */
+ * and returns CET_ETIMEOUT. */
 int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
                      double deadline, const char *gold, size_t gold_len, struct cet_error *err);
 void cet_doc_free(struct cet_doc *doc);
@@ -224,5 +227,7 @@ int cet_decode_text(char **out, size_t *out_len, const char *bytes, size_t len,
 /* CleanEval gold clean-up, in place: drops a leading "URL:" line, paragraph
  * markers <p> <h> <l> at line starts and <!-- comments -->, decodes entities. */
 size_t cet_gold_cleanup(char *text, size_t len);
+
+CET_END_DECL
 
 #endif

@@ -5,10 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/buf.h"
 #include "cetune/config.h"
 #include "cetune/corpus.h"
 #include "cetune/extractor.h"
+
+CET_BEGIN_DECL
 
 enum cet_metric { CET_METRIC_WORD, CET_METRIC_CHARS, CET_METRIC_LCSTRING };
 
@@ -141,4 +144,7 @@ void cet_config_scores_free(struct cet_config_scores *s, size_t n);
  * di into sel (for rendering or writing extracts). */
 int cet_evaluator_extract(struct cet_evaluator *ev, const double *params, size_t di,
                           struct cet_sel *sel);
+
+CET_END_DECL
+
 #endif

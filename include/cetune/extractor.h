@@ -12,8 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/doc.h"
 #include "cetune/error.h"
+
+CET_BEGIN_DECL
 
 enum cet_ptype { CET_P_INT, CET_P_FLOAT, CET_P_BOOL, CET_P_ENUM };
 
@@ -106,5 +109,7 @@ void cet_sel_set_subtree(const struct cet_doc *doc, struct cet_sel *sel, uint32_
  * (resized as needed); used where the words themselves are needed. */
 int cet_sel_words(const struct cet_doc *doc, const struct cet_sel *sel,
                   uint32_t **words, size_t *cap, uint32_t *n);
+
+CET_END_DECL
 
 #endif

@@ -30,10 +30,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/error.h"
 #include "cetune/eval.h"
 #include "cetune/objective.h"
 #include "cetune/params.h"
+
+CET_BEGIN_DECL
 
 /* Search strategies: indices into cet_strategies (src/ga/strategy.c).  A
  * strategy decides which genomes each generation evaluates and learns from
@@ -89,7 +92,7 @@ struct cet_ga_options {
  * finite (a NaN or infinity fails the generation). */
 typedef int (*cet_ga_eval_fn)(void *ctx, const double *params, size_t k, double *f1, double *p,
                               double *r, struct cet_error *err);
-/* Measures k full parameter vectors under ga->opt.goal into m[0..k)
+/* Measures k full parameter vectors under the options' goal into m[0..k)
  * (cet_goal_measure); returns 0 or -1 with err filled.  Used instead of
  * cet_ga_eval_fn when given to cet_ga_set_measure. */
 typedef int (*cet_ga_measure_fn)(void *ctx, const double *params, size_t k,
@@ -186,15 +189,16 @@ int cet_ga_check(const struct cet_ga *ga, struct cet_error *err);
 int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel, void *ctx,
                  struct cet_error *err);
 /* Racing (opt.race): after cet_ga_setup, gives the per-document scoring
- * function (called with setup's ctx) and the racing order of the ga->ndocs
+ * function (called with setup's ctx) and the racing order of the ndocs
  * training documents (cet_race_order; copied).  A GA restored from a
  * checkpoint keeps its stored order and ignores this one. */
 int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *order,
                       struct cet_error *err);
 /* Breeds, evaluates and ranks the next generation; then decides whether the
- * run stops (ga->stop).  Returns 0; 1 when cancel asked to stop (the
- * generation is abandoned and the GA is left as before the call; with
- * racing the generation is paused instead, ga->race->pending, and a
+ * run stops (cet_ga_status: stop).  Returns 0; CET_CANCELLED when cancel
+ * asked to stop (the generation is abandoned and the GA is left as before
+ * the call; with racing the generation is paused instead, cet_ga_status:
+ * race_pending, and a
  * checkpoint written now resumes it at the next block); -1 on error. */
 int cet_ga_generation(struct cet_ga *ga, struct cet_error *err);
 void cet_ga_destroy(struct cet_ga *ga);
@@ -209,14 +213,14 @@ const char *cet_ga_stop_name(enum cet_stop s);
  * are never among them.  The caller frees *out. */
 int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n);
 /* Archive index of the best fully evaluated individual (--pareto: the
- * highest mean F1 on the front, cet_ga_front), or (size_t)-1 before any
+ * highest mean F1 on the front, cet_ga_front), or CET_NPOS before any
  * evaluation. */
 size_t cet_ga_best(const struct cet_ga *ga);
 /* --pareto: the archive's non-dominated individuals (constrained
  * domination on the Pareto objectives), one per distinct objective vector,
  * in evaluation order; the caller frees *out. */
 int cet_ga_front(const struct cet_ga *ga, size_t **out, size_t *n);
-/* Archive index of genome g, or (size_t)-1 when it was never evaluated. */
+/* Archive index of genome g, or CET_NPOS when it was never evaluated. */
 size_t cet_ga_lookup(const struct cet_ga *ga, const double *g);
 
 /* ---- genomes (genome.c) ---- */
@@ -239,26 +243,15 @@ enum cet_strategy_kind cet_strategy_default(const struct cet_params_desc *d);
 /* The selection schemes' names, by enum cet_select; NULL-terminated. */
 extern const char *const cet_selection_names[CET_SELECT_COUNT + 1];
 
-/* ---- random streams (genome.c) ---- */
-
-/* A 64-bit seed for stream `stream` of a run seed (splitmix64), so that
- * independent streams (the sample, the GA) never share draws. */
-uint64_t cet_seed_derive(uint64_t seed, uint64_t stream);
-enum { CET_STREAM_SAMPLE = 1, CET_STREAM_GA = 2, CET_STREAM_RACE = 3, CET_STREAM_FOLDS = 4 };
-
 /* ---- racing (race.c) ---- */
 
 /* The racing order of the corpus's documents into order[0..c->ndocs):
- * each package in a seeded random order (stream CET_STREAM_RACE of seed),
+ * each package in a seeded random order (the racing stream of seed),
  * the packages interleaved in proportion to their size, so every prefix
  * holds each package about in its share. */
 int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
                    struct cet_error *err);
-/* One-sided sign-flip (Fisher-Pitman) randomization test of H1 "the
- * differences d[0..n) have a mean below 0": the p-value P(S <= sum d), S
- * the sum of the |d[i]| with independent random signs.  Exact over the 12
- * largest |d[i]|, the others' part normal (mean 0, variance sum d^2).
- * Zeros count for nothing (1 when all are 0); d is overwritten. */
-double cet_race_pvalue(double *d, size_t n);
+
+CET_END_DECL
 
 #endif

@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
+
+CET_BEGIN_DECL
+
 /* Match table of a pattern b[0..m) over an alphabet of ids [0, nsym), in
  * blocks of 64 positions: row[id] is CET_NONE for a symbol not in b, else
  * its row r, the blocks words bits[r * blocks ..] with bit j set where
@@ -74,5 +78,7 @@ uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m);
 
 /* Textbook O(nm) dynamic programming; the oracle in tests and the baseline in bench. */
 uint32_t cet_lcs_dp(const uint32_t *a, size_t n, const uint32_t *b, size_t m);
+
+CET_END_DECL
 
 #endif

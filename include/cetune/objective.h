@@ -19,9 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/corpus.h"
 #include "cetune/error.h"
 #include "cetune/eval.h"
+
+CET_BEGIN_DECL
 
 enum cet_measure {
     CET_MEASURE_F1 = 0, /* the default: zero-initialised goals optimise f1 */
@@ -103,5 +106,7 @@ void cet_goal_sums_add(struct cet_goal_sums *a, const struct cet_goal *g, const 
 /* The measures of the sums over ndocs documents. */
 void cet_goal_sums_measure(const struct cet_goal_sums *a, const struct cet_goal *g, size_t ndocs,
                            struct cet_measures *m);
+
+CET_END_DECL
 
 #endif

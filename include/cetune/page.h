@@ -20,11 +20,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/buf.h"
 #include "cetune/config.h"
 #include "cetune/error.h"
 #include "cetune/meta.h"
 #include "cetune/extractor.h"
+
+CET_BEGIN_DECL
 
 struct cet_page;
 
@@ -61,13 +64,12 @@ struct cet_page_info {
     const struct cet_meta *meta;
 };
 
-/* Failures of cet_page_extract, besides 0 for success. */
-enum {
-    CET_PAGE_UNUSABLE = -1, /* the page cannot be used: empty, binary, over 64 MB, too deep */
-    CET_PAGE_CHARSET = -2,  /* the declared charset is unknown */
-    CET_PAGE_TIMEOUT = -3,  /* the time limit passed */
-    CET_PAGE_FAILED = -4,   /* out of memory, or the extractor failed */
-};
+/* The failures of cet_page_extract by their names before enum cet_status
+ * (error.h); use the CET_E* names. */
+#define CET_PAGE_UNUSABLE CET_EUNUSABLE
+#define CET_PAGE_CHARSET CET_ECHARSET
+#define CET_PAGE_TIMEOUT CET_ETIMEOUT
+#define CET_PAGE_FAILED CET_ERROR
 
 int cet_page_new(struct cet_page **out, struct cet_error *err);
 void cet_page_free(struct cet_page *pg);
@@ -76,8 +78,10 @@ void cet_page_free(struct cet_page *pg);
  * (emptied first; NUL-terminated).  A NULL cfg means the shipped
  * configuration (cet_config_load_default), loaded at the first such call and
  * kept by the context; when it cannot be found the call fails with
- * CET_PAGE_FAILED and says where it looked.  info may be NULL.  Returns 0, or one of
- * the CET_PAGE_* failures above with the reason in err. */
+ * CET_ERROR and says where it looked.  info may be NULL.  Returns 0, or with
+ * the reason in err: CET_EUNUSABLE (empty, binary, over 64 MB, too deep),
+ * CET_ECHARSET (the declared charset is unknown), CET_ETIMEOUT (the time
+ * limit passed) or CET_ERROR (out of memory, or the extractor failed). */
 int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const char *bytes,
                      size_t len, const struct cet_page_opts *opts, struct cet_buf *out,
                      struct cet_page_info *info, struct cet_error *err);
@@ -89,5 +93,7 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
 int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
 int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
 int cet_extract_markdown(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out);
+
+CET_END_DECL
 
 #endif

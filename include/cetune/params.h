@@ -42,8 +42,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/error.h"
 #include "cetune/extractor.h"
+
+CET_BEGIN_DECL
 
 /* One member of "when": gene `parent` is active and holds one of values. */
 struct cet_cond {
@@ -146,5 +149,7 @@ size_t cet_params_forbidden(const struct cet_params_desc *d, const double *genom
  * leave inactive parameters out. */
 void cet_params_full_active(const struct cet_params_desc *d, const double *genome,
                             uint8_t *full_active);
+
+CET_END_DECL
 
 #endif

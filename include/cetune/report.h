@@ -17,7 +17,10 @@
 
 #include <stddef.h>
 
+#include "cetune/common.h"
 #include "cetune/error.h"
+
+CET_BEGIN_DECL
 
 /* A run directory read back (its definition is private: src/run/report.c). */
 struct cet_report;
@@ -37,5 +40,7 @@ size_t cet_report_plots(const struct cet_report *r, const char *const **names);
 int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct cet_error *err);
 /* Frees r (NULL: nothing). */
 void cet_report_free(struct cet_report *r);
+
+CET_END_DECL
 
 #endif

@@ -15,8 +15,11 @@
 
 #include <stddef.h>
 
+#include "cetune/common.h"
 #include "cetune/config.h"
 #include "cetune/error.h"
+
+CET_BEGIN_DECL
 
 struct cet_routes;
 
@@ -49,5 +52,7 @@ size_t cet_routes_count(const struct cet_routes *r);
 const char *cet_routes_route(const struct cet_routes *r, size_t i, size_t *config);
 /* Index of the default configuration, or -1 when there is none. */
 long cet_routes_default(const struct cet_routes *r);
+
+CET_END_DECL
 
 #endif

@@ -20,12 +20,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/corpus.h"
 #include "cetune/error.h"
 #include "cetune/eval.h"
 #include "cetune/ga.h"
 #include "cetune/objective.h"
 #include "cetune/rundir.h" /* the names of the run directory's files, its lock */
+
+CET_BEGIN_DECL
 
 /* ---- where the training sample is loaded and evaluated ---- */
 
@@ -125,12 +128,11 @@ int cet_run_check(const struct cet_run *run, struct cet_error *err);
  * runs/EXTRACTOR-YYYYMMDD-HHMMSS (local time); allocated, NULL when out of
  * memory. */
 char *cet_run_dir_name(const struct cet_run *run, const char *given);
-/* Returned by cet_run_claim when the directory holds files and force was
- * not given. */
-enum { CET_RUN_NOT_EMPTY = -2 };
+/* cet_run_claim's CET_EEXISTS by its name before enum cet_status (error.h). */
+#define CET_RUN_NOT_EMPTY CET_EEXISTS
 /* Takes dir for the run: creates it when absent and locks it (run.lock,
  * rundir.h) for as long as the run lives; without force, a directory
- * holding files is refused with CET_RUN_NOT_EMPTY.  Call it before loading
+ * holding files is refused with CET_EEXISTS.  Call it before loading
  * the training sample, so that a bad directory fails at once. */
 int cet_run_claim(struct cet_run *run, const char *dir, int force, struct cet_error *err);
 /* Starts the claimed run on the training sample train (taken over, with its
@@ -161,10 +163,10 @@ void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx)
 typedef void (*cet_run_progress_fn)(void *ctx, const struct cet_ga *ga);
 void cet_run_set_progress(struct cet_run *run, cet_run_progress_fn progress, void *ctx);
 /* One generation: breeds, evaluates, writes the results and the
- * checkpoint.  0, 1 when cancelled (the run is as before the call), -1 on
+ * checkpoint.  0, CET_CANCELLED (the run is as before the call), -1 on
  * error (the last checkpoint on disk still resumes). */
 int cet_run_step(struct cet_run *run, struct cet_error *err);
-/* 1 once the GA has stopped (cet_run_ga(run)->stop). */
+/* 1 once the GA has stopped (cet_ga_status: stop). */
 int cet_run_stopped(const struct cet_run *run);
 /* Records a cancelled run: checkpoint of the last complete generation and
  * run.json "interrupted". */
@@ -211,7 +213,7 @@ typedef void (*cet_fold_fn)(void *ctx, size_t k, size_t K, const struct cet_fold
  * resumed run in DIR/folds/k on its training documents, before the run's
  * own GA, and writes DIR/folds.csv; on_fold (may be NULL) is told of each
  * fold.  Polls the run's cancel callback (cet_run_set_cancel).  Returns 0
- * with *out the K folds (free() it), 1 when cancelled (each fold keeps its
+ * with *out the K folds (free() it), CET_CANCELLED (each fold keeps its
  * checkpoint; the caller records the run as interrupted), or -1. */
 int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct cet_fold **out,
                   struct cet_error *err);
@@ -247,5 +249,7 @@ int cet_run_needs_validation(const struct cet_run *run);
 int cet_run_validate(struct cet_run *run, const struct cet_corpus *vc, struct cet_validation *v,
                      struct cet_error *err);
 void cet_validation_free(struct cet_validation *v);
+
+CET_END_DECL
 
 #endif

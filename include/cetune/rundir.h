@@ -8,7 +8,10 @@
 #ifndef CETUNE_RUNDIR_H
 #define CETUNE_RUNDIR_H
 
+#include "cetune/common.h"
 #include "cetune/error.h"
+
+CET_BEGIN_DECL
 
 #define CET_RUN_INFO "run.json"
 #define CET_RUN_GENERATIONS "generations.csv"
@@ -63,5 +66,7 @@ int cet_rundir_alive(const char *dir);
 int cet_rundir_clear(const char *dir, struct cet_error *err);
 /* Removes only the temporaries of dead processes. */
 void cet_rundir_remove_temporaries(const char *dir);
+
+CET_END_DECL
 
 #endif

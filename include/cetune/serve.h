@@ -16,8 +16,11 @@
 
 #include <stddef.h>
 
+#include "cetune/common.h"
 #include "cetune/error.h"
 #include "cetune/routes.h"
+
+CET_BEGIN_DECL
 
 struct cet_server;
 
@@ -55,5 +58,7 @@ void cet_server_set_routes(struct cet_server *s, struct cet_routes *routes, cons
  * `wait` seconds), then stops and frees the server.  Returns the number of
  * requests that were still running when it gave up (0 after a clean drain). */
 unsigned cet_server_stop(struct cet_server *s, double wait);
+
+CET_END_DECL
 
 #endif

@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#include "cetune/common.h"
+
+CET_BEGIN_DECL
+
 enum {
     CET_TAGF_BLOCK = 1 << 0,      /* block-level: starts a block for LQF and SW */
     CET_TAGF_STRUCTURAL = 1 << 1, /* splits text into strings for text density */
@@ -142,5 +146,7 @@ enum cet_tag {
 enum cet_tag cet_tag_lookup(const char *name);
 /* CET_TAGF_* bits of a tag. */
 unsigned cet_tag_flags(enum cet_tag tag);
+
+CET_END_DECL
 
 #endif

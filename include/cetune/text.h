@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
+
+CET_BEGIN_DECL
+
 /* Calls fn(word, len, ctx) for each normalised word of UTF-8 text s.  Invalid
  * UTF-8 bytes separate words.  Returns 0, or -1 when out of memory. */
 typedef int (*cet_word_fn)(const char *word, size_t len, void *ctx);
@@ -30,5 +34,7 @@ void cet_intern_free(struct cet_intern *t);
 uint32_t cet_intern(struct cet_intern *t, const char *s, size_t len);
 /* Id of s[0..len) or UINT32_MAX when absent. */
 uint32_t cet_intern_find(const struct cet_intern *t, const char *s, size_t len);
+
+CET_END_DECL
 
 #endif

@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#include "cetune/common.h"
+
+CET_BEGIN_DECL
+
 struct cet_version {
     const char *key;     /* as in run.json's "versions": "cetune", "libxml2", "gsl", ... */
     const char *name;    /* for people: "cetune", "libxml2", "GSL", ... */
@@ -14,5 +18,7 @@ struct cet_version {
 /* Sets *out to the table (static, never freed) and returns its length:
  * cetune first, then libxml2, GSL, cJSON, utf8proc, zlib and OpenMP. */
 size_t cet_versions(const struct cet_version **out);
+
+CET_END_DECL
 
 #endif

@@ -421,7 +421,7 @@ static int cmd_evolve(int argc, char **argv)
     rc = evolve_run_loop(run, (int)a.threads);
     goto done;
 dir_error:
-    if (r == CET_RUN_NOT_EMPTY)
+    if (r == CET_EEXISTS)
         cli_error("%s; use --force to overwrite it, or --resume %s to continue it", err.msg, dir);
     else
         cli_error("%s", err.msg);

@@ -136,7 +136,7 @@ static int extract_one(struct job *j, const char *input)
     int r = cet_page_extract(j->pg, j->cfg, j->page.p, j->page.len, &opts, &j->out, NULL, &err);
     if (r) {
         cli_error("%s: %s", shown, err.msg);
-        if (r == CET_PAGE_FAILED)
+        if (r == CET_ERROR)
             rc = CLI_RUNTIME;
         goto done;
     }

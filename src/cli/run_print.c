@@ -143,10 +143,10 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
     if (feasible)
         printf("; %zu of %zu evaluated settings feasible\n", feasible, st.narch);
     else {
-        if (best != (size_t)-1)
+        if (best != CET_NPOS)
             cet_ga_individual(ga, best, &ind);
         printf("; NO FEASIBLE SETTING FOUND among %zu evaluated: best.json is the one closest "
-               "to feasible (violation %.4f)\n", st.narch, best == (size_t)-1 ? NAN : ind.viol);
+               "to feasible (violation %.4f)\n", st.narch, best == CET_NPOS ? NAN : ind.viol);
     }
 }
 

@@ -705,7 +705,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     if (past(deadline)) {
         free(utf8);
         free(d);
-        return cet_fail(err, "time limit exceeded"), -2;
+        return cet_fail(err, "time limit exceeded"), CET_ETIMEOUT;
     }
 
     struct builder b;
@@ -740,7 +740,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
         htmlParseChunk(ctxt, utf8 + off, (int)n, 0);
         if (past(deadline)) {
             cet_fail(err, "time limit exceeded");
-            rc = -2;
+            rc = CET_ETIMEOUT;
             goto done;
         }
     }

@@ -112,7 +112,7 @@ int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
             struct cet_error e;
             ev->prep[i] = ex->prepare(c->docs[i], &e);
             if (!ev->prep[i]) {
-#pragma omp critical(cet_prep_err)
+#pragma omp critical /* unnamed: a named one is a symbol libcetune.so would export */
                 if (!failed) {
                     failed = 1;
                     snprintf(first, sizeof first, "%s/%s: %s", c->docs[i]->package,

@@ -9,6 +9,7 @@
 
 #include "cetune/buf.h"
 #include "cetune/ga.h"
+#include "seed.h"
 
 /* The state of racing (race.c), NULL without it.  Memory: the incumbent's
  * per-document F1 (ndocs doubles) and the scores of one generation's new

@@ -42,6 +42,7 @@
 
 #include "cetune/ga.h"
 #include "ga_internal.h"
+#include "race.h"
 
 /* ---- the document order ---- */
 

@@ -97,29 +97,29 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
     double start = o->time_limit > 0 ? now() : 0, deadline = start ? start + o->time_limit : 0;
     struct cet_doc *doc = NULL;
     void *prep = NULL;
-    int rc = CET_PAGE_FAILED;
+    int rc = CET_ERROR;
     out->len = 0;
     if (cet_buf_reserve(out, 0))
-        return cet_fail(err, "out of memory"), CET_PAGE_FAILED;
+        return cet_fail(err, "out of memory"), CET_ERROR;
     out->p[0] = 0;
     if (!cfg && !pg->has_shipped) {
         if (cet_config_load_default(&pg->shipped, err))
-            return CET_PAGE_FAILED;
+            return CET_ERROR;
         pg->has_shipped = 1;
     }
     const struct cet_extractor *ex = (cfg ? cfg : &pg->shipped)->ex;
     const double *params = (cfg ? cfg : &pg->shipped)->params;
     if (o->charset && !cet_charset_known(o->charset)) {
         cet_fail(err, "unknown charset '%.40s'", o->charset);
-        return CET_PAGE_CHARSET;
+        return CET_ECHARSET;
     }
     int parsed = cet_doc_parse_as(&doc, bytes, len, o->charset, deadline, NULL, 0, err);
-    if (parsed == -2)
-        return cet_fail(err, "time limit of %g s exceeded", o->time_limit), CET_PAGE_TIMEOUT;
+    if (parsed == CET_ETIMEOUT)
+        return cet_fail(err, "time limit of %g s exceeded", o->time_limit), CET_ETIMEOUT;
     if (parsed)
-        return CET_PAGE_UNUSABLE;
+        return CET_EUNUSABLE;
     if (over(o, start, err)) {
-        rc = CET_PAGE_TIMEOUT;
+        rc = CET_ETIMEOUT;
         goto done;
     }
     if (ex->prepare && !(prep = ex->prepare(doc, err))) {
@@ -129,7 +129,7 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         goto done;
     }
     if (over(o, start, err)) {
-        rc = CET_PAGE_TIMEOUT;
+        rc = CET_ETIMEOUT;
         goto done;
     }
     if (cet_sel_reset(&pg->sel, doc) || ex->run(doc, prep, params, &pg->sel)) {
@@ -137,7 +137,7 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         goto done;
     }
     if (over(o, start, err)) {
-        rc = CET_PAGE_TIMEOUT;
+        rc = CET_ETIMEOUT;
         goto done;
     }
     int json = o->format == CET_PAGE_JSON;

@@ -292,8 +292,8 @@ static char *fold_command(const struct cet_run *run, const char *fdir, const cha
 }
 
 /* Runs (or resumes) the GA of the fold in fdir to its end, telling the
- * run's progress callback of each generation and polling its cancel one.  0, 1 when cancelled (the fold's checkpoint is
- * kept), or -1. */
+ * run's progress callback of each generation and polling its cancel one.
+ * 0, CET_CANCELLED (the fold's checkpoint is kept), or -1. */
 static int fold_run(struct cet_run *run, const char *fdir, const char *train,
                     struct cet_error *err)
 {
@@ -327,7 +327,7 @@ static int fold_run(struct cet_run *run, const char *fdir, const char *train,
     if (r < 0)
         goto done;
     if (!cet_run_stopped(fr)) {
-        rc = cet_run_interrupt(fr, err) ? -1 : 1;
+        rc = cet_run_interrupt(fr, err) ? -1 : CET_CANCELLED;
         goto done;
     }
     rc = cet_run_finish(fr, err) ? -1 : 0;
@@ -340,7 +340,7 @@ done:
 
 /* Fold k (0-based) of the K folds in dir, its documents marked in folds:
  * writes its lists, runs its GA, and scores its best and the defaults on
- * its held-out documents into *f.  0, 1 when cancelled, or -1. */
+ * its held-out documents into *f.  0, CET_CANCELLED, or -1. */
 static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K,
                 struct cet_fold *f, cet_fold_fn on_fold, void *ctx,
                 struct cet_error *err)

@@ -86,7 +86,7 @@ size_t cet_report_defaults_index(const struct cet_ga *ga, const double *g)
 {
     size_t i = cet_ga_lookup(ga, g);
     struct cet_individual in;
-    if (i != (size_t)-1)
+    if (i != CET_NPOS)
         cet_ga_individual(ga, i, &in);
-    return i != (size_t)-1 && in.raced ? (size_t)-1 : i;
+    return i != CET_NPOS && in.raced ? CET_NPOS : i;
 }

@@ -19,7 +19,7 @@ struct cet_report {
     size_t pair_genes;          /* parameters whose pairs are drawn */
 };
 
-/* Archive index of the defaults' genome g, or (size_t)-1 when they were
+/* Archive index of the defaults' genome g, or CET_NPOS when they were
  * never fully evaluated (a raced-out fitness is partial). */
 size_t cet_report_defaults_index(const struct cet_ga *ga, const double *g);
 

@@ -145,7 +145,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     for (size_t k = 0; k <= n; k++) {
         if (k < n)
             cet_ga_individual(ga, rank[k], &in[k]);
-        else if (di != (size_t)-1)
+        else if (di != CET_NPOS)
             cet_ga_individual(ga, di, &in[k]);
         cet_params_active(d, k < n ? in[k].genes : def, act[k]);
         for (size_t g = 0; g < G; g++)
@@ -182,7 +182,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
             rc = cet_buf_printf(b, "| %s |", rows[m]);
             for (size_t k = 0; k <= n && !rc; k++) {
                 const struct cet_individual *x = &in[k];
-                if (k == n && di == (size_t)-1)
+                if (k == n && di == CET_NPOS)
                     rc = cet_buf_puts(b, m ? " |" : " not evaluated |");
                 else if (m == 3)
                     rc = cet_buf_printf(b, " %ld |", x->born);
@@ -209,7 +209,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
                     gene_cell(d, k < n ? in[k].genes : def, act[k], g, v, sizeof v);
                     rc = cet_buf_printf(b, " %s |", v);
                 }
-            if (k == n && di == (size_t)-1)
+            if (k == n && di == CET_NPOS)
                 rc = rc || cet_buf_puts(b, " not evaluated | | | |\n");
             else
                 rc = rc || cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n", in[k].fit,
@@ -217,7 +217,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
         }
         rc = rc || cet_buf_puts(b, "\n");
     }
-    if (di != (size_t)-1)
+    if (di != CET_NPOS)
         rc = rc || cet_buf_printf(b, "The best is %+.4f over the defaults on the training "
                                      "sample.\n\n", in[0].fit - in[n].fit);
 done:

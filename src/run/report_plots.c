@@ -218,11 +218,11 @@ static int explored_dat(const struct cet_ga *ga, const double *defaults, struct 
         rc = rc || cet_buf_puts(b, "\n\n# the best individual\n") ||
              explored_row(b, d, in.genes, in.fit, in.born, NULL);
         size_t di = cet_report_defaults_index(ga, defaults);
-        if (di != (size_t)-1)
+        if (di != CET_NPOS)
             cet_ga_individual(ga, di, &in);
         rc = rc || cet_buf_puts(b, "\n\n# the defaults\n") ||
-             explored_row(b, d, defaults, di == (size_t)-1 ? NAN : in.fit,
-                          di == (size_t)-1 ? -1 : in.born, NULL);
+             explored_row(b, d, defaults, di == CET_NPOS ? NAN : in.fit,
+                          di == CET_NPOS ? -1 : in.born, NULL);
     }
     free(order);
     if (rng)
@@ -328,7 +328,7 @@ static int pareto_dat(const struct cet_ga *ga, size_t di, struct cet_buf *b)
         rc = cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, front[k])[0],
                             cet_ga_objectives(ga, front[k])[1]);
     rc = rc || cet_buf_puts(b, "\n\n");
-    if (di != (size_t)-1)
+    if (di != CET_NPOS)
         rc = rc || cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, di)[0],
                                   cet_ga_objectives(ga, di)[1]);
     else
@@ -647,7 +647,7 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
     cet_params_default_genome(&r->desc, defaults);
     cet_genome_normalise(&r->desc, cet_ga_opts(ga)->resolution, defaults);
     size_t di = cet_report_defaults_index(ga, defaults);
-    double def_fit = di == (size_t)-1 ? NAN : cet_ga_fitness(ga, di);
+    double def_fit = di == CET_NPOS ? NAN : cet_ga_fitness(ga, di);
 
     if (!nhist || !st.narch || !npop) { /* nothing complete to draw yet */
         rc = 0;

@@ -297,7 +297,7 @@ int cet_run_claim(struct cet_run *run, const char *dir, int force, struct cet_er
         run->dir = NULL;
     }
     run->force = force;
-    return r > 0 ? CET_RUN_NOT_EMPTY : r;
+    return r > 0 ? CET_EEXISTS : r;
 }
 
 int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct cet_corpus *train,
@@ -525,9 +525,9 @@ double cet_run_defaults_fitness(struct cet_run *run, double *g)
     cet_params_default_genome(&run->desc, g);
     cet_genome_normalise(&run->desc, o->resolution, g);
     size_t i = cet_ga_lookup(ga, g);
-    if (i != (size_t)-1)
+    if (i != CET_NPOS)
         cet_ga_individual(ga, i, &in);
-    if (i != (size_t)-1 && !in.raced) /* a raced-out fitness is partial */
+    if (i != CET_NPOS && !in.raced) /* a raced-out fitness is partial */
         return in.fit;
     double f = NAN, *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);
     struct cet_error err;

@@ -25,6 +25,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/run.h"
+#include "ga/seed.h"
 
 /* Quotas q[k] for packages of sizes u[k]: proportional or equal shares. */
 static void quotas(size_t *q, const size_t *u, size_t npk, size_t n, int by_package)

@@ -346,9 +346,9 @@ static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, s
     enum MHD_Result ret;
     if (rc) {
         cet_buf_free(&out);
-        unsigned status = rc == CET_PAGE_CHARSET    ? MHD_HTTP_UNSUPPORTED_MEDIA_TYPE
-                          : rc == CET_PAGE_UNUSABLE ? MHD_HTTP_UNPROCESSABLE_CONTENT
-                          : rc == CET_PAGE_TIMEOUT  ? MHD_HTTP_SERVICE_UNAVAILABLE
+        unsigned status = rc == CET_ECHARSET    ? MHD_HTTP_UNSUPPORTED_MEDIA_TYPE
+                          : rc == CET_EUNUSABLE ? MHD_HTTP_UNPROCESSABLE_CONTENT
+                          : rc == CET_ETIMEOUT  ? MHD_HTTP_SERVICE_UNAVAILABLE
                                                     : MHD_HTTP_INTERNAL_SERVER_ERROR;
         ret = fail(s, c, q, status, NULL, "%s", err.msg);
     } else if (json) {

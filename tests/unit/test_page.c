@@ -65,7 +65,7 @@ static void test_page__declared_charset(void)
     CHECK_EQ_INT(extract("alltext", u16, sizeof u16 - 1, &o, &info, &err), 0);
     CHECK(!strcmp(out.p, "hi\n"));
     o.charset = "no-such-charset";
-    CHECK_EQ_INT(extract("alltext", meta, strlen(meta), &o, &info, &err), CET_PAGE_CHARSET);
+    CHECK_EQ_INT(extract("alltext", meta, strlen(meta), &o, &info, &err), CET_ECHARSET);
     CHECK(strstr(err.msg, "unknown charset 'no-such-charset'") != NULL);
     CHECK(!strcmp(out.p, ""));
     CHECK(cet_charset_known("Shift_JIS") && cet_charset_known(" utf-8 ") &&
@@ -75,15 +75,15 @@ static void test_page__declared_charset(void)
 static void test_page__failures(void)
 {
     struct cet_error err;
-    CHECK_EQ_INT(extract("alltext", "", 0, NULL, NULL, &err), CET_PAGE_UNUSABLE);
+    CHECK_EQ_INT(extract("alltext", "", 0, NULL, NULL, &err), CET_EUNUSABLE);
     CHECK(strstr(err.msg, "empty") != NULL);
     const char bin[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0\x01\0\0\0";
-    CHECK_EQ_INT(extract("alltext", bin, sizeof bin - 1, NULL, NULL, &err), CET_PAGE_UNUSABLE);
+    CHECK_EQ_INT(extract("alltext", bin, sizeof bin - 1, NULL, NULL, &err), CET_EUNUSABLE);
     CHECK(strstr(err.msg, "binary") != NULL);
     /* A limit already passed when parsing ends. */
     struct cet_page_opts o = {.time_limit = 1e-12};
     const char *html = "<p>some text</p>";
-    CHECK_EQ_INT(extract("accb", html, strlen(html), &o, NULL, &err), CET_PAGE_TIMEOUT);
+    CHECK_EQ_INT(extract("accb", html, strlen(html), &o, NULL, &err), CET_ETIMEOUT);
     CHECK(strstr(err.msg, "time limit") != NULL);
     /* A 9 MB page stops early: after decoding, or at the first megabyte
      * parsed past the limit.  The context is still good after failures. */
@@ -91,7 +91,7 @@ static void test_page__failures(void)
     for (int i = 0; i < 200000; i++)
         cet_buf_puts(&big, "<div><p>some words in a paragraph</p></div>\n");
     o.time_limit = 1e-4;
-    CHECK_EQ_INT(extract("alltext", big.p, big.len, &o, NULL, &err), CET_PAGE_TIMEOUT);
+    CHECK_EQ_INT(extract("alltext", big.p, big.len, &o, NULL, &err), CET_ETIMEOUT);
     CHECK(strstr(err.msg, "time limit of 0.0001 s exceeded") != NULL);
     cet_buf_free(&big);
     CHECK_EQ_INT(extract("alltext", html, strlen(html), NULL, NULL, &err), 0);

@@ -12,6 +12,7 @@
 #include "cetune/eval.h"
 #include "cetune/ga.h"
 #include "ga/ga_internal.h"
+#include "ga/race.h"
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"
