@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "cetune/buf.h"
+#include "cetune/clock.h"
 #include "cetune/corpus.h"
 #include "cetune/page.h"
 #include "dev_corpora.h"
@@ -47,13 +48,6 @@ struct page {
 
 static struct page *pages;
 static size_t npages, page_bytes_total;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void die(const char *fmt, const char *arg)
 {
@@ -153,7 +147,7 @@ static void *connection(void *arg)
         int hn = snprintf(head, sizeof head,
                           "POST /extract HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Url: http://load.test/\r\n"
                           "Content-Type: text/html\r\nContent-Length: %zu\r\n\r\n", p->html.len);
-        double t0 = now();
+        double t0 = cet_now();
         int status = -1;
         for (int attempt = 0; attempt < 2 && status < 0; attempt++) {
             if (fd < 0 && (fd = connect_to(r->port)) < 0)
@@ -165,7 +159,7 @@ static void *connection(void *arg)
                 fd = -1;
             }
         }
-        r->lat[i] = now() - t0;
+        r->lat[i] = cet_now() - t0;
         if (status != 200)
             atomic_fetch_add(&r->errors, 1);
         atomic_fetch_add(&r->done, 1);
@@ -217,7 +211,7 @@ static struct result load(unsigned port, size_t n, unsigned c, pid_t server, lon
 {
     struct run r = {.port = port, .n = n, .lat = calloc(n, sizeof(double))};
     pthread_t *t = calloc(c, sizeof *t);
-    double t0 = now(), cpu0 = process_cpu(server);
+    double t0 = cet_now(), cpu0 = process_cpu(server);
     for (unsigned k = 0; k < c; k++)
         pthread_create(&t[k], NULL, connection, &r);
     if (rss) {
@@ -237,7 +231,7 @@ static struct result load(unsigned port, size_t n, unsigned c, pid_t server, lon
     }
     for (unsigned k = 0; k < c; k++)
         pthread_join(t[k], NULL);
-    double wall = now() - t0, cpu = process_cpu(server) - cpu0;
+    double wall = cet_now() - t0, cpu = process_cpu(server) - cpu0;
     size_t bytes = 0;
     for (size_t i = 0; i < n; i++)
         bytes += pages[i % npages].html.len;
@@ -299,12 +293,12 @@ static struct result extract_local(const struct cet_config *cfg, size_t n, unsig
 {
     struct local l = {.cfg = cfg, .n = n};
     pthread_t *t = calloc(threads, sizeof *t);
-    double t0 = now(), cpu0 = process_cpu(0);
+    double t0 = cet_now(), cpu0 = process_cpu(0);
     for (unsigned k = 0; k < threads; k++)
         pthread_create(&t[k], NULL, local_worker, &l);
     for (unsigned k = 0; k < threads; k++)
         pthread_join(t[k], NULL);
-    double wall = now() - t0, cpu = process_cpu(0) - cpu0;
+    double wall = cet_now() - t0, cpu = process_cpu(0) - cpu0;
     size_t bytes = 0;
     for (size_t i = 0; i < n; i++)
         bytes += pages[i % npages].html.len;

@@ -19,6 +19,8 @@
 CET_BEGIN_DECL
 
 enum cet_ptype { CET_P_INT, CET_P_FLOAT, CET_P_BOOL, CET_P_ENUM };
+/* "int", "float", "bool" or "enum", as parameter descriptions write them. */
+const char *cet_param_type_name(enum cet_ptype t);
 
 struct cet_param {
     const char *name;

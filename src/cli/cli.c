@@ -6,6 +6,7 @@
 #include "cetune/eval.h"
 #include "cetune/guard.h"
 #include "cetune/run.h"
+#include "util/array.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,19 +41,12 @@ int cli_configs_opt(const char *cmd, const struct cli_opt *o, void *field, const
             return cli_usage(cmd, "-P: %s", err.msg);
         return 0;
     }
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 4;
-        struct cet_config *v = realloc(c->v, cap * sizeof *v);
-        const char **files = v ? realloc(c->files, cap * sizeof *files) : NULL;
-        if (v)
-            c->v = v;
-        if (!v || !files) {
-            cli_error("out of memory");
-            return CLI_RUNTIME;
-        }
-        c->files = files;
-        c->cap = cap;
+    size_t vcap = c->cap, fcap = c->cap; /* one capacity for both */
+    if (CET_GROW(c->v, vcap, c->n + 1, 4) || CET_GROW(c->files, fcap, c->n + 1, 4)) {
+        cli_error("out of memory");
+        return CLI_RUNTIME;
     }
+    c->cap = vcap;
     int rc;
     if (opt == 'x') {
         if (cet_config_default(&c->v[c->n], arg, &err))

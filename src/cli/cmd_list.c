@@ -5,11 +5,6 @@
 
 #include "cli.h"
 
-static const char *type_name(enum cet_ptype t)
-{
-    return t == CET_P_INT ? "int" : t == CET_P_FLOAT ? "float" : t == CET_P_BOOL ? "bool" : "enum";
-}
-
 /* Column widths: the longest parameter name and default of every extractor,
  * so that all rows line up. */
 static void widths(int *name_w, int *def_w)
@@ -39,7 +34,7 @@ static void show(const struct cet_extractor *ex, int verbose)
         char def[64], lo[64], hi[64];
         cet_param_format(ex, i, p->def, 0, def, sizeof def);
         int more = p->type != CET_P_BOOL; /* a range or values follow */
-        printf("    %-*s %-5s default %-*s", name_w, p->name, type_name(p->type), more ? def_w : 0,
+        printf("    %-*s %-5s default %-*s", name_w, p->name, cet_param_type_name(p->type), more ? def_w : 0,
                def);
         if (p->type == CET_P_INT || p->type == CET_P_FLOAT) {
             cet_param_format(ex, i, p->min, 0, lo, sizeof lo);

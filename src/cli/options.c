@@ -10,6 +10,7 @@
 
 #include "msgs.h"
 #include "options.h"
+#include "util/array.h"
 
 /* The option as people write it: -n when it has a letter, else --name. */
 static const char *opt_shown(const struct cli_opt *o, char *buf, size_t size)
@@ -488,14 +489,8 @@ int cli_parse_seconds(const char *cmd, const struct cli_opt *o, void *field, con
 
 int cli_list_add(struct cli_list *l, const char *s)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        const char **v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
+    if (CET_GROW(l->v, l->cap, l->n + 1, 8))
+        return -1;
     l->v[l->n++] = s;
     return 0;
 }

@@ -5,17 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "cetune/clock.h"
 #include "cetune/run.h"
 #include "cli.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int cli_quiet;
 double cli_progress_every = 60;
@@ -26,7 +19,7 @@ void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga, const c
     if (ga) /* NULL: a run that has not begun (a fold's) */
         cet_ga_status(ga, &st);
     p->evals0 = st.evals;
-    p->t0 = now();
+    p->t0 = cet_now();
     p->last = -1;
     p->tty = cli_is_tty();
     p->label = label;
@@ -47,7 +40,7 @@ void cli_progress_print(struct cli_progress *p, const struct cet_ga *ga)
     size_t nhist;
     const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
     cet_ga_status(ga, &st);
-    double at = now(), spent = at - p->t0;
+    double at = cet_now(), spent = at - p->t0;
     if (cli_quiet || !nhist)
         return;
     /* Not a terminal: the first generation, then one line per interval, and the last. */

@@ -15,6 +15,7 @@
 #include <omp.h>
 
 #include "cetune/buf.h"
+#include "util/array.h"
 
 static char *join(const char *a, const char *b)
 {
@@ -95,13 +96,8 @@ static int list_dir(char ***out, size_t *n, const char *dir, int want_dirs, stru
         free(p);
         if (!ok)
             continue;
-        if (cnt == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nv = realloc(v, cap * sizeof *nv);
-            if (!nv)
-                goto oom;
-            v = nv;
-        }
+        if (CET_GROW(v, cap, cnt + 1, 64))
+            goto oom;
         if (!(v[cnt] = strdup(de->d_name)))
             goto oom;
         cnt++;
@@ -129,14 +125,8 @@ static void free_list(char **v, size_t n)
 
 static struct cet_entry *push(struct cet_entries *e)
 {
-    if (e->n == e->cap) {
-        size_t cap = e->cap ? e->cap * 2 : 256;
-        struct cet_entry *nv = realloc(e->v, cap * sizeof *nv);
-        if (!nv)
-            return NULL;
-        e->v = nv;
-        e->cap = cap;
-    }
+    if (CET_GROW(e->v, e->cap, e->n + 1, 256))
+        return NULL;
     struct cet_entry *x = &e->v[e->n++];
     memset(x, 0, sizeof *x);
     return x;
@@ -588,14 +578,9 @@ int cet_sample_parse(char ***names, size_t *n, char *text, size_t text_len, cons
             rc = cet_fail(err, "%s:%d:1: expected PACKAGE/NAME, got '%.60s'", path, line, s);
             break;
         }
-        if (cnt == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nv = realloc(v, cap * sizeof *nv);
-            if (!nv) {
-                rc = cet_fail(err, "out of memory");
-                break;
-            }
-            v = nv;
+        if (CET_GROW(v, cap, cnt + 1, 64)) {
+            rc = cet_fail(err, "out of memory");
+            break;
         }
         if (!(v[cnt] = strdup(s))) {
             rc = cet_fail(err, "out of memory");

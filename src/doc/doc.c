@@ -6,13 +6,14 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 
 #include "cetune/buf.h"
+#include "cetune/clock.h"
 #include "cetune/text.h"
+#include "util/array.h"
 
 struct builder {
     struct cet_doc *doc;
@@ -60,15 +61,9 @@ static void fail(struct builder *b, const char *msg)
 
 #define GROW(b, arr, n, cap)                                                   \
     do {                                                                       \
-        if ((n) >= (cap)) {                                                    \
-            size_t nc = (cap) ? (cap) * 2 : 64;                                \
-            void *np = realloc((arr), nc * sizeof *(arr));                     \
-            if (!np) {                                                         \
-                fail((b), "out of memory");                                    \
-                return;                                                        \
-            }                                                                  \
-            (arr) = np;                                                        \
-            (cap) = nc;                                                        \
+        if (CET_GROW((arr), (cap), (n) + 1, 64)) {                             \
+            fail((b), "out of memory");                                        \
+            return;                                                            \
         }                                                                      \
     } while (0)
 
@@ -94,15 +89,9 @@ static uint32_t pool_once(struct builder *b, const char *s, size_t n)
         return 0;
     }
     if (id == known) { /* a new name */
-        if (id >= b->names_cap) {
-            size_t nc = b->names_cap ? b->names_cap * 2 : 64;
-            uint32_t *nn = realloc(b->names, nc * sizeof *nn);
-            if (!nn) {
-                fail(b, "out of memory");
-                return 0;
-            }
-            b->names = nn;
-            b->names_cap = nc;
+        if (CET_GROW(b->names, b->names_cap, (size_t)id + 1, 64)) {
+            fail(b, "out of memory");
+            return 0;
         }
         b->names[id] = pool_add(b, s, n);
     }
@@ -156,14 +145,8 @@ static int add_word(const char *w, size_t n, void *ctx)
     uint32_t id = cet_intern(&b->vocab, w, n);
     if (id == UINT32_MAX)
         return -1;
-    if (d->nwords >= b->word_cap) {
-        size_t nc = b->word_cap ? b->word_cap * 2 : 256;
-        uint32_t *nw = realloc(d->words, nc * sizeof *nw);
-        if (!nw)
-            return -1;
-        d->words = nw;
-        b->word_cap = nc;
-    }
+    if (CET_GROW(d->words, b->word_cap, (size_t)d->nwords + 1, 256))
+        return -1;
     d->words[d->nwords++] = id;
     return 0;
 }
@@ -176,15 +159,9 @@ static uint32_t top(const struct builder *b)
 static struct cet_node *new_node(struct builder *b)
 {
     struct cet_doc *d = b->doc;
-    if (d->nnodes >= b->node_cap) {
-        size_t nc = b->node_cap ? b->node_cap * 2 : 256;
-        struct cet_node *nn = realloc(d->nodes, nc * sizeof *nn);
-        if (!nn) {
-            fail(b, "out of memory");
-            return NULL;
-        }
-        d->nodes = nn;
-        b->node_cap = nc;
+    if (CET_GROW(d->nodes, b->node_cap, (size_t)d->nnodes + 1, 256)) {
+        fail(b, "out of memory");
+        return NULL;
     }
     struct cet_node *n = &d->nodes[d->nnodes];
     memset(n, 0, sizeof *n);
@@ -556,14 +533,8 @@ static int add_gold(const char *w, size_t n, void *ctx)
     uint32_t id = cet_intern(&g->b->vocab, w, n);
     if (id == UINT32_MAX)
         return -1;
-    if (d->ngold >= g->cap) {
-        size_t nc = g->cap ? g->cap * 2 : 256;
-        uint32_t *ng = realloc(d->gold_rows, nc * sizeof *ng);
-        if (!ng)
-            return -1;
-        d->gold_rows = ng;
-        g->cap = nc;
-    }
+    if (CET_GROW(d->gold_rows, g->cap, (size_t)d->ngold + 1, 256))
+        return -1;
     d->gold_rows[d->ngold++] = id; /* a vocabulary id until number_gold */
     return 0;
 }
@@ -670,11 +641,7 @@ static int number_gold(struct cet_doc *d, uint32_t nvocab)
 
 static int past(double deadline)
 {
-    struct timespec ts;
-    if (deadline <= 0)
-        return 0;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9 > deadline;
+    return deadline > 0 && cet_now() > deadline;
 }
 
 static int parse(struct cet_doc **out, const char *html, size_t len, const char *charset,

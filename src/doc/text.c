@@ -2,6 +2,7 @@
  * letters and numbers.  ASCII text, the common case, takes a fast path with
  * the same result as the Unicode path. */
 #include "cetune/text.h"
+#include "util/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -200,24 +201,9 @@ uint32_t cet_intern(struct cet_intern *t, const char *s, size_t len)
     for (; t->slots[i]; i = (i + 1) & mask)
         if (same(t, t->slots[i] - 1, s, len))
             return t->slots[i] - 1;
-    if (t->n == t->off_cap) {
-        size_t cap = t->off_cap ? t->off_cap * 2 : 256;
-        uint32_t *off = realloc(t->off, cap * sizeof *off);
-        if (!off)
-            return UINT32_MAX;
-        t->off = off;
-        t->off_cap = cap;
-    }
-    if (t->pool_len + len + 1 > t->pool_cap) {
-        size_t cap = t->pool_cap ? t->pool_cap : 4096;
-        while (cap < t->pool_len + len + 1)
-            cap *= 2;
-        char *pool = realloc(t->pool, cap);
-        if (!pool)
-            return UINT32_MAX;
-        t->pool = pool;
-        t->pool_cap = cap;
-    }
+    if (CET_GROW(t->off, t->off_cap, (size_t)t->n + 1, 256) ||
+        CET_GROW(t->pool, t->pool_cap, t->pool_len + len + 1, 4096))
+        return UINT32_MAX;
     memcpy(t->pool + t->pool_len, s, len);
     t->pool[t->pool_len + len] = 0;
     t->off[t->n] = (uint32_t)t->pool_len;

@@ -10,6 +10,8 @@
 #include <utf8proc.h>
 
 #include "cetune/lcs.h"
+#include "util/array.h"
+#include "util/sort.h"
 
 /* Unicode White_Space. */
 static int is_space(int32_t cp)
@@ -21,14 +23,8 @@ static int is_space(int32_t cp)
 
 static int push_cp(int32_t cp, int32_t **out, size_t *n, size_t *cap)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 256;
-        int32_t *o = realloc(*out, c * sizeof *o);
-        if (!o)
-            return -1;
-        *out = o;
-        *cap = c;
-    }
+    if (CET_GROW(*out, *cap, *n + 1, 256))
+        return -1;
     (*out)[(*n)++] = cp;
     return 0;
 }
@@ -93,21 +89,11 @@ static int sam_edge(struct sam *a, int32_t st, uint32_t sym, int32_t to)
             a->eto[e] = to;
             return 0;
         }
-    if (a->nedges == a->ecap) {
-        size_t c = a->ecap ? a->ecap * 2 : 256;
-        uint32_t *s = realloc(a->esym, c * sizeof *s);
-        if (s)
-            a->esym = s;
-        int32_t *t = realloc(a->eto, c * sizeof *t);
-        if (t)
-            a->eto = t;
-        int32_t *n = realloc(a->enext, c * sizeof *n);
-        if (n)
-            a->enext = n;
-        if (!s || !t || !n)
-            return -1;
-        a->ecap = c;
-    }
+    size_t cs = a->ecap, ct = a->ecap, cn = a->ecap; /* one capacity for the three */
+    if (CET_GROW(a->esym, cs, a->nedges + 1, 256) || CET_GROW(a->eto, ct, a->nedges + 1, 256) ||
+        CET_GROW(a->enext, cn, a->nedges + 1, 256))
+        return -1;
+    a->ecap = cs;
     a->esym[a->nedges] = sym;
     a->eto[a->nedges] = to;
     a->enext[a->nedges] = a->head[st];
@@ -332,12 +318,6 @@ static int append(struct cet_chars_scratch *s, size_t *n, const uint32_t *ids, s
     return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 int cet_chars_overlap(const struct cet_chars *c, const struct cet_doc *doc, const uint8_t *keep,
                       const uint32_t *extra, uint32_t nextra, int lcstring,
                       struct cet_chars_scratch *s, uint32_t *n_extract, uint32_t *n_gold,
@@ -348,7 +328,7 @@ int cet_chars_overlap(const struct cet_chars *c, const struct cet_doc *doc, cons
         if (keep[doc->texts[k]] && append(s, &n, c->ids + c->off[k], c->off[k + 1] - c->off[k]))
             return -1;
     for (uint32_t j = 0; j < nextra; j++) {
-        const uint32_t *f = bsearch(&extra[j], doc->texts, doc->ntexts, sizeof *doc->texts, cmp_u32);
+        const uint32_t *f = bsearch(&extra[j], doc->texts, doc->ntexts, sizeof *doc->texts, cet_cmp_u32);
         if (!f)
             continue;
         size_t k = (size_t)(f - doc->texts);

@@ -73,24 +73,22 @@ static int json_value(const struct cet_json *j, const cJSON *v, const struct cet
                       size_t i, double *out, struct cet_error *err)
 {
     const struct cet_param *pa = &ex->params[i];
+    struct cet_json_reader r = {.j = j, .err = err};
     char text[64];
-    switch (pa->type) {
-    case CET_P_BOOL:
-        if (!cJSON_IsBool(v))
-            return cet_json_fail(j, v, 0, err, "\"%s\" must be true or false", pa->name);
+    int type = pa->type == CET_P_BOOL ? cJSON_True
+               : pa->type == CET_P_ENUM ? cJSON_String : cJSON_Number;
+    if (!cet_jr_is(&r, v, type, "\"%s\" must be %s", pa->name,
+                     type == cJSON_True ? "true or false" : type == cJSON_String ? "a string"
+                                                                                : "a number"))
+        return -1;
+    if (type == cJSON_True) {
         *out = cJSON_IsTrue(v) ? 1 : 0;
         return 0;
-    case CET_P_ENUM:
-        if (!cJSON_IsString(v))
-            return cet_json_fail(j, v, 0, err, "\"%s\" must be a string", pa->name);
-        snprintf(text, sizeof text, "%s", v->valuestring);
-        break;
-    default:
-        if (!cJSON_IsNumber(v))
-            return cet_json_fail(j, v, 0, err, "\"%s\" must be a number", pa->name);
-        snprintf(text, sizeof text, "%.17g", v->valuedouble);
-        break;
     }
+    if (type == cJSON_String)
+        snprintf(text, sizeof text, "%s", v->valuestring);
+    else
+        snprintf(text, sizeof text, "%.17g", v->valuedouble);
     struct cet_error e;
     if (cet_param_parse(ex, i, text, out, &e))
         return cet_json_fail(j, v, 0, err, "%s", e.msg);
@@ -124,17 +122,15 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
                      struct cet_error *err)
 {
     struct cet_json j = *jp;
+    struct cet_json_reader r = {.j = &j, .err = err};
     int rc = -1;
     const cJSON *root = j.root;
-    if (!cJSON_IsObject(root)) {
-        cet_json_fail(&j, root, 0, err, "a configuration must be a JSON object");
+    if (!cet_jr_is(&r, root, cJSON_Object, "a configuration must be a JSON object"))
         goto done;
-    }
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "extractor");
-    if (!cJSON_IsString(name)) {
-        cet_json_fail(&j, name ? name : root, 0, err, "\"extractor\" must be a string naming an extractor");
+    const cJSON *name = cet_jr_get(&r, root, "extractor", cJSON_String,
+                                     "a string naming an extractor");
+    if (!name)
         goto done;
-    }
     const struct cet_extractor *ex = cet_extractor_find(name->valuestring);
     if (!ex) {
         cet_json_fail(&j, name, 0, err, "unknown extractor '%s'", name->valuestring);
@@ -158,11 +154,9 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
             goto done;
         }
     }
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "params");
-    if (params && !cJSON_IsObject(params)) {
-        cet_json_fail(&j, params, 0, err, "\"params\" must be an object");
+    const cJSON *params = cet_jr_opt(&r, root, "params", cJSON_Object, NULL);
+    if (r.failed)
         goto done;
-    }
     unsigned char *seen = calloc(ex->nparams + 1, 1);
     if (!seen) {
         cet_fail(err, "out of memory");

@@ -7,6 +7,17 @@
 
 #include "cetune/extractor.h"
 
+const char *cet_param_type_name(enum cet_ptype t)
+{
+    switch (t) {
+    case CET_P_INT: return "int";
+    case CET_P_FLOAT: return "float";
+    case CET_P_BOOL: return "bool";
+    case CET_P_ENUM: return "enum";
+    }
+    return "?";
+}
+
 int cet_param_parse(const struct cet_extractor *ex, size_t i, const char *value, double *v,
                     struct cet_error *err)
 {

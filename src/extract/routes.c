@@ -168,15 +168,17 @@ static long add_config(struct cet_routes *r, const struct cet_json *j, const cJS
 static int add_route(struct cet_routes *r, const struct cet_json *j, const cJSON *e,
                      struct cet_error *err)
 {
-    if (!cJSON_IsObject(e))
-        return cet_json_fail(j, e, 0, err, "a route must be an object {\"host\": ..., \"config\": ...}");
+    struct cet_json_reader rd = {.j = j, .err = err};
+    if (!cet_jr_is(&rd, e, cJSON_Object, "a route must be an object {\"host\": ..., \"config\": ...}"))
+        return -1;
     for (const cJSON *m = e->child; m; m = m->next)
         if (strcmp(m->string, "host") && strcmp(m->string, "config"))
             return cet_json_fail(j, m, 1, err, "unknown member \"%s\" in a route", m->string);
-    const cJSON *h = cJSON_GetObjectItemCaseSensitive(e, "host");
+    const cJSON *h = cet_jr_get(&rd, e, "host", cJSON_String,
+                                  "a host pattern such as \"*.example.com\"");
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "config");
-    if (!cJSON_IsString(h))
-        return cet_json_fail(j, h ? h : e, 0, err, "\"host\" must be a host pattern such as \"*.example.com\"");
+    if (!h)
+        return -1;
     if (!c)
         return cet_json_fail(j, e, 0, err, "a route needs \"config\"");
     const char *s = h->valuestring;
@@ -206,15 +208,17 @@ static int add_route(struct cet_routes *r, const struct cet_json *j, const cJSON
 static int from_json(struct cet_routes *r, const struct cet_json *j, struct cet_error *err)
 {
     const cJSON *root = j->root;
-    if (!cJSON_IsObject(root))
-        return cet_json_fail(j, root, 0, err, "a routes file must be a JSON object {\"routes\": [...], \"default\": ...}");
+    struct cet_json_reader rd = {.j = j, .err = err};
+    if (!cet_jr_is(&rd, root, cJSON_Object,
+                     "a routes file must be a JSON object {\"routes\": [...], \"default\": ...}"))
+        return -1;
     for (const cJSON *m = root->child; m; m = m->next)
         if (strcmp(m->string, "routes") && strcmp(m->string, "default"))
             return cet_json_fail(j, m, 1, err, "unknown member \"%s\"", m->string);
-    const cJSON *routes = cJSON_GetObjectItemCaseSensitive(root, "routes");
+    const cJSON *routes = cet_jr_opt(&rd, root, "routes", cJSON_Array, "an array of routes");
     const cJSON *def = cJSON_GetObjectItemCaseSensitive(root, "default");
-    if (routes && !cJSON_IsArray(routes))
-        return cet_json_fail(j, routes, 0, err, "\"routes\" must be an array of routes");
+    if (rd.failed)
+        return -1;
     if (!def && !cJSON_GetArraySize(routes))
         return cet_json_fail(j, root, 0, err, "no routes and no \"default\": nothing to serve");
     for (const cJSON *e = routes ? routes->child : NULL; e; e = e->next)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cetune/extractor.h"
+#include "util/array.h"
 
 int cet_sel_reset(struct cet_sel *sel, const struct cet_doc *doc)
 {
@@ -61,14 +62,8 @@ struct cet_sel *cet_sel_sub(struct cet_sel *sel, size_t k)
 
 int cet_sel_add_extra(struct cet_sel *sel, uint32_t text_node)
 {
-    if (sel->nextra == sel->extra_cap) {
-        size_t cap = sel->extra_cap ? sel->extra_cap * 2 : 64;
-        uint32_t *e = realloc(sel->extra, cap * sizeof *e);
-        if (!e)
-            return -1;
-        sel->extra = e;
-        sel->extra_cap = cap;
-    }
+    if (CET_GROW(sel->extra, sel->extra_cap, sel->nextra + 1, 64))
+        return -1;
     sel->extra[sel->nextra++] = text_node;
     return 0;
 }

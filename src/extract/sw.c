@@ -22,6 +22,7 @@
 
 #include "cetune/extractor.h"
 #include "cetune/text.h"
+#include "util/array.h"
 #include "sw.h"
 #include "cetune_stopwords.h" /* generated: cet_sw_lists, cet_sw_params */
 
@@ -47,13 +48,10 @@ static int add_stopword(const char *w, size_t len, void *ctx)
     if (id == UINT32_MAX)
         return -1;
     if (id >= table.cap) {
-        size_t cap = table.cap ? table.cap * 2 : 1024;
-        uint32_t *l = realloc(table.langs, cap * sizeof *l);
-        if (!l)
+        size_t old = table.cap;
+        if (CET_GROW(table.langs, table.cap, (size_t)id + 1, 1024))
             return -1;
-        memset(l + table.cap, 0, (cap - table.cap) * sizeof *l);
-        table.langs = l;
-        table.cap = cap;
+        memset(table.langs + old, 0, (table.cap - old) * sizeof *table.langs);
     }
     table.langs[id] |= 1u << e->lang;
     return 0;

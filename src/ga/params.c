@@ -24,17 +24,7 @@
 
 #include "cetune/buf.h"
 #include "util/json.h"
-
-static const char *type_name(enum cet_ptype t)
-{
-    switch (t) {
-    case CET_P_INT: return "int";
-    case CET_P_FLOAT: return "float";
-    case CET_P_BOOL: return "bool";
-    case CET_P_ENUM: return "enum";
-    }
-    return "?";
-}
+#include "util/sort.h"
 
 /* A member named twice makes cJSON keep both; refuse the second. */
 static int no_duplicates(const struct cet_json *j, const cJSON *obj, struct cet_error *err)
@@ -124,12 +114,6 @@ static int value_of(const struct cet_json *j, const cJSON *v, const struct cet_e
     return rc == -2 ? enum_value(j, v, ex, ge, what, out, err) : rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int parse_gene(const struct cet_json *j, const cJSON *o, const struct cet_extractor *ex,
                       struct cet_gene *genes, size_t ng, struct cet_error *err)
 {
@@ -168,9 +152,9 @@ static int parse_gene(const struct cet_json *j, const cJSON *o, const struct cet
     const char *tn = type->valuestring;
     if (strcmp(tn, "int") && strcmp(tn, "float") && strcmp(tn, "bool") && strcmp(tn, "enum"))
         return cet_json_fail(j, type, 0, err, "unknown type \"%s\" (int, float, bool or enum)", tn);
-    if (strcmp(tn, type_name(pa->type)))
+    if (strcmp(tn, cet_param_type_name(pa->type)))
         return cet_json_fail(j, type, 0, err, "%s.%s is of type %s, not %s", ex->name, pa->name,
-                             type_name(pa->type), tn);
+                             cet_param_type_name(pa->type), tn);
 
     const cJSON *mn = cJSON_GetObjectItemCaseSensitive(o, "min");
     const cJSON *mx = cJSON_GetObjectItemCaseSensitive(o, "max");
@@ -238,7 +222,7 @@ static int parse_gene(const struct cet_json *j, const cJSON *o, const struct cet
                     return cet_json_fail(j, v, 0, err, "value \"%s\" is listed twice", v->valuestring);
             ge->values[a] = (double)k;
         }
-        qsort(ge->values, ge->nvalues, sizeof *ge->values, cmp_double);
+        qsort(ge->values, ge->nvalues, sizeof *ge->values, cet_cmp_double);
         ge->min = ge->values[0];
         ge->max = ge->values[ge->nvalues - 1];
     }
@@ -320,7 +304,7 @@ static int parse_when(const struct cet_json *j, const cJSON *w, struct cet_param
         if (pg->type != CET_P_ENUM && pg->type != CET_P_BOOL)
             return cet_json_fail(j, m, 1, err, "condition on \"%s\", a%s %s parameter: conditions "
                                  "need an enum or bool parameter", pg->name,
-                                 pg->type == CET_P_INT ? "n" : "", type_name(pg->type));
+                                 pg->type == CET_P_INT ? "n" : "", cet_param_type_name(pg->type));
         if (!cJSON_IsArray(m) || !cJSON_GetArraySize(m))
             return cet_json_fail(j, m, 0, err, "the condition on \"%s\" must be a non-empty array "
                                  "of its values", pg->name);
@@ -338,7 +322,7 @@ static int parse_when(const struct cet_json *j, const cJSON *w, struct cet_param
                     return cet_json_fail(j, v, 0, err, "condition value listed twice");
             c->values[c->nvalues++] = x;
         }
-        qsort(c->values, c->nvalues, sizeof *c->values, cmp_double);
+        qsort(c->values, c->nvalues, sizeof *c->values, cet_cmp_double);
     }
     return 0;
 }
@@ -561,7 +545,7 @@ static int parse_groups(const struct cet_json *j, const cJSON *groups, struct ce
             if (ge->type != CET_P_INT && ge->type != CET_P_FLOAT)
                 return cet_json_fail(j, m, 0, err, "correlated parameter \"%s\" is a %s; only int "
                                      "and float parameters can be blended", ge->name,
-                                     type_name(ge->type));
+                                     cet_param_type_name(ge->type));
             if (ge->group >= 0)
                 return cet_json_fail(j, m, 0, err, "parameter \"%s\" is already in a correlated group",
                                      ge->name);

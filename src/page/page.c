@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cjson/cJSON.h>
 
+#include "cetune/clock.h"
 #include "cetune/page.h"
 
 struct cet_page {
@@ -53,16 +53,9 @@ void cet_page_free(struct cet_page *pg)
     free(pg);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int over(const struct cet_page_opts *o, double start, struct cet_error *err)
 {
-    if (o->time_limit > 0 && now() - start > o->time_limit) {
+    if (o->time_limit > 0 && cet_now() - start > o->time_limit) {
         cet_fail(err, "time limit of %g s exceeded", o->time_limit);
         return 1;
     }
@@ -94,7 +87,7 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
 {
     static const struct cet_page_opts defaults;
     const struct cet_page_opts *o = opts ? opts : &defaults;
-    double start = o->time_limit > 0 ? now() : 0, deadline = start ? start + o->time_limit : 0;
+    double start = o->time_limit > 0 ? cet_now() : 0, deadline = start ? start + o->time_limit : 0;
     struct cet_doc *doc = NULL;
     void *prep = NULL;
     int rc = CET_ERROR;

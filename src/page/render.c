@@ -7,6 +7,7 @@
 
 #include "cetune/layout.h"
 #include "cetune/page.h"
+#include "util/array.h"
 
 struct text_out {
     struct cet_buf *out;
@@ -154,15 +155,9 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
         }
         rc = rc || cet_buf_puts(out, ">");
         if (rc == 0 && n->end > i + 1) {
-            if (depth == cap) {
-                size_t nc = cap ? cap * 2 : 64;
-                uint32_t *ns = realloc(stack, nc * sizeof *ns);
-                if (!ns) {
-                    rc = -1;
-                    break;
-                }
-                stack = ns;
-                cap = nc;
+            if (CET_GROW(stack, cap, depth + 1, 64)) {
+                rc = -1;
+                break;
             }
             stack[depth++] = i;
         } else if (rc == 0) {

@@ -36,6 +36,7 @@
 #include "cetune/eval.h"
 #include "cetune/folds.h"
 #include "run_internal.h"
+#include "util/array.h"
 
 /* A growing list of allocated words; oom once an allocation failed. */
 struct words {
@@ -46,15 +47,7 @@ struct words {
 
 static void add_word(struct words *w, char *s)
 {
-    if (s && w->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 64;
-        char **v = realloc(w->v, cap * sizeof *v);
-        if (v) {
-            w->v = v;
-            w->cap = cap;
-        }
-    }
-    if (!s || w->n == w->cap) {
+    if (!s || CET_GROW(w->v, w->cap, w->n + 1, 64)) {
         free(s);
         w->oom = 1;
         return;

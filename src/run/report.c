@@ -64,10 +64,9 @@ int cet_report_load(struct cet_report **out, const char *dir, struct cet_error *
         goto oom;
     if (cet_json_load(&r->info, path, err))
         goto fail;
-    if (!cJSON_IsObject(r->info.root)) {
-        cet_json_fail(&r->info, r->info.root, 0, err, "run.json must be an object");
+    struct cet_json_reader rd = {.j = &r->info, .err = err};
+    if (!cet_jr_is(&rd, r->info.root, cJSON_Object, "run.json must be an object"))
         goto fail;
-    }
     if (read_optional(&r->validation, dir, CET_RUN_VALIDATION, err) ||
         read_optional(&r->folds, dir, CET_RUN_FOLDS, err))
         goto fail;

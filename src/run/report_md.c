@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/json.h"
+#include "util/sort.h"
 #include "report_internal.h"
 
 /* Markdown table cell text: | escaped, no line breaks. */
@@ -319,12 +320,6 @@ static int md_validation(const struct cet_report *r, struct cet_buf *b)
     return rc || cet_buf_puts(b, ".\n\n");
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* How many documents each individual was evaluated on: with racing, a
  * table of the document counts (raced-out individuals stop at a test,
  * survivors see every document). */
@@ -352,7 +347,7 @@ static int md_racing(const struct cet_report *r, struct cet_buf *b)
         raced += (size_t)in.raced;
         docs += in.ndone;
     }
-    qsort(v, n, sizeof *v, cmp_u32);
+    qsort(v, n, sizeof *v, cet_cmp_u32);
     rc = rc || cet_buf_printf(b, "Raced (`--race`: a sign-flip test at alpha %g after the "
                                  "pages where the best's F1 is below %g and %zu documents, then "
                                  "every %zu): %zu of %zu individuals were raced "

@@ -30,6 +30,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "util/json.h"
+#include "util/sort.h"
 #include "report_internal.h"
 
 /* Most parameters whose pairs are drawn: more pairs are not worth looking at
@@ -420,12 +421,6 @@ static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fi
                           blo, bhi, file_gen);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The genes whose pairs are drawn, at most CET_REPORT_MAX_PAIR_GENES:
  * numeric ones first, and among those the ones active in most evaluated
  * individuals first (description order otherwise); never-active ones not
@@ -496,7 +491,7 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
         return -1;
     for (size_t i = 0; i < st.narch; i++)
         fit[i] = cet_ga_fitness(ga, i);
-    qsort(fit, st.narch, sizeof *fit, cmp_double);
+    qsort(fit, st.narch, sizeof *fit, cet_cmp_double);
     double hi = fit[st.narch - 1], lo = fit[st.narch / 10];
     free(fit);
     if (hi - lo < 1e-4)

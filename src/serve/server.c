@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 #include <microhttpd.h>
 
+#include "cetune/clock.h"
 #include "cetune/buf.h"
 #include "cetune/page.h"
 
@@ -101,13 +102,6 @@ struct req {
     size_t out_bytes;
     char note[700]; /* the log line's tail: route and words, or why it failed */
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* One log line.  Paths and URLs come percent-decoded from clients: control
  * characters become '?', so that a request can never forge a line. */
@@ -337,10 +331,10 @@ static enum MHD_Result extract(struct cet_server *s, struct MHD_Connection *c, s
         .time_limit = s->o.time_limit};
     struct cet_buf out = {0};
     struct cet_page_info info;
-    double t0 = now();
+    double t0 = cet_now();
     int rc = pg ? cet_page_extract(pg, cfg, q->body.p, q->body.len, &opts, &out, &info, &err)
                 : cet_fail(&err, "out of memory");
-    double ms = (now() - t0) * 1e3;
+    double ms = (cet_now() - t0) * 1e3;
     /* The request body is not needed any more: free it before answering. */
     cet_buf_free(&q->body);
     enum MHD_Result ret;
@@ -439,7 +433,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             return MHD_NO;
         *con_cls = q;
         atomic_fetch_add(&s->in_flight, 1);
-        q->t0 = now();
+        q->t0 = cet_now();
         snprintf(q->method, sizeof q->method, "%s", method);
         snprintf(q->path, sizeof q->path, "%s", url);
         enum endpoint ep = !strcmp(url, "/extract") ? EP_EXTRACT
@@ -517,7 +511,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
     if (q->status && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
         snprintf(status, sizeof status, "%u", q->status);
     say(s, "%s %s \"%s %s\" %s in=%zu out=%zu ms=%.2f%s%s%s", when, ip, q->method, q->path,
-          status, q->received, q->out_bytes, (now() - q->t0) * 1e3, q->note[0] ? " " : "", q->note,
+          status, q->received, q->out_bytes, (cet_now() - q->t0) * 1e3, q->note[0] ? " " : "", q->note,
           (unsigned)toe < 6 ? why[toe] : " aborted");
     cet_buf_free(&q->body);
     free(q);
@@ -668,11 +662,11 @@ unsigned cet_server_stop(struct cet_server *s, double wait)
     shutdown(s->fd, SHUT_RDWR);
     /* Requests in flight finish; a connection accepted just before may still
      * be sending its headers, so the server must stay idle for a moment. */
-    double start = now(), idle_since = start;
-    while (now() - start < wait) {
+    double start = cet_now(), idle_since = start;
+    while (cet_now() - start < wait) {
         if (atomic_load(&s->in_flight))
-            idle_since = now();
-        else if (now() - idle_since > 0.1)
+            idle_since = cet_now();
+        else if (cet_now() - idle_since > 0.1)
             break;
         nanosleep(&(struct timespec){0, 5000000}, NULL);
     }

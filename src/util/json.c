@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cetune/buf.h"
+#include "util/array.h"
 
 /* The text and a place in it.  It is scanned twice: first by the strict
  * syntax check (c_*), then by the walker that records where each value
@@ -44,14 +45,8 @@ static void skip_string(struct scan *w)
 static int record(struct scan *w, const cJSON *node, size_t off, size_t key_off)
 {
     struct cet_json *j = w->j;
-    if (j->npos == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 64;
-        struct cet_json_pos *p = realloc(j->pos, cap * sizeof *p);
-        if (!p)
-            return -1;
-        j->pos = p;
-        w->cap = cap;
-    }
+    if (CET_GROW(j->pos, w->cap, j->npos + 1, 64))
+        return -1;
     j->pos[j->npos++] = (struct cet_json_pos){node, off, key_off};
     return 0;
 }

@@ -69,6 +69,18 @@ int cet_jr_fail(struct cet_json_reader *r, const cJSON *node, const char *fmt, .
  * missing, mistyped or already failed. */
 const cJSON *cet_jr_member(struct cet_json_reader *r, const cJSON *obj, const char *name,
                            int type);
+/* The same with the message of a file written by people ("\"name\" must be
+ * DESC", at obj when the member is absent; desc NULL: the type's name, "a
+ * number", "an object"...), without the WHAT prefix when r->what is NULL. */
+const cJSON *cet_jr_get(struct cet_json_reader *r, const cJSON *obj, const char *name, int type,
+                        const char *desc);
+/* The same for an optional member: NULL, without failing, when absent. */
+const cJSON *cet_jr_opt(struct cet_json_reader *r, const cJSON *obj, const char *name, int type,
+                        const char *desc);
+/* 1 when v has the type; else fails at v (v NULL: at the root) with the
+ * message and returns 0. */
+int cet_jr_is(struct cet_json_reader *r, const cJSON *v, int type, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 double cet_jr_num(struct cet_json_reader *r, const cJSON *obj, const char *name);
 /* An optional number: def when absent (files of older versions). */
 double cet_jr_opt_num(struct cet_json_reader *r, const cJSON *obj, const char *name, double def);

@@ -16,6 +16,8 @@ int cet_jr_fail(struct cet_json_reader *r, const cJSON *node, const char *fmt, .
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     r->failed = 1;
+    if (!r->what)
+        return cet_json_fail(r->j, node, 0, r->err, "%s", msg);
     return cet_json_fail(r->j, node, 0, r->err, "%s: %s", r->what, msg);
 }
 
@@ -114,5 +116,68 @@ int cet_jr_strings(struct cet_json_reader *r, const cJSON *obj, const char *name
         }
         ++*n;
     }
+    return 0;
+}
+
+static int of_type(const cJSON *v, int type)
+{
+    switch (type) {
+    case cJSON_Number: return cJSON_IsNumber(v);
+    case cJSON_String: return cJSON_IsString(v);
+    case cJSON_Array: return cJSON_IsArray(v);
+    case cJSON_Object: return cJSON_IsObject(v);
+    case cJSON_True: return cJSON_IsBool(v);
+    }
+    return v != NULL;
+}
+
+static const char *type_desc(int type)
+{
+    switch (type) {
+    case cJSON_Number: return "a number";
+    case cJSON_String: return "a string";
+    case cJSON_Array: return "an array";
+    case cJSON_Object: return "an object";
+    case cJSON_True: return "true or false";
+    }
+    return "a value";
+}
+
+static const cJSON *get(struct cet_json_reader *r, const cJSON *obj, const char *name, int type,
+                        const char *desc, int optional)
+{
+    if (r->failed)
+        return NULL;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if ((!m && optional) || (m && of_type(m, type)))
+        return m;
+    cet_jr_fail(r, m ? m : obj, "\"%s\" must be %s", name, desc ? desc : type_desc(type));
+    return NULL;
+}
+
+const cJSON *cet_jr_get(struct cet_json_reader *r, const cJSON *obj, const char *name, int type,
+                        const char *desc)
+{
+    return get(r, obj, name, type, desc, 0);
+}
+
+const cJSON *cet_jr_opt(struct cet_json_reader *r, const cJSON *obj, const char *name, int type,
+                        const char *desc)
+{
+    return get(r, obj, name, type, desc, 1);
+}
+
+int cet_jr_is(struct cet_json_reader *r, const cJSON *v, int type, const char *fmt, ...)
+{
+    if (r->failed)
+        return 0;
+    if (v && of_type(v, type))
+        return 1;
+    char msg[640];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cet_jr_fail(r, v ? v : r->j->root, "%s", msg);
     return 0;
 }

@@ -1,4 +1,5 @@
 /* Stable merge sort of index arrays (sort.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,4 +29,16 @@ int cet_sort_indices(size_t *v, size_t n, cet_before_fn before, const void *ctx)
     merge_sort(v, tmp, n, before, ctx);
     free(tmp);
     return 0;
+}
+
+int cet_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int cet_cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
 }

@@ -14,4 +14,9 @@ typedef int (*cet_before_fn)(const void *ctx, size_t a, size_t b);
  * (v unchanged). */
 int cet_sort_indices(size_t *v, size_t n, cet_before_fn before, const void *ctx);
 
+/* qsort and bsearch comparators: ascending doubles (NaN unordered: keep
+ * them out), ascending uint32_t. */
+int cet_cmp_double(const void *a, const void *b);
+int cet_cmp_u32(const void *a, const void *b);
+
 #endif
