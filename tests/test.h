@@ -3,6 +3,7 @@
 #ifndef CETUNE_TEST_H
 #define CETUNE_TEST_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,51 @@ static int test_checks;
         fprintf(stderr, "%d checks, %d failed\n", test_checks, test_failures);       \
         return test_failures ? 1 : 0;                                                \
     } while (0)
+
+/* The files of dir whose names end with suffix, sorted by name (so that a
+ * suite reads them in one order everywhere): *names gets the names, and the
+ * count is returned; -1 (and a failed check) when dir cannot be read.
+ * test_files_free frees them. */
+static inline int test_cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+static inline int test_files(const char *dir, const char *suffix, char ***names)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0, cap = 0, m = strlen(suffix);
+    char **v = NULL;
+    *names = NULL;
+    if (!d) {
+        fprintf(stderr, "cannot read %s\n", dir);
+        CHECK(d != NULL);
+        return -1;
+    }
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t len = strlen(de->d_name);
+        if (len <= m || strcmp(de->d_name + len - m, suffix))
+            continue;
+        if (n == cap) {
+            char **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof *nv);
+            CHECK(nv != NULL);
+            if (!nv)
+                break;
+            v = nv;
+        }
+        v[n++] = strdup(de->d_name);
+    }
+    closedir(d);
+    if (n)
+        qsort(v, n, sizeof *v, test_cmp_names);
+    *names = v;
+    return (int)n;
+}
+static inline void test_files_free(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
 
 /* Where the shared corpora are looked for: $CETUNE_CORPORA, else beside
  * the checkout. */

@@ -1,5 +1,4 @@
 /* The document model: structure, text, words, anchors, blocks, markup sizes. */
-#include <dirent.h>
 
 #include "cetune/buf.h"
 #include "cetune/doc.h"
@@ -283,18 +282,11 @@ static void test_doc__dropped_attributes_are_not_read(void)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/tests/data/extract", CETUNE_SOURCE_DIR);
-    DIR *dp = opendir(dir);
-    CHECK(dp != NULL);
-    if (!dp)
-        return;
-    struct dirent *de;
-    int pages = 0;
-    while ((de = readdir(dp))) {
-        size_t n = strlen(de->d_name);
-        if (n < 5 || strcmp(de->d_name + n - 5, ".html"))
-            continue;
+    char **names;
+    int npages = test_files(dir, ".html", &names), pages = 0;
+    for (int k = 0; k < npages; k++) {
         char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
         struct cet_buf page = {0};
         struct cet_error err;
         struct cet_doc *e = NULL, *p = NULL;
@@ -306,7 +298,7 @@ static void test_doc__dropped_attributes_are_not_read(void)
             CHECK(e->nattrs <= p->nattrs && e->nnodes == p->nnodes);
             for (size_t x = 0; x < cet_extractor_count() && e->nnodes == p->nnodes; x++)
                 if (!same_selection(cet_extractor_at(x), e, p)) {
-                    fprintf(stderr, "%s: %s selects differently\n", de->d_name,
+                    fprintf(stderr, "%s: %s selects differently\n", names[k],
                             cet_extractor_at(x)->name);
                     CHECK(0);
                 }
@@ -315,7 +307,7 @@ static void test_doc__dropped_attributes_are_not_read(void)
         cet_doc_free(p);
         cet_buf_free(&page);
     }
-    closedir(dp);
+    test_files_free(names, npages);
     CHECK(pages >= 10);
 }
 

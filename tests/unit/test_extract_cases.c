@@ -9,23 +9,11 @@
  *   ---
  *   expected text...
  */
-#include <dirent.h>
 
 #include "cetune/buf.h"
 #include "cetune/config.h"
 #include "cetune/page.h"
 #include "test.h"
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && !strcmp(s + n - m, suf);
-}
-
-static int cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static void run_case(const char *dir, const char *file)
 {
@@ -96,24 +84,14 @@ done:
 int main(void)
 {
     const char *dir = CETUNE_TEST_DATA "/extract";
-    DIR *d = opendir(dir);
-    CHECK(d != NULL);
-    if (!d)
-        TEST_END();
-    char *names[1024];
-    size_t n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) && n < 1024)
-        if (ends_with(de->d_name, ".expect"))
-            names[n++] = strdup(de->d_name);
-    closedir(d);
-    qsort(names, n, sizeof *names, cmp);
-    for (size_t i = 0; i < n; i++) {
+    char **names;
+    int n = test_files(dir, ".expect", &names);
+    for (int i = 0; i < n; i++) {
         int before = test_failures;
         run_case(dir, names[i]);
         fprintf(stderr, "%-60s %s\n", names[i], test_failures == before ? "ok" : "FAILED");
-        free(names[i]);
     }
+    test_files_free(names, n);
     CHECK(n > 0);
     TEST_END();
 }

@@ -1,6 +1,5 @@
 /* Parameter descriptions: what a valid one becomes, and that every kind of
  * mistake is refused with the file, line and column of the culprit. */
-#include <dirent.h>
 
 #include "cetune/params.h"
 #include "test.h"
@@ -346,29 +345,43 @@ static void test_params__forbidden_mistakes_name_line_and_column(void)
 }
 
 /* Every description shipped in params/ is valid for the registered extractors. */
+/* Every shipped description loads, and every extractor with parameters
+ * has one (params/NAME.json). */
 static void test_params__shipped_descriptions_load(void)
 {
     const char *dir = CETUNE_SOURCE_DIR "/params";
-    DIR *dp = opendir(dir);
-    if (!dp)
-        return;
-    struct dirent *de;
-    while ((de = readdir(dp))) {
-        size_t n = strlen(de->d_name);
-        if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
-            continue;
+    char **names;
+    int n = test_files(dir, ".json", &names), loaded = 0;
+    for (int i = 0; i < n; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         struct cet_params_desc d;
         struct cet_error err;
         int rc = cet_params_load(&d, path, NULL, &err);
         if (rc)
             fprintf(stderr, "%s\n", err.msg);
         CHECK_EQ_INT(rc, 0);
-        if (!rc)
+        if (!rc) {
+            loaded++;
             cet_params_free(&d);
+        }
     }
-    closedir(dp);
+    test_files_free(names, n);
+    size_t with_params = 0;
+    for (size_t x = 0; x < cet_extractor_count(); x++) {
+        const struct cet_extractor *ex = cet_extractor_at(x);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.json", dir, ex->name);
+        FILE *f = ex->nparams ? fopen(path, "r") : NULL;
+        if (ex->nparams && !f)
+            fprintf(stderr, "%s has parameters but no %s\n", ex->name, path);
+        CHECK(!ex->nparams || f);
+        if (f)
+            fclose(f);
+        with_params += ex->nparams > 0;
+    }
+    CHECK(loaded > 0);
+    CHECK(loaded >= (int)with_params);
 }
 
 int main(void)

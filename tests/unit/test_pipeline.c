@@ -1,7 +1,6 @@
 /* The pipeline extractor: a one-stage pipeline is exactly its extractor, and
  * each combiner and post-processing step does what its parameter says on a
  * small page of our own (tests/data/extract/pipeline-page.html). */
-#include <dirent.h>
 
 #include "cetune/buf.h"
 #include "cetune/config.h"
@@ -64,17 +63,11 @@ static void test_one_stage_is_the_extractor(void)
         {"crunch", "s1.crunch.link_text_ratio=0.5", "link_text_ratio=0.5"},
     };
     const char *dir = CETUNE_SOURCE_DIR "/tests/data/extract";
-    DIR *d = opendir(dir);
-    CHECK(d != NULL);
-    if (!d)
-        return;
-    int pages = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        if (n < 5 || strcmp(e->d_name + n - 5, ".html"))
-            continue;
+    char **names;
+    int npages = test_files(dir, ".html", &names), pages = 0;
+    for (int k = 0; k < npages; k++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
         struct cet_buf b = {0};
         struct cet_error err;
         CHECK(cet_read_file(&b, path, 1 << 24, &err) == 0);
@@ -88,7 +81,7 @@ static void test_one_stage_is_the_extractor(void)
             char *x = extract_with(b.p, b.len, cases[c].ex, xset);
             CHECK(a && x);
             if (a && x && strcmp(a, x)) {
-                fprintf(stderr, "%s: pipeline s1=%s differs from %s\n", e->d_name, cases[c].ex,
+                fprintf(stderr, "%s: pipeline s1=%s differs from %s\n", names[k], cases[c].ex,
                         cases[c].ex);
                 CHECK(0);
             }
@@ -97,7 +90,7 @@ static void test_one_stage_is_the_extractor(void)
         }
         cet_buf_free(&b);
     }
-    closedir(d);
+    test_files_free(names, npages);
     CHECK(pages >= 10);
 }
 

@@ -2,7 +2,6 @@
  * detection of a page's language.  The detected language is observed through
  * the extractor interface: with its threshold at 0 and every other one above
  * 1, only a page of that language keeps any text. */
-#include <dirent.h>
 
 #include "cetune/extractor.h"
 #include "test.h"
@@ -101,36 +100,23 @@ static void test_sw_lang__tie_is_english(void)
     CHECK_STR(detect("<p>in per</p>"), "en");
 }
 
-static int ends_with(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && !strcmp(s + n - m, suf);
-}
-
 /* Every data/stopwords/XX.txt is a language with parameter t_XX. */
 static void test_sw_lang__one_parameter_per_list(void)
 {
     const struct cet_extractor *ex = sw();
     if (!ex)
         return;
-    DIR *d = opendir(CETUNE_SOURCE_DIR "/data/stopwords");
-    CHECK(d != NULL);
-    if (!d)
-        return;
-    size_t lists = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (!ends_with(de->d_name, ".txt"))
-            continue;
+    char **names;
+    int lists = test_files(CETUNE_SOURCE_DIR "/data/stopwords", ".txt", &names);
+    for (int k = 0; k < lists; k++) {
         char name[300];
-        snprintf(name, sizeof name, "t_%.*s", (int)(strlen(de->d_name) - 4), de->d_name);
+        snprintf(name, sizeof name, "t_%.*s", (int)(strlen(names[k]) - 4), names[k]);
         int i = cet_param_index(ex, name);
         if (i < 0)
-            fprintf(stderr, "no parameter %s for %s\n", name, de->d_name);
+            fprintf(stderr, "no parameter %s for %s\n", name, names[k]);
         CHECK(i >= 0);
-        lists++;
     }
-    closedir(d);
+    test_files_free(names, lists);
     CHECK_EQ_INT(ex->nparams, lists);
 }
 
