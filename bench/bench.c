@@ -22,13 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <libxml/HTMLparser.h>
 
 #include "cetune/buf.h"
+#include "cetune/clock.h"
 #include "cetune/corpus.h"
 #include "cetune/eval.h"
 #include "cetune/lcs.h"
@@ -38,13 +38,6 @@
 /* Evaluations per timed window: single ones last about a millisecond, where
  * a thread wake-up or a timer tick would be a large share. */
 #define BATCH 20
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -95,16 +88,16 @@ static struct cet_evaluator *time_eval(const struct cet_corpus *corpus,
         fprintf(stderr, "cetune-bench: %s\n", err.msg);
         exit(1);
     }
-    double t0 = now();
+    double t0 = cet_now();
     cet_evaluate(ev[0], params, 1, NULL, 0, NULL, &f1, NULL, NULL, &err);
-    *cold_ms = (now() - t0) * 1e3;
+    *cold_ms = (cet_now() - t0) * 1e3;
     cet_evaluate(ev[1], params, 1, NULL, 0, NULL, &f1, NULL, NULL, &err);
     for (int r = 0; r < repeat; r++)
         for (int k = 0; k < 2; k++) {
-            t0 = now();
+            t0 = cet_now();
             for (int b = 0; b < BATCH; b++)
                 cet_evaluate(ev[k], params, 1, NULL, 0, NULL, &f1, NULL, NULL, &err);
-            (k ? tn : t1)[r] = (now() - t0) / BATCH;
+            (k ? tn : t1)[r] = (cet_now() - t0) / BATCH;
         }
     *ms1 = median(t1, repeat) * 1e3;
     *msn = median(tn, repeat) * 1e3;
@@ -193,7 +186,7 @@ static void measure(struct bench *b, const struct cet_config *cfg, struct timing
      * once per document and evaluation, in one reused table. */
     struct cet_peq_slot slot = {0};
     for (int r = 0; r < repeat; r++) {
-        double t0 = now();
+        double t0 = cet_now();
         for (int k = 0; k < BATCH; k++)
             for (size_t i = 0; i < corpus->ndocs; i++) {
                 const struct cet_doc *d = corpus->docs[i];
@@ -203,7 +196,7 @@ static void measure(struct bench *b, const struct cet_config *cfg, struct timing
                 }
                 sink += cet_lcs_slot(&slot, ew[i].rows, ew[i].nrows, v);
             }
-        t[r] = (now() - t0) / BATCH;
+        t[r] = (cet_now() - t0) / BATCH;
     }
     cet_peq_slot_free(&slot);
     tm->floor_ms = median(t, repeat) * 1e3;
@@ -211,10 +204,10 @@ static void measure(struct bench *b, const struct cet_config *cfg, struct timing
      * pairs, summed, so that short and long extracts both count. */
     int reps = repeat < 3 ? repeat : 3;
     for (int r = 0; r < reps; r++) {
-        double t0 = now();
+        double t0 = cet_now();
         for (size_t i = 0; i < corpus->ndocs; i++)
             sink += cet_lcs_dp(ew[i].w, ew[i].n, b->gold[i], corpus->docs[i]->ngold);
-        t[r] = now() - t0;
+        t[r] = cet_now() - t0;
     }
     tm->dp_s = median(t, reps);
     (void)sink;
@@ -332,25 +325,25 @@ int main(int argc, char **argv)
 
     /* Parsing. */
     for (int r = 0; r < repeat; r++) {
-        double t0 = now();
+        double t0 = cet_now();
         for (size_t i = 0; i < ndocs; i++) {
             struct cet_doc *d;
             if (cet_doc_parse(&d, pages[i].html.p, pages[i].html.len, pages[i].gold,
                               pages[i].gold_len, &err) == 0)
                 cet_doc_free(d);
         }
-        t[r] = now() - t0;
+        t[r] = cet_now() - t0;
     }
     double parse_mb_s = mb / median(t, repeat);
     for (int r = 0; r < repeat; r++) {
-        double t0 = now();
+        double t0 = cet_now();
         for (size_t i = 0; i < ndocs; i++) {
             htmlDocPtr doc = htmlReadMemory(pages[i].utf8, (int)pages[i].utf8_len, NULL, "UTF-8",
                                             HTML_PARSE_RECOVER | HTML_PARSE_NONET |
                                                 HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
             xmlFreeDoc(doc);
         }
-        t[r] = now() - t0;
+        t[r] = cet_now() - t0;
     }
     double libxml2_mb_s = mb / median(t, repeat);
 
@@ -403,10 +396,10 @@ int main(int argc, char **argv)
     }
     struct cet_buf out = {0};
     for (int r = 0; r < repeat; r++) {
-        double t0 = now();
+        double t0 = cet_now();
         for (size_t i = 0; i < ndocs; i++)
             cet_page_extract(pg, &lcfg, pages[i].html.p, pages[i].html.len, NULL, &out, NULL, &err);
-        t[r] = now() - t0;
+        t[r] = cet_now() - t0;
     }
     cet_page_free(pg);
     cet_config_free(&lcfg);
