@@ -9,7 +9,10 @@
 
 #include <stddef.h>
 
+#include "cetune/common.h"
 #include "cetune/error.h"
+
+CET_BEGIN_DECL
 
 enum cet_meta_field {
     CET_META_URL,       /* the URL given by the caller, else the canonical URL */
@@ -40,5 +43,7 @@ const char *cet_meta_key(enum cet_meta_field f);
 int cet_meta_read(struct cet_meta *m, const char *bytes, size_t len, const char *charset,
                   const char *url, struct cet_error *err);
 void cet_meta_free(struct cet_meta *m);
+
+CET_END_DECL
 
 #endif

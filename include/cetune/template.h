@@ -23,13 +23,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/buf.h"
 #include "cetune/doc.h"
 #include "cetune/error.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CET_BEGIN_DECL
 
 /* The rule's settings (cet_template_default gives the defaults in brackets). */
 struct cet_template_opts {
@@ -64,8 +63,6 @@ int cet_template_marks(struct cet_doc *const *docs, size_t n, const char *family
  * it is exactly those words. */
 int cet_template_text(const struct cet_doc *d, const uint8_t *marks, struct cet_buf *out);
 
-#ifdef __cplusplus
-}
-#endif
+CET_END_DECL
 
 #endif

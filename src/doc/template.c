@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sort.h"
+
 void cet_template_default(struct cet_template_opts *o)
 {
     o->min_pages = 6;
@@ -244,12 +246,6 @@ static const struct slot_stat *slot_find(const struct slot_stat *v, size_t n, ui
     return &v[lo];
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Marks page i's content; returns its content words in *words and those at
  * common slots in *common_words. */
 static void mark_page(const struct cet_doc *d, const struct page *pg, const uint8_t *ref,
@@ -314,7 +310,7 @@ int cet_template_marks(struct cet_doc *const *docs, size_t n, const char *family
                   marks[i], &words[i], &words[n + i]);
     /* Another kind of page: little content, most of it at uncommon slots. */
     memcpy(words + 2 * n, words, n * sizeof *words);
-    qsort(words + 2 * n, n, sizeof *words, cmp_double);
+    qsort(words + 2 * n, n, sizeof *words, cet_cmp_double);
     double median = n % 2 ? words[2 * n + n / 2] : (words[2 * n + n / 2 - 1] + words[2 * n + n / 2]) / 2;
     for (size_t i = 0; i < n; i++)
         if (2 * words[n + i] < words[i] && words[i] < o->short_share * median)

@@ -19,6 +19,7 @@
 #include "cetune/buf.h"
 #include "cetune/doc.h"
 #include "cetune/tags.h"
+#include "util/array.h"
 
 /* Priorities of the sources (higher wins). */
 enum {
@@ -544,14 +545,8 @@ static int collect(const cJSON *v, const cJSON ***list, size_t *n, size_t *cap, 
     }
     if (!cJSON_IsObject(v))
         return 0;
-    if (*n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 16;
-        const cJSON **l = realloc(*list, nc * sizeof *l);
-        if (!l)
-            return -1;
-        *list = l;
-        *cap = nc;
-    }
+    if (CET_GROW(*list, *cap, *n + 1, 16))
+        return -1;
     (*list)[(*n)++] = v;
     return collect(cJSON_GetObjectItemCaseSensitive(v, "@graph"), list, n, cap, depth + 1);
 }

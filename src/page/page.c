@@ -151,7 +151,7 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
     if ((json || o->metadata) && cet_meta_read(&pg->meta, bytes, len, o->charset, o->url, err))
         goto done;
     if (over(o, start, err)) {
-        rc = CET_PAGE_TIMEOUT;
+        rc = CET_ETIMEOUT;
         goto done;
     }
     if (json && page_json(out, &pg->meta, text, words)) {

@@ -4,7 +4,6 @@
  * canonical link, and the scrapinghub pages of ../shared/corpora (valid
  * JSON for every page, the canonical URL the benchmark recorded, title and
  * date found on nearly all), skipped with a message when absent. */
-#include <dirent.h>
 
 #include <cjson/cJSON.h>
 
@@ -70,20 +69,14 @@ static void check_fixture(const char *dir, const char *name)
 static void test_meta__fixtures(void)
 {
     const char *dir = CETUNE_TEST_DATA "/meta";
-    DIR *d = opendir(dir);
-    CHECK(d != NULL);
-    int n = 0;
-    for (struct dirent *e; d && (e = readdir(d));) {
-        size_t len = strlen(e->d_name);
-        if (len > 5 && !strcmp(e->d_name + len - 5, ".html")) {
-            char name[256];
-            snprintf(name, sizeof name, "%.*s", (int)(len - 5), e->d_name);
-            check_fixture(dir, name);
-            n++;
-        }
+    char **names;
+    int n = test_files(dir, ".html", &names);
+    for (int i = 0; i < n; i++) {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(strlen(names[i]) - 5), names[i]);
+        check_fixture(dir, name);
     }
-    if (d)
-        closedir(d);
+    test_files_free(names, n);
     CHECK(n >= 7);
 }
 
