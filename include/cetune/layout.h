@@ -6,7 +6,10 @@
 
 #include <stdint.h>
 
+#include "cetune/common.h"
 #include "cetune/doc.h"
+
+CET_BEGIN_DECL
 
 /* Called for each text node printed, with the separator before it
  * (CET_SEP_NONE for the first).  Returns 0 to go on, non-zero to stop the
@@ -24,5 +27,7 @@ int cet_layout_walk(const struct cet_doc *doc, const uint8_t *keep, const uint32
 
 /* The characters of a separator: "", " ", "\t", "\n" or "\n\n". */
 const char *cet_sep_str(enum cet_sep sep);
+
+CET_END_DECL
 
 #endif
