@@ -10,7 +10,10 @@
 
 #include <stddef.h>
 
+#include "cetune/common.h"
 #include "cetune/error.h"
+
+CET_BEGIN_DECL
 
 struct cet_guard;
 
@@ -36,5 +39,7 @@ int cet_guard_file(struct cet_guard *g, const char *path, struct cet_error *err)
  * already in it (four levels down, links followed), touches nothing
  * protected. */
 int cet_guard_dir(struct cet_guard *g, const char *dir, struct cet_error *err);
+
+CET_END_DECL
 
 #endif
