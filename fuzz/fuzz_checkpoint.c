@@ -52,11 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             same = !memcmp(cet_ga_genes(back, i), cet_ga_genes(ga, i), d.ngenes * sizeof(double));
         if (!same)
             __builtin_trap(); /* what was written reads back */
-        cet_ga_destroy(back);
+        cet_ga_free(back);
         cet_params_free(&d2);
         cet_run_info_free(&info2);
     }
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
     cet_run_info_free(&info);
     unlink(path);

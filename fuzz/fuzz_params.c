@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap();
     }
     struct cet_ga *ga;
-    if (cet_ga_create(&ga, &d, &err) == 0) {
+    if (cet_ga_new(&ga, &d, &err) == 0) {
         struct cet_ga_options o = *cet_ga_opts(ga);
         struct cet_ga_status st;
         o.pop = 6;
@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (cet_params_forbidden(&d, a) || memcmp(g, a, d.ngenes * sizeof *g))
                 __builtin_trap();
         }
-        cet_ga_destroy(ga);
+        cet_ga_free(ga);
     }
     free(g);
     free(back);

@@ -3,10 +3,10 @@
  * (params.h), evolves by selection, recombination and mutation until the
  * best fitness (mean word F1 on the training sample) stops improving.
  *
- * The lifecycle follows PGAPack: cet_ga_create (defaults),
+ * The lifecycle follows PGAPack: cet_ga_new (defaults),
  * cet_ga_set_options, cet_ga_add_seed, cet_ga_setup (validate, seed the
  * random stream; a GA restored from a checkpoint keeps its stream), then
- * cet_ga_generation until cet_ga_status says it stopped, cet_ga_destroy.
+ * cet_ga_generation until cet_ga_status says it stopped, cet_ga_free.
  * The GA object is opaque; its operators, which draw from its random
  * stream, are private (src/ga/ga_internal.h).
  *
@@ -57,7 +57,7 @@ enum cet_stop {
     CET_STOP_EXHAUSTED,   /* nothing new left to try (tiny search spaces) */
 };
 
-/* Options with their defaults (cet_ga_create). */
+/* Options with their defaults (cet_ga_new). */
 struct cet_ga_options {
     size_t pop;             /* individuals per generation (20) */
     long generations;       /* at most this many, the first is the initial one (50) */
@@ -172,7 +172,7 @@ const struct cet_params_desc *cet_ga_desc(const struct cet_ga *ga);
 /* Fills o with the defaults listed above. */
 void cet_ga_default_options(struct cet_ga_options *o);
 /* Creates a GA for desc (which must outlive it) with default options. */
-int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err);
+int cet_ga_new(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err);
 /* Replaces the options (before cet_ga_setup). */
 void cet_ga_set_options(struct cet_ga *ga, const struct cet_ga_options *o);
 /* The number of documents of a full evaluation (before cet_ga_setup; it is
@@ -201,7 +201,7 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
  * race_pending, and a
  * checkpoint written now resumes it at the next block); -1 on error. */
 int cet_ga_generation(struct cet_ga *ga, struct cet_error *err);
-void cet_ga_destroy(struct cet_ga *ga);
+void cet_ga_free(struct cet_ga *ga);
 /* Evaluates with measure instead of setup's eval from now on (setup's ctx). */
 void cet_ga_set_measure(struct cet_ga *ga, cet_ga_measure_fn measure);
 

@@ -1,5 +1,5 @@
-/* The run lifecycle (PGAPack style): cet_ga_create -> options ->
- * cet_ga_setup -> cet_ga_generation until ga->stop -> cet_ga_destroy.
+/* The run lifecycle (PGAPack style): cet_ga_new -> options ->
+ * cet_ga_setup -> cet_ga_generation until ga->stop -> cet_ga_free.
  *
  * One generation, in phases (Gottron 2008, section 4, figure 3):
  * - ask: the search strategy (strategy.h; the GA's is strategy_ga.c)
@@ -17,10 +17,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_rng.h>
 
+#include "cetune/clock.h"
 #include "cetune/ga.h"
 #include "ga_internal.h"
 #include "strategy.h"
@@ -37,7 +37,7 @@ void cet_ga_default_options(struct cet_ga_options *o)
         .race_first = 20, .race_block = 10, .race_alpha = 0.2, .race_weak = 0.5};
 }
 
-int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err)
+int cet_ga_new(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err)
 {
     *out = NULL;
     struct cet_ga *ga = calloc(1, sizeof *ga);
@@ -50,7 +50,7 @@ int cet_ga_create(struct cet_ga **out, const struct cet_params_desc *desc, struc
     ga->gen = -1;
     ga->seeds = malloc((desc->nseeds + 1) * desc->ngenes * sizeof *ga->seeds);
     if (!ga->seeds) {
-        cet_ga_destroy(ga);
+        cet_ga_free(ga);
         return cet_fail(err, "out of memory");
     }
     memcpy(ga->seeds, desc->seeds, desc->nseeds * desc->ngenes * sizeof *ga->seeds);
@@ -232,7 +232,7 @@ void cet_ga_set_measure(struct cet_ga *ga, cet_ga_measure_fn measure)
     ga->measure = measure;
 }
 
-void cet_ga_destroy(struct cet_ga *ga)
+void cet_ga_free(struct cet_ga *ga)
 {
     if (!ga)
         return;
@@ -263,13 +263,6 @@ void cet_ga_destroy(struct cet_ga *ga)
 }
 
 /* ---- one generation ---- */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void restore_state(struct cet_ga *ga, size_t narch)
 {
@@ -368,7 +361,7 @@ static int propose(struct cet_ga *ga, struct gen *g, struct cet_error *err)
         g->nc = kept;
         g->nfresh = g->budget;
         cet_ga_archive_truncate(ga, g->narch0 + g->budget);
-        cet_ga__race_begin(ga, g->idx, g->nc, g->narch0, g->budget);
+        cet_ga_race_begin(ga, g->idx, g->nc, g->narch0, g->budget);
     }
     return 0;
 }
@@ -392,7 +385,7 @@ static void resume_raced(struct cet_ga *ga, struct gen *g)
 static int evaluate(struct cet_ga *ga, struct gen *g, struct cet_error *err)
 {
     if (ga->race)
-        return cet_ga__race_run(ga, err);
+        return cet_ga_race_run(ga, err);
     size_t F = ga->nfull;
     double *full = malloc(CHUNK * (F ? F : 1) * sizeof *full);
     double *f = malloc(CHUNK * 3 * sizeof *f);
@@ -474,7 +467,7 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
     if (ga->opt.race && !(ga->race && ga->race->score))
         return cet_fail(err, "cet_ga_race_setup was not called");
     /* Time between generations (the caller writing files) counts too. */
-    double t0 = ga->t_last > 0 ? ga->t_last : now();
+    double t0 = ga->t_last > 0 ? ga->t_last : cet_now();
     size_t P = ga->opt.pop;
     struct gen g = {.cand = malloc(P * ga->ngenes * sizeof *g.cand),
                     .idx = malloc(P * sizeof *g.idx), .fresh = malloc(P * sizeof *g.fresh)};
@@ -501,10 +494,10 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
     if (learn(ga, &g, err))
         goto done;
     if (ga->race)
-        cet_ga__race_end(ga);
+        cet_ga_race_end(ga);
     ga->gen++;
     ga->evals += (long)g.budget;
-    ga->t_last = now();
+    ga->t_last = cet_now();
     ga->elapsed += ga->t_last - t0;
     statistics(ga, g.cand);
     cet_ga_check_stop(ga);

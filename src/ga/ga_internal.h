@@ -203,15 +203,15 @@ void cet_race_sequence(struct cet_race *R, double weak);
 /* 1 when new individual j is significantly worse than the incumbent at
  * alpha on the documents of the sequence scored so far; d is scratch of
  * ndocs (race.c). */
-int cet_ga__race_worse(const struct cet_race *R, size_t j, double alpha, double *d);
+int cet_ga_race_worse(const struct cet_race *R, size_t j, double alpha, double *d);
 /* The generation's members (archive indices) and its new individuals,
  * archive first .. first+n: racing starts. */
-void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
+void cet_ga_race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
                         size_t n);
 /* Evaluates blocks until every new individual is fully evaluated or raced
  * out: 0, 1 when cancelled, -1 on error. */
-int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err);
+int cet_ga_race_run(struct cet_ga *ga, struct cet_error *err);
 /* The generation is complete; a new best becomes the incumbent. */
-void cet_ga__race_end(struct cet_ga *ga);
+void cet_ga_race_end(struct cet_ga *ga);
 
 #endif

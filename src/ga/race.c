@@ -189,7 +189,7 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
     free(seen);
     if (bad)
         return cet_fail(err, "the racing order is not a permutation of the documents");
-    /* The generation's sequence is set when it starts (cet_ga__race_begin)
+    /* The generation's sequence is set when it starts (cet_ga_race_begin)
      * or, for one restored in progress, by the checkpoint reader. */
     R->score = score;
     return 0;
@@ -225,7 +225,7 @@ void cet_race_free(struct cet_race *R)
 
 /* Internal for evolve.c: the generation's members (archive indices) and
  * its new individuals, archive first .. first+n, start racing. */
-void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
+void cet_ga_race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
                         size_t n)
 {
     struct cet_race *R = ga->race;
@@ -248,7 +248,7 @@ void cet_ga__race_begin(struct cet_ga *ga, const size_t *members, size_t nmember
  * pages (all scored: they come first) shifts the other pages' differences
  * by A / (their number), so the test asks whether its total over all
  * pages is below the incumbent's.  d is scratch of ndocs. */
-int cet_ga__race_worse(const struct cet_race *R, size_t j, double alpha, double *d)
+int cet_ga_race_worse(const struct cet_race *R, size_t j, double alpha, double *d)
 {
     const struct cet_score *row = R->scores + j * R->ndocs;
     double gain = 0;
@@ -284,7 +284,7 @@ static void race_means(struct cet_ga *ga, size_t j, struct cet_score *tmp)
  * block by block from where it stands; 0 when every one is fully evaluated
  * or raced out (fit, prec, rec set), 1 when cancel asked to stop (still
  * pending), -1 on error (still pending, at the last complete block). */
-int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err)
+int cet_ga_race_run(struct cet_ga *ga, struct cet_error *err)
 {
     struct cet_race *R = ga->race;
     size_t nd = R->ndocs, F = ga->nfull, n = R->n;
@@ -337,7 +337,7 @@ int cet_ga__race_run(struct cet_ga *ga, struct cet_error *err)
         if (end == nd || R->incumbent == (size_t)-1)
             continue;
         for (size_t t = 0; t < nlive; t++)
-            if (cet_ga__race_worse(R, live[t], ga->opt.race_alpha, d))
+            if (cet_ga_race_worse(R, live[t], ga->opt.race_alpha, d))
                 ga->raced[R->first + live[t]] = 1;
     }
     for (size_t j = 0; j < n; j++)
@@ -354,7 +354,7 @@ done:
 
 /* Internal for evolve.c: the generation is complete; a new best (necessarily
  * one of its fully evaluated individuals) becomes the incumbent. */
-void cet_ga__race_end(struct cet_ga *ga)
+void cet_ga_race_end(struct cet_ga *ga)
 {
     struct cet_race *R = ga->race;
     size_t best = cet_ga_best(ga);

@@ -630,7 +630,7 @@ int cet_ga_restore(struct cet_ga **out, const struct cet_params_desc *desc, size
     struct cet_json_reader r = {.j = doc, .err = err, .what = "checkpoint"};
     struct cet_ga *ga;
     *out = NULL;
-    if (cet_ga_create(&ga, desc, err))
+    if (cet_ga_new(&ga, desc, err))
         return -1;
     ga->ndocs = ndocs;
     if (read_options(&r, cet_jr_member(&r, root, "options", cJSON_Object), &ga->opt) ||
@@ -647,6 +647,6 @@ int cet_ga_restore(struct cet_ga **out, const struct cet_params_desc *desc, size
     *out = ga;
     return 0;
 fail:
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     return -1;
 }

@@ -176,8 +176,6 @@ int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *ru
             goto oom;
         if (write_buf(dir, CET_RUN_TOP, &b, err))
             goto done;
-        if (cet_ga_opts(ga)->goal.npareto && cet_run_write_pareto(ga, run, dir, err))
-            goto done;
     }
     rc = 0;
     goto done;

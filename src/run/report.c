@@ -12,7 +12,7 @@ void cet_report_free(struct cet_report *r)
 {
     if (!r)
         return;
-    cet_ga_destroy(r->ga);
+    cet_ga_free(r->ga);
     cet_params_free(&r->desc);
     cet_run_info_free(&r->run);
     cet_json_free(&r->info);

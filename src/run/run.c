@@ -127,7 +127,7 @@ int cet_run_new(struct cet_run **out, const char *params_path,
         return cet_fail(err, "out of memory");
     run->lock = -1;
     if (cet_params_load(&run->desc, params_path, NULL, err) ||
-        cet_ga_create(&run->ga, &run->desc, err) ||
+        cet_ga_new(&run->ga, &run->desc, err) ||
         !(run->info.params_path = strdup(params_path))) {
         if (run->ga)
             cet_fail(err, "out of memory");
@@ -450,7 +450,11 @@ int cet_run_step(struct cet_run *run, struct cet_error *err)
     int r = cet_ga_generation(run->ga, err);
     if (r)
         return r;
+    struct cet_ga_status st;
+    cet_ga_status(run->ga, &st);
     return cet_run_write_results(run->ga, &run->info, &run->rows, run->dir, err) ||
+                   (st.narch && cet_ga_opts(run->ga)->goal.npareto &&
+                    cet_run_write_pareto(run->ga, &run->info, run->dir, err)) ||
                    cet_run_checkpoint(run->ga, &run->info, run->dir, err)
                ? -1
                : 0;
@@ -485,7 +489,7 @@ void cet_run_free(struct cet_run *run)
     if (!run)
         return;
     cet_evaluator_free(run->ev);
-    cet_ga_destroy(run->ga);
+    cet_ga_free(run->ga);
     cet_corpus_free(&run->train);
     cet_entries_free(&run->entries);
     cet_params_free(&run->desc);

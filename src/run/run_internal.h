@@ -78,8 +78,8 @@ int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const d
  * top.json (the last two once something was evaluated). */
 int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *info,
                           struct cet_run_rows *rows, const char *dir, struct cet_error *err);
-/* pareto.c: --pareto's DIR/pareto.csv and DIR/pareto/K.json; called by
- * cet_run_write_results. */
+/* pareto.c: --pareto's DIR/pareto.csv and DIR/pareto/K.json, after
+ * cet_run_write_results once something was evaluated. */
 int cet_run_write_pareto(const struct cet_ga *ga, const struct cet_run_info *info,
                          const char *dir, struct cet_error *err);
 /* output.c: archive entry i as a configuration (docs/formats.md); extra

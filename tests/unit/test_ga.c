@@ -251,7 +251,7 @@ static struct cet_ga *ga_new(const struct cet_params_desc *d, struct counter *c,
 {
     struct cet_ga *ga;
     struct cet_error err;
-    if (cet_ga_create(&ga, d, &err))
+    if (cet_ga_new(&ga, d, &err))
         exit(1);
     ga->opt.seed = seed;
     ga->opt.pop = pop;
@@ -304,7 +304,7 @@ static void test_ga__archive_prevents_re_evaluation(void)
     for (size_t h = 1; h < ga->nhist; h++)
         CHECK(ga->hist[h].best >= ga->hist[h - 1].best);
     CHECK(ga->hist[ga->nhist - 1].best > ga->hist[0].best);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 
     /* A space of four genomes is evaluated at most four times, then the run
@@ -317,7 +317,7 @@ static void test_ga__archive_prevents_re_evaluation(void)
     CHECK(ga->evals <= 4);
     CHECK_EQ_INT(c2.configs, ga->evals);
     CHECK_EQ_INT(ga->stop, CET_STOP_EXHAUSTED);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 
@@ -328,7 +328,7 @@ static void test_ga__seeds_enter_the_first_generation(void)
     struct counter c = {0};
     struct cet_ga *ga;
     struct cet_error err;
-    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
     double full[5] = {20, 0.3, 1, 1, 2};
     CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), 0);
     full[0] = 70; /* outside [1, 50] */
@@ -343,16 +343,16 @@ static void test_ga__seeds_enter_the_first_generation(void)
     CHECK_EQ_INT(ga->narch, 5);
     /* The seed is the optimum of the synthetic fitness. */
     CHECK_EQ_INT(cet_ga_best(ga), 1);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     /* More seeds than the population is an error. */
-    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
     ga->opt.pop = 2;
     ga->opt.elite = 1;
     CHECK_EQ_INT(cet_ga_add_seed(ga, seed, &err), 0);
     CHECK_EQ_INT(cet_ga_add_seed(ga, seed, &err), 0);
     CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &c, &err), -1);
     CHECK_STR(err.msg, "3 seed individuals do not fit in a population of 2");
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 
@@ -371,14 +371,14 @@ static void test_ga__non_finite_fitness_fails_the_generation(void)
     struct counter c = {0};
     struct cet_ga *ga;
     struct cet_error err;
-    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
     ga->opt.pop = 6;
     CHECK_EQ_INT(cet_ga_setup(ga, nan_fitness, NULL, &c, &err), 0);
     size_t narch = ga->narch;
     CHECK_EQ_INT(cet_ga_generation(ga, &err), -1);
     CHECK(strstr(err.msg, "fitness function returned nan") != NULL);
     CHECK(ga->narch == narch); /* nothing of the failed generation is kept */
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 
@@ -393,7 +393,7 @@ static void test_ga__stopping_rules(void)
     CHECK_EQ_INT(ga->stop, CET_STOP_GENERATIONS);
     CHECK_EQ_INT(ga->gen, 5);
     CHECK_EQ_INT(ga->nhist, 6);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
 
     /* --patience: a flat fitness never improves after generation 0. */
     struct counter flat = {.flat = 1};
@@ -402,7 +402,7 @@ static void test_ga__stopping_rules(void)
     run_to_end(ga);
     CHECK_EQ_INT(ga->stop, CET_STOP_PATIENCE);
     CHECK_EQ_INT(ga->gen, 3);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
 
     /* Gains below epsilon are no improvement. */
     struct counter creep = {.flat = 1, .creep = 1e-7};
@@ -412,7 +412,7 @@ static void test_ga__stopping_rules(void)
     run_to_end(ga);
     CHECK_EQ_INT(ga->stop, CET_STOP_PATIENCE);
     CHECK_EQ_INT(ga->gen, 3);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     /* ... but with epsilon 0 they are. */
     struct counter creep0 = {.flat = 1, .creep = 1e-7};
     ga = ga_new(&d, &creep0, 4, 8, 12);
@@ -420,7 +420,7 @@ static void test_ga__stopping_rules(void)
     ga->opt.epsilon = 0;
     run_to_end(ga);
     CHECK_EQ_INT(ga->stop, CET_STOP_GENERATIONS);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
 
     /* --max-evals is exact: the last generation evaluates what is left. */
     struct counter me = {0};
@@ -431,15 +431,15 @@ static void test_ga__stopping_rules(void)
     CHECK_EQ_INT(ga->evals, 25);
     CHECK_EQ_INT(me.configs, 25);
     CHECK_EQ_INT(ga->narch, 25);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
 
     /* A run that could never stop is refused. */
     struct cet_error err;
-    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
     ga->opt.generations = 0;
     ga->opt.patience = 0;
     CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &me, &err), -1);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 
@@ -458,7 +458,7 @@ static void test_ga__adaptive_mutation_widens_while_stagnating(void)
     CHECK_NEAR(cet_ga_sigma(ga), 0.1 * 1.5 * 1.5, 1e-12);
     ga->last_improve = -100;
     CHECK_NEAR(cet_ga_sigma(ga), 0.5, 0);  /* capped at half the range */
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 
@@ -474,9 +474,9 @@ static void test_ga__same_seed_same_run(void)
     run_to_end(x);
     CHECK(same_archive(a, b));
     CHECK(!same_archive(a, x));
-    cet_ga_destroy(a);
-    cet_ga_destroy(b);
-    cet_ga_destroy(x);
+    cet_ga_free(a);
+    cet_ga_free(b);
+    cet_ga_free(x);
     /* Truncation selection runs, and differs from tournament. */
     struct counter c4 = {0}, c5 = {0};
     a = ga_new(&d, &c4, 42, 12, 8);
@@ -485,8 +485,8 @@ static void test_ga__same_seed_same_run(void)
     run_to_end(a);
     run_to_end(b);
     CHECK(!same_archive(a, b));
-    cet_ga_destroy(a);
-    cet_ga_destroy(b);
+    cet_ga_free(a);
+    cet_ga_free(b);
     cet_params_free(&d);
 }
 
@@ -508,8 +508,8 @@ static void test_ga__cancel_leaves_the_state_unchanged(void)
     c.cancel_after = 0;
     run_to_end(b);
     CHECK(same_archive(a, b));
-    cet_ga_destroy(a);
-    cet_ga_destroy(b);
+    cet_ga_free(a);
+    cet_ga_free(b);
     cet_params_free(&d);
 }
 
@@ -645,7 +645,7 @@ static void test_ga__forbidden_never_evaluated_and_archive_ignores_inactive_gene
     for (uint64_t seed = 1; seed <= 3; seed++) {
         struct cet_ga *ga;
         struct counter c = {0};
-        CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+        CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
         ga->opt.seed = seed;
         ga->opt.pop = 12;
         ga->opt.generations = 12;
@@ -677,17 +677,17 @@ static void test_ga__forbidden_never_evaluated_and_archive_ignores_inactive_gene
         CHECK_EQ_INT(cet_ga_lookup(ga, g), 0);
         for (size_t h = 0; h < ga->nhist; h++)
             CHECK(ga->hist[h].diversity >= 0 && ga->hist[h].diversity <= 1);
-        cet_ga_destroy(ga);
+        cet_ga_free(ga);
     }
     /* A seed configuration that is forbidden is refused. */
     struct cet_ga *ga;
-    CHECK_EQ_INT(cet_ga_create(&ga, &d, &err), 0);
+    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
     double full[5] = {5, 0.5, 1, 1, 2};
     CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), -1);
     CHECK_STR(err.msg, "the seed is forbidden by entry 2 of \"forbidden\" in t.json");
     full[4] = 0; /* fast: n is inactive, so 5 is no longer forbidden */
     CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), 0);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 
@@ -769,7 +769,7 @@ static void test_ga__results_leave_inactive_parameters_out(void)
     cJSON_Delete(top);
     cet_buf_free(&b);
     test_rundir_remove(dir);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 

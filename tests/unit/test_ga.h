@@ -34,7 +34,7 @@ static inline int test_real_new(struct test_real *t, const char *dir, const char
                    cet_corpus_load(&t->c, &t->e, NULL, 0, threads, err) ||
                    cet_params_load(&t->d, params, NULL, err) ||
                    cet_evaluator_new(&t->ev, &t->c, t->d.ex, CET_METRIC_WORD, threads, err) ||
-                   cet_ga_create(&t->ga, &t->d, err)
+                   cet_ga_new(&t->ga, &t->d, err)
                ? -1
                : 0;
 }
@@ -54,7 +54,7 @@ static inline int test_real_setup(struct test_real *t, struct cet_error *err)
 
 static inline void test_real_free(struct test_real *t)
 {
-    cet_ga_destroy(t->ga);
+    cet_ga_free(t->ga);
     cet_evaluator_free(t->ev);
     cet_params_free(&t->d);
     cet_corpus_free(&t->c);
@@ -119,7 +119,7 @@ static inline int test_resume_begin(struct test_resume *t, struct cet_ga *b, lon
     t->run.docs = docs;
     t->run.top = 5;
     CHECK_EQ_INT(cet_run_checkpoint(b, &t->run, t->dir, &err), 0);
-    cet_ga_destroy(b);
+    cet_ga_free(b);
     int rc = cet_run_restore(&t->ga, &t->d, &t->run2, t->dir, test_find, &err);
     CHECK_EQ_INT(rc, 0);
     if (rc)
@@ -133,8 +133,8 @@ static inline void test_resume_end(struct test_resume *t, struct cet_ga *a)
 {
     test_same_results(a, t->ga, &t->run, t->dir);
     test_rundir_remove(t->dir);
-    cet_ga_destroy(a);
-    cet_ga_destroy(t->ga);
+    cet_ga_free(a);
+    cet_ga_free(t->ga);
     cet_params_free(&t->d);
     cet_run_info_free(&t->run2);
 }

@@ -146,9 +146,9 @@ static void test_race__weak_pages_first_and_counted(void)
     CHECK(inorder); /* the others keep the run's order */
     CHECK(perm);
     R.done = 1 + 20;
-    CHECK(!cet_ga__race_worse(&R, 0, 0.2, d));
-    CHECK(cet_ga__race_worse(&R, 1, 0.2, d));
-    CHECK(cet_ga__race_worse(&R, 2, 0.2, d));
+    CHECK(!cet_ga_race_worse(&R, 0, 0.2, d));
+    CHECK(cet_ga_race_worse(&R, 1, 0.2, d));
+    CHECK(cet_ga_race_worse(&R, 2, 0.2, d));
     /* Without weak pages the rescue is not seen (the weak page is 16th in
      * the run's order), and child 0 is dropped after 15 pages. */
     cet_race_sequence(&R, 0);
@@ -156,7 +156,7 @@ static void test_race__weak_pages_first_and_counted(void)
     CHECK(!memcmp(seq, order, sizeof seq));
     CHECK_EQ_INT(order[15], WEAK);
     R.done = 15;
-    CHECK(cet_ga__race_worse(&R, 0, 0.2, d));
+    CHECK(cet_ga_race_worse(&R, 0, 0.2, d));
     /* No incumbent yet (generation 0): no weak pages. */
     R.incumbent = (size_t)-1;
     cet_race_sequence(&R, 0.5);
@@ -274,7 +274,7 @@ static struct cet_ga *raced_ga(const struct cet_params_desc *d, struct synth *s,
     struct cet_ga *ga;
     struct cet_error err;
     uint32_t order[NDOCS];
-    if (cet_ga_create(&ga, d, &err))
+    if (cet_ga_new(&ga, d, &err))
         exit(1);
     ga->opt.seed = seed;
     ga->opt.pop = 16;
@@ -347,7 +347,7 @@ static void test_race__raced_out_never_elite_top_or_best(void)
     CHECK(ga->doc_evals < (long)ga->narch * NDOCS / 2);
     CHECK_EQ_INT(ga->hist[ga->nhist - 1].doc_evaluations, ga->doc_evals);
     free(prev);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 
@@ -386,7 +386,7 @@ static void test_race__parents_are_fully_evaluated(void)
     CHECK(offered > 20); /* raced-out members were there to be chosen */
     CHECK(known > 20);
     CHECK_EQ_INT(from_raced, 0);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 
@@ -418,7 +418,7 @@ static void test_race__survivors_get_the_full_fitness(void)
     /* Raced-out individuals were truly worse than the final best (here, with a
      * smooth fitness, almost always). */
     CHECK(raced > 0 && below >= raced * 9 / 10);
-    cet_ga_destroy(ga);
+    cet_ga_free(ga);
     cet_params_free(&d);
 }
 
