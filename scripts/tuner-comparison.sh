@@ -138,6 +138,9 @@ run() {
   cetune-*)
     strategy=()  # before evolve had --strategy, the GA without the option
     "$cetune" evolve --help | grep -q -- --strategy && strategy=(--strategy "${t#cetune-}")
+    # The search on every training document, as the peers': best.json is the
+    # best training fitness (the holdout's choice is measured with --folds).
+    "$cetune" evolve --help | grep -q -- --holdout && strategy+=(--holdout 0)
     "$cetune" evolve "${strategy[@]}" -p "$params" "${pdirs[@]}" -s "$train" \
       --max-evals "$evals" --patience 0 --generations 0 --seed "$s" "${threads[@]}" \
       -o "$d" --force

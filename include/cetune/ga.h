@@ -85,6 +85,9 @@ struct cet_ga_options {
     double race_weak;       /* pages where the incumbent's F1 is below this are scored
                                first, before the blocks (0.5; 0: none) */
     enum cet_strategy_kind strategy; /* the search strategy (ga) */
+    double holdout;         /* the share of a run's training documents kept out of the search
+                               to choose best.json on (src/run/choose.c; 0.25; 0: best.json is
+                               the best training fitness).  The GA itself ignores it. */
 };
 
 /* Computes mean F1, precision and recall of k full parameter vectors

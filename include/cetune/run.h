@@ -85,6 +85,13 @@ struct cet_run_info {
                               or NULL for gold fitness */
     char **fold_args;      /* the evolve options every fold run gets (with --folds) */
     size_t nfold_args;
+    /* The final choice on a holdout (src/run/choose.c): */
+    long holdout_docs;     /* training documents kept out of the search (holdout.txt); 0: none */
+    int has_chosen;        /* 0: not (yet) chosen, best.json is the best training fitness */
+    size_t chosen;         /* else the archive index of best.json, chosen on the holdout */
+    size_t chosen_rank;    /* its place in the training ranking (1 = top); 0: the defaults */
+    double chosen_holdout, defaults_holdout; /* mean F1 on the holdout: best.json, defaults */
+    double defaults_train; /* the defaults' fitness on the documents the search used */
 };
 void cet_run_info_free(struct cet_run_info *info);
 

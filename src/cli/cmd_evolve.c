@@ -36,6 +36,7 @@ static void init(void *p)
 {
     struct args *a = p;
     cet_ga_default_options(&a->opt);
+    a->opt.holdout = -1; /* not given: the default, or none where a holdout cannot work */
     a->select = (int)a->opt.select;
     a->strategy = -1; /* by the description (below) */
     a->opt.pop = 0; /* the strategy's own (below) */
@@ -137,6 +138,11 @@ static const struct cli_opt options[] = {
     {.name = "folds", .arg = "K", .type = CLI_LONG, .off = ARG(folds), .min = 2, .max = 100,
      .def = "none", .help = "first run the GA on K-1 of K folds of the training documents, K "
                             "times, and print how much it gains on the held-out fold"},
+    {.name = "holdout", .arg = "F", .type = CLI_DOUBLE, .off = ARG(opt.holdout), .max = 0.5,
+     .def = "0.25; 0 with --race, --objective, --constraint, --pareto",
+     .help = "keep this share of the training documents out of the search; best.json is the "
+             "best on them of the top individuals and the defaults (src/run/choose.c); 0: "
+             "the best training fitness"},
     {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
      .forms = 3, .help = "threads, which never change the results; 0: all cores"},
     {.name = "quiet", .letter = 'q', .type = CLI_FLAG, .off = ARG(quiet), .forms = 3,
@@ -350,6 +356,15 @@ static int cmd_evolve(int argc, char **argv)
                                  "would need the pseudo-gold of its own pages");
         goto done;
     }
+    /* The holdout chooses on mean F1 over whole documents. */
+    int whole_f1 = !a.opt.race && cet_goal_is_default(&a.opt.goal);
+    if (a.opt.holdout > 0 && !whole_f1) {
+        rc = cli_usage("evolve", "--holdout chooses on mean F1 over whole documents: not with "
+                                 "--race, --objective, --constraint or --pareto");
+        goto done;
+    }
+    if (a.opt.holdout < 0)
+        a.opt.holdout = whole_f1 ? 0.25 : 0;
     if ((rc = cli_adhosts(NULL)))
         goto done;
     if (!a.threads)

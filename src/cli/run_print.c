@@ -211,6 +211,9 @@ void cli_print_run(struct cet_run *run)
     }
     printf("%s on %ld documents: %ld generations, %ld evaluations, stopped by %s\n",
            d->ex->name, info->docs, st.gen + 1, st.evals, cet_ga_stop_name(st.stop));
+    if (info->holdout_docs)
+        printf("the search used %ld of them; %ld were held out to choose best.json\n",
+               info->docs - info->holdout_docs, info->holdout_docs);
     /* The document evaluations; with racing, the saving against scoring
      * every individual on every document. */
     size_t raced = 0;
@@ -288,9 +291,23 @@ defaults:;
     }
     if (isnan(f))
         printf(")\n");
-    else {
+    else if (!info->has_chosen) {
         cet_ga_individual(ga, rank[0], &ind);
         printf("): fitness %.4f\nbest: %+.4f over the defaults\n", f, ind.fit - f);
+    } else {
+        /* best.json was chosen on the holdout (src/run/choose.c). */
+        char which[64] = "the defaults";
+        if (info->chosen_rank)
+            snprintf(which, sizeof which, "rank %zu", info->chosen_rank);
+        cet_ga_individual(ga, info->chosen, &ind);
+        printf("): fitness %.4f\nbest.json: %s, chosen among the top %zu and the defaults on the "
+               "%ld training documents the search did not see (%s/holdout.txt; a tuned setting "
+               "must beat the defaults there beyond chance)\n"
+               "gain over the defaults: %+.4f in training (%ld documents), %+.4f on the held-out "
+               "documents (F1 %.4f against %.4f): the estimate for unseen pages\n",
+               f, which, n, info->holdout_docs, cet_run_dir(run), ind.fit - f,
+               info->docs - info->holdout_docs, info->chosen_holdout - info->defaults_holdout,
+               info->chosen_holdout, info->defaults_holdout);
     }
     printf("best configuration: %s/best.json\n", cet_run_dir(run));
 done:

@@ -34,7 +34,8 @@ void cet_ga_default_options(struct cet_ga_options *o)
         .time_limit = 0, .elite = 2, .select = CET_SELECT_TOURNAMENT, .tournament = 3,
         .truncation = 0.5, .crossover_rate = 0.5, .mutation_rate = 0, .sigma = 0.1,
         .adaptive = 0, .adapt_factor = 1.5, .resolution = 1e-4, .seed = 1, .race = 0,
-        .race_first = 20, .race_block = 10, .race_alpha = 0.2, .race_weak = 0.5};
+        .race_first = 20, .race_block = 10, .race_alpha = 0.2, .race_weak = 0.5,
+        .holdout = 0.25};
 }
 
 int cet_ga_new(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err)
@@ -193,6 +194,8 @@ int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
         return cet_fail(err, "epsilon must not be negative");
     if (o->generations < 0 || o->patience < 0 || o->max_evals < 0 || !(o->time_limit >= 0))
         return cet_fail(err, "limits must not be negative");
+    if (!(o->holdout >= 0 && o->holdout <= 0.5))
+        return cet_fail(err, "the holdout share must be in [0, 0.5]");
     if (!o->generations && !o->patience && !o->max_evals && !o->time_limit)
         return cet_fail(err, "without a limit on generations, stagnation, evaluations or time "
                              "the run would never stop");

@@ -119,6 +119,7 @@ static cJSON *options_json(const struct cet_ga_options *o, int *bad)
     JSON_OK(cJSON_AddNumberToObject(j, "race_block", (double)o->race_block));
     JSON_OK(cJSON_AddItemToObject(j, "race_alpha", cet_json_exact(o->race_alpha)));
     JSON_OK(cJSON_AddItemToObject(j, "race_weak", cet_json_exact(o->race_weak)));
+    JSON_OK(cJSON_AddItemToObject(j, "holdout", cet_json_exact(o->holdout)));
     return j;
 }
 
@@ -335,6 +336,10 @@ static int read_options(struct cet_json_reader *r, const cJSON *o, struct cet_ga
     opt->race_alpha = cet_jr_opt_num(r, o, "race_alpha", opt->race_alpha);
     /* Checkpoints from before weak pages have no "race_weak": none. */
     opt->race_weak = cet_jr_opt_num(r, o, "race_weak", 0);
+    /* Checkpoints from before the holdout have none: best.json was the best in training. */
+    opt->holdout = cJSON_GetObjectItemCaseSensitive(o, "holdout")
+                       ? cet_jr_within(r, o, "holdout", 0, 0.5)
+                       : 0;
     return r->failed ? -1 : read_goal(r, o, &opt->goal);
 }
 

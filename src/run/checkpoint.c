@@ -6,6 +6,7 @@
  * strategy's state) written by cet_ga_save (src/ga/state.c).  It is written
  * after every complete generation (and once before the first), atomically,
  * so an interrupted run always has one to resume from. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,21 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
     JSON_OK(cJSON_AddBoolToObject(j, "by_package", run->by_package));
     JSON_OK(cJSON_AddNumberToObject(j, "docs", (double)run->docs));
     JSON_OK(cJSON_AddNumberToObject(j, "top", (double)run->top));
+    if (run->holdout_docs)
+        JSON_OK(cJSON_AddNumberToObject(j, "holdout_docs", (double)run->holdout_docs));
+    if (run->has_chosen) { /* best.json's choice on the holdout (choose.c) */
+        cJSON *c = cJSON_AddObjectToObject(j, "chosen");
+        JSON_OK(c);
+        JSON_OK(c && cJSON_AddNumberToObject(c, "index", (double)run->chosen));
+        JSON_OK(c && cJSON_AddNumberToObject(c, "rank", (double)run->chosen_rank));
+        JSON_OK(c && cJSON_AddItemToObject(c, "holdout_f1", cet_json_exact(run->chosen_holdout)));
+        JSON_OK(c && cJSON_AddItemToObject(c, "holdout_f1_defaults",
+                                           cet_json_exact(run->defaults_holdout)));
+        JSON_OK(c && cJSON_AddItemToObject(c, "train_defaults",
+                                           isnan(run->defaults_train)
+                                               ? cJSON_CreateNull()
+                                               : cet_json_exact(run->defaults_train)));
+    }
     if (run->template_ref)
         JSON_OK(cJSON_AddStringToObject(j, "template_ref", run->template_ref));
     if (run->folds) {
@@ -121,8 +137,30 @@ static int read_run(struct cet_json_reader *r, const cJSON *root, const char *pp
     run->by_package = bp && cJSON_IsTrue(bp);
     run->docs = (long)cet_jr_whole(r, root, "docs", 0, 1e9);
     run->top = (size_t)cet_jr_whole(r, root, "top", 1, 1000);
+    /* Optional: only runs with a holdout have them (choose.c). */
+    run->holdout_docs = (long)cet_jr_opt_num(r, root, "holdout_docs", 0);
     if (r->failed)
         return -1;
+    if (run->holdout_docs && !(run->holdout_docs > 0 && run->holdout_docs < run->docs &&
+          run->holdout_docs == floor((double)run->holdout_docs)))
+        return cet_jr_fail(r, cJSON_GetObjectItemCaseSensitive(root, "holdout_docs"),
+                           "\"holdout_docs\" must be a whole number below \"docs\"");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "chosen");
+    if (c) {
+        if (!cJSON_IsObject(c) || !run->holdout_docs)
+            return cet_jr_fail(r, c, "\"chosen\" must be an object, in a run with a holdout");
+        run->chosen = (size_t)cet_jr_whole(r, c, "index", 0, 1e12);
+        run->chosen_rank = (size_t)cet_jr_whole(r, c, "rank", 0, 1000);
+        run->chosen_holdout = cet_jr_within(r, c, "holdout_f1", 0, 1);
+        run->defaults_holdout = cet_jr_within(r, c, "holdout_f1_defaults", 0, 1);
+        /* NaN (the defaults' fitness unknown) is written as null. */
+        run->defaults_train = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c, "train_defaults"))
+                                  ? NAN
+                                  : cet_jr_within(r, c, "train_defaults", -1e300, 1e300);
+        if (r->failed)
+            return -1;
+        run->has_chosen = 1;
+    }
     const cJSON *fk = cJSON_GetObjectItemCaseSensitive(root, "folds");
     if (fk && (!cJSON_IsNumber(fk) || !(fk->valuedouble >= 2 && fk->valuedouble <= 1000) ||
                !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "fold_args"))))
@@ -199,8 +237,17 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
     }
     if (cet_params_parse(desc, text, strlen(text), where.p, find, err) ||
         read_run(&r, root, ppath, run) ||
-        cet_ga_restore(out, desc, (size_t)run->docs, &j, root, err))
+        cet_ga_restore(out, desc, (size_t)(run->docs - run->holdout_docs), &j, root, err))
         goto done;
+    struct cet_ga_status st;
+    cet_ga_status(*out, &st);
+    if (run->has_chosen && run->chosen >= st.narch) {
+        cet_json_fail(&j, cJSON_GetObjectItemCaseSensitive(root, "chosen"), 0, err,
+                      "checkpoint: \"chosen\" names no archive entry");
+        cet_ga_free(*out);
+        *out = NULL;
+        goto done;
+    }
     rc = 0;
 done:
     cet_json_free(&j);

@@ -14,9 +14,10 @@
  *   clock spent in generations; the only column that differs between
  *   identical runs), doc_evaluations ((individual, document) evaluations so
  *   far);
- * - best.json: the best configuration (cet_ga_best), docs/formats.md's
+ * - best.json: the best configuration (cet_ga_best; with a holdout, once
+ *   the run has stopped, the one chosen on it: choose.c), docs/formats.md's
  *   format, without its inactive parameters; its fitness is the objective's
- *   value (--pareto: mean F1);
+ *   value (--pareto: mean F1) on the documents the search used ("docs");
  * - top.json: an array of the best distinct configurations (table 2 of
  *   Gottron 2008; see cet_ga_top), each with its precision, recall and the
  *   generation that found it;
@@ -110,7 +111,7 @@ static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, 
     cet_params_expand(d, in.genes, full);
     cet_params_full_active(d, in.genes, shown);
     size_t start = b->len;
-    if (cet_config_json(b, d->ex, full, shown, in.fit, run->docs))
+    if (cet_config_json(b, d->ex, full, shown, in.fit, run->docs - run->holdout_docs))
         return -1;
     if (!extra && !(d->ex->adhosts && run->adhosts[0]))
         return 0;
@@ -162,7 +163,8 @@ int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *ru
         if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &n))
             goto oom;
         b.len = 0;
-        if (config_json(ga, run, cet_ga_best(ga), 0, full, &b) || cet_buf_puts(&b, "\n"))
+        if (config_json(ga, run, cet_run_info_best(ga, run), 0, full, &b) ||
+            cet_buf_puts(&b, "\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_BEST, &b, err))
             goto done;
@@ -186,6 +188,29 @@ done:
     free(rank);
     free(full);
     return rc;
+}
+
+/* run.json's "final": how best.json was chosen, and its gains over the
+ * defaults on the documents the search used and on the holdout (choose.c). */
+static cJSON *final_json(const struct cet_ga *ga, const struct cet_run_info *run, int *bad)
+{
+    cJSON *j = cJSON_CreateObject();
+    JSON_OK(cJSON_AddStringToObject(j, "rule", run->holdout_docs ? "holdout" : "training"));
+    JSON_OK(cJSON_AddNumberToObject(j, "search_docs", (double)(run->docs - run->holdout_docs)));
+    JSON_OK(cJSON_AddNumberToObject(j, "holdout_docs", (double)run->holdout_docs));
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
+    if (!run->has_chosen || run->chosen >= st.narch)
+        return j;
+    double fit = cet_ga_fitness(ga, run->chosen);
+    JSON_OK(cJSON_AddNumberToObject(j, "chosen_rank", (double)run->chosen_rank));
+    JSON_OK(cJSON_AddNumberToObject(j, "train_fitness", fit));
+    JSON_OK(cJSON_AddNumberToObject(j, "train_fitness_defaults", run->defaults_train));
+    JSON_OK(cJSON_AddNumberToObject(j, "train_gain", fit - run->defaults_train));
+    JSON_OK(cJSON_AddNumberToObject(j, "holdout_f1", run->chosen_holdout));
+    JSON_OK(cJSON_AddNumberToObject(j, "holdout_f1_defaults", run->defaults_holdout));
+    JSON_OK(cJSON_AddNumberToObject(j, "holdout_gain", run->chosen_holdout - run->defaults_holdout));
+    return j;
 }
 
 int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
@@ -270,6 +295,7 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
     JSON_OK(cJSON_AddNumberToObject(j, "generations", (double)(st.gen + 1)));
     JSON_OK(cJSON_AddNumberToObject(j, "evaluations", (double)st.evals));
     JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)st.doc_evals));
+    JSON_OK(cJSON_AddItemToObject(j, "final", final_json(ga, run, bad)));
     size_t nrace;
     const uint32_t *race_order = cet_ga_race_order(ga, &nrace);
     if (race_order) {

@@ -218,9 +218,27 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
         }
         rc = rc || cet_buf_puts(b, "\n");
     }
-    if (di != CET_NPOS)
+    if (di != CET_NPOS && !r->run.has_chosen)
         rc = rc || cet_buf_printf(b, "The best is %+.4f over the defaults on the training "
                                      "sample.\n\n", in[0].fit - in[n].fit);
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
+    if (r->run.has_chosen && r->run.chosen < st.narch) { /* src/run/choose.c */
+        char which[64] = "the defaults";
+        if (r->run.chosen_rank)
+            snprintf(which, sizeof which, "rank %zu", r->run.chosen_rank);
+        rc = rc || cet_buf_printf(b, "`best.json` is %s, chosen among these on the %ld training "
+                                     "documents the search did not see (`holdout.txt`; the "
+                                     "table's fitness is on the other %ld): a tuned setting must "
+                                     "beat the defaults there beyond chance.  Over the defaults "
+                                     "it gains %+.4f in training and %+.4f on the held-out "
+                                     "documents (mean F1 %.4f against %.4f), the estimate for "
+                                     "unseen pages.\n\n", which, r->run.holdout_docs,
+                                  r->run.docs - r->run.holdout_docs,
+                                  cet_ga_fitness(ga, r->run.chosen) - r->run.defaults_train,
+                                  r->run.chosen_holdout - r->run.defaults_holdout,
+                                  r->run.chosen_holdout, r->run.defaults_holdout);
+    }
 done:
     free(act);
     free(in);

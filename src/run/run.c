@@ -33,14 +33,21 @@ static void utc_now(char *buf, size_t size)
     strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Fitness on the training sample, here or with the backend. */
+int cet_run_eval_docs(struct cet_run *run, const double *params, size_t k, const uint32_t *docs,
+                      size_t n, struct cet_score *scores, double *f, double *p, double *r,
+                      struct cet_error *err)
+{
+    if (run->be.evaluate)
+        return run->be.evaluate(run->be.ctx, params, k, docs, n, scores, f, p, r, err);
+    return cet_evaluate(run->ev, params, k, docs, n, scores, f, p, r, err);
+}
+
+/* Fitness on the training documents the search sees (all but a holdout). */
 static int train_eval(struct cet_run *run, const double *params, size_t k,
                       struct cet_score *scores, double *f, double *p, double *r,
                       struct cet_error *err)
 {
-    if (run->be.evaluate)
-        return run->be.evaluate(run->be.ctx, params, k, NULL, 0, scores, f, p, r, err);
-    return cet_evaluate(run->ev, params, k, NULL, 0, scores, f, p, r, err);
+    return cet_run_eval_docs(run, params, k, run->search, run->nsearch, scores, f, p, r, err);
 }
 
 static int eval_cb(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
@@ -53,10 +60,7 @@ static int eval_cb(void *ctx, const double *params, size_t k, double *f, double 
 static int score_cb(void *ctx, const double *params, size_t k, const uint32_t *docs, size_t n,
                     struct cet_score *scores, struct cet_error *err)
 {
-    struct cet_run *run = ctx;
-    if (run->be.evaluate)
-        return run->be.evaluate(run->be.ctx, params, k, docs, n, scores, NULL, NULL, NULL, err);
-    return cet_evaluate(run->ev, params, k, docs, n, scores, NULL, NULL, NULL, err);
+    return cet_run_eval_docs(ctx, params, k, docs, n, scores, NULL, NULL, NULL, err);
 }
 
 static enum cet_stop run_stop(const struct cet_run *run)
@@ -342,6 +346,8 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     if (write_sample(dir, &run->train, err))
         return -1;
     run->wrote = 1;
+    if (cet_run_holdout_split(run, 0, err))
+        return -1;
     if (cet_run_write_info(run->ga, info, dir, "running", NULL, run->threads, err) ||
         cet_run_checkpoint(run->ga, info, dir, err))
         return -1;
@@ -425,7 +431,7 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
         return cet_fail(err, "out of memory");
     }
     info->resumed[info->nresumed++] = cmd;
-    if (setup(run, err) || race_setup(run, err) ||
+    if (setup(run, err) || race_setup(run, err) || cet_run_holdout_split(run, 1, err) ||
         cet_run_write_info(run->ga, info, run->dir, "running", NULL, threads, err))
         return -1;
     return bind(run, err);
@@ -450,6 +456,10 @@ int cet_run_step(struct cet_run *run, struct cet_error *err)
     int r = cet_ga_generation(run->ga, err);
     if (r)
         return r;
+    /* The choice is made in the step that stops the GA, so that the files
+     * and the checkpoint of the last generation hold it. */
+    if (cet_run_stopped(run) && cet_run_choose(run, err))
+        return -1;
     struct cet_ga_status st;
     cet_ga_status(run->ga, &st);
     return cet_run_write_results(run->ga, &run->info, &run->rows, run->dir, err) ||
@@ -489,6 +499,8 @@ void cet_run_free(struct cet_run *run)
     if (!run)
         return;
     cet_evaluator_free(run->ev);
+    free(run->search);
+    free(run->hold);
     cet_ga_free(run->ga);
     cet_corpus_free(&run->train);
     cet_entries_free(&run->entries);

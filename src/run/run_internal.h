@@ -37,7 +37,30 @@ struct cet_run {
     struct cet_run_rows rows;    /* individuals.csv's (cet_run_write_results) */
     cet_run_progress_fn progress; /* of the fold runs (cet_run_set_progress) */
     void *progress_ctx;
+    /* With a holdout (choose.c): indices into train of the documents the
+     * search evaluates and of those kept out for the final choice; NULL:
+     * the search sees every document. */
+    uint32_t *search, *hold;
+    size_t nsearch, nhold;
 };
+
+/* run.c: evaluates k full parameter vectors on train's documents
+ * docs[0..n) (NULL: all), here or with the backend, as cet_evaluate. */
+int cet_run_eval_docs(struct cet_run *run, const double *params, size_t k, const uint32_t *docs,
+                      size_t n, struct cet_score *scores, double *f, double *p, double *r,
+                      struct cet_error *err);
+
+/* choose.c: splits the loaded training sample into the documents the
+ * search sees and the holdout (nothing when the run has no holdout);
+ * a new run records the holdout's size in run->info and writes
+ * holdout.txt, a resumed one checks it. */
+int cet_run_holdout_split(struct cet_run *run, int resumed, struct cet_error *err);
+/* choose.c: once the GA has stopped, scores the top distinct individuals
+ * and the defaults on the holdout and records best.json's choice in
+ * run->info (nothing without a holdout). */
+int cet_run_choose(struct cet_run *run, struct cet_error *err);
+/* choose.c: the archive index of best.json (the choice, else cet_ga_best). */
+size_t cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info);
 
 /* The run directory's lock (rundir.c). */
 /* Creates dir and its missing parents if needed, and takes its lock
