@@ -41,8 +41,11 @@
 #   FORCE=1   redo runs that already have a result.json (else they are kept,
 #             so an interrupted comparison goes on where it stopped)
 # Needs scripts/install-deps.sh's python3-optuna, python3-cmaes, r-cran-irace
-# and gnuplot.  The full comparison takes about NN minutes on two cores
-# (docs/experiment.md); SMOKE=1 about a minute.
+# and gnuplot.  Runtime (docs/experiment.md, "Tuners compared"): the GA's
+# runs take seconds, Optuna's minutes, irace's tens of minutes each (every
+# race step is one evaluate call); the whole comparison takes many hours
+# on two shared cores (extrapolated, not measured): run it in parts.
+# SMOKE=1 on density and one accb family takes about two minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cetune=$(realpath "${1:-build/cetune}")
