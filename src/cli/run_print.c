@@ -300,14 +300,14 @@ defaults:;
         if (info->chosen_rank)
             snprintf(which, sizeof which, "rank %zu", info->chosen_rank);
         cet_ga_individual(ga, info->chosen, &ind);
-        printf("): fitness %.4f\nbest.json: %s, chosen among the top %zu and the defaults on the "
-               "%ld training documents the search did not see (%s/holdout.txt; a tuned setting "
-               "must beat the defaults there beyond chance)\n"
-               "gain over the defaults: %+.4f in training (%ld documents), %+.4f on the held-out "
-               "documents (F1 %.4f against %.4f): the estimate for unseen pages\n",
-               f, which, n, info->holdout_docs, cet_run_dir(run), ind.fit - f,
-               info->docs - info->holdout_docs, info->chosen_holdout - info->defaults_holdout,
-               info->chosen_holdout, info->defaults_holdout);
+        printf("): fitness %.4f\nbest.json: %s, chosen among the top %zu and the defaults on the %ld\n"
+               "  training documents the search did not see (holdout.txt); a tuned setting must\n"
+               "  beat the defaults there beyond chance\n"
+               "gain over the defaults: %+.4f in training (%ld documents), %+.4f on the held-out\n"
+               "  documents (F1 %.4f against %.4f): the estimate for unseen pages\n",
+               f, which, n, info->holdout_docs, ind.fit - f, info->docs - info->holdout_docs,
+               info->chosen_holdout - info->defaults_holdout, info->chosen_holdout,
+               info->defaults_holdout);
     }
     printf("best configuration: %s/best.json\n", cet_run_dir(run));
 done:

@@ -21,7 +21,7 @@ if grep -v '^#' "$R/holdout.txt" | grep -qxF -f - <(grep -v '^#' "$R/sample.txt"
 else fail "holdout.txt is not part of sample.txt"; fi
 expect_grep "$R/best.json" "\"docs\": $((36 - held))}"
 expect_grep "$TMP/ref.out" "the search used $((36 - held)) of them; $held were held out to choose best.json"
-expect_grep "$TMP/ref.out" "on the held-out documents (F1 "
+expect_grep "$TMP/ref.out" "  documents (F1 "
 "$CETUNE" report "$R" >/dev/null 2>&1
 expect_grep "$R/report.md" "training documents the search did not see"
 
