@@ -141,8 +141,9 @@ enum {
 
 /* Parses an HTML page (raw bytes, any charset) into *out, the model for
  * evaluation: of the attributes it keeps only those extractors read (class,
- * id, role, and of src and href the scheme and authority, all that ad-host
- * matching reads); the others count in the markup sizes only.  gold,
+ * id, role, itemprop, hidden, aria-hidden, style when it hides the element,
+ * and of src and href the scheme and authority, all that ad-host matching
+ * reads); the others count in the markup sizes only.  gold,
  * if not NULL, is decoded UTF-8 gold text to tokenize into the same
  * vocabulary.  Returns 0, or -1 with a reason in err (the page is unusable). */
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len,
@@ -206,6 +207,9 @@ uint32_t cet_node_depth(const struct cet_doc *d, uint32_t i);
 void cet_doc_depths(const struct cet_doc *d, uint32_t *depth);
 /* Value of attribute name on element i, or NULL. */
 const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name);
+/* Whether a style attribute's value hides its element (display:none or
+ * visibility:hidden, any spacing and case).  The model keeps style only then. */
+int cet_style_hides(const char *style);
 /* The authority of a URL ("user@host:port" after "scheme://" or "//", up
  * to the path, query or fragment) at the returned pointer, *n bytes; NULL
  * for a URL without one (relative, mailto:, javascript:).  All that ad-host

@@ -4,6 +4,7 @@
  * no external entities to load. */
 #include "cetune/doc.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,13 +120,26 @@ const char *cet_url_authority(const char *url, size_t *n)
     return s;
 }
 
+int cet_style_hides(const char *style)
+{
+    char packed[512]; /* inline styles that hide are short; a longer one is read in part */
+    size_t n = 0;
+    for (const char *s = style; *s && n + 1 < sizeof packed; s++)
+        if (!isspace((unsigned char)*s))
+            packed[n++] = (char)tolower((unsigned char)*s);
+    packed[n] = 0;
+    return strstr(packed, "display:none") || strstr(packed, "visibility:hidden");
+}
+
 /* The attributes extractors read: class, id and role (Readability's
- * candidates in score), src and href (Crunch's ad hosts).  A model for
- * evaluation keeps only these, and of src and href only the scheme and
- * authority, all that ad-host matching reads (cet_url_authority); the
- * rest (most of the attribute bytes: URL paths, style and data- values)
- * counts in the markup sizes only.  Returns how many bytes of the value to
- * keep, or -1 to drop the attribute. */
+ * candidates in score), itemprop, hidden and aria-hidden (score's
+ * schema.org and hidden-box signals), src and href (Crunch's ad hosts).  A
+ * model for evaluation keeps only these, style only when it hides the
+ * element, and of src and href only the scheme and authority, all that
+ * ad-host matching reads (cet_url_authority); the rest (most of the
+ * attribute bytes: URL paths, style and data- values) counts in the markup
+ * sizes only.  Returns how many bytes of the value to keep, or -1 to drop
+ * the attribute. */
 static long attr_kept(const char *name, const char *value)
 {
     if (!strcmp(name, "src") || !strcmp(name, "href")) {
@@ -133,7 +147,10 @@ static long attr_kept(const char *name, const char *value)
         const char *s = cet_url_authority(value, &n);
         return s ? (long)(s - value + n) : 0;
     }
-    if (!strcmp(name, "class") || !strcmp(name, "id") || !strcmp(name, "role"))
+    if (!strcmp(name, "class") || !strcmp(name, "id") || !strcmp(name, "role") ||
+        !strcmp(name, "itemprop") || !strcmp(name, "hidden") || !strcmp(name, "aria-hidden"))
+        return (long)strlen(value);
+    if (!strcmp(name, "style") && cet_style_hides(value))
         return (long)strlen(value);
     return -1;
 }

@@ -59,10 +59,34 @@
  *   content, main; or its role is navigation, complementary, menu, dialog...
  *   Readability drops these before scoring; here they only weigh against the
  *   block (dropping them from the main-subtree search lost 0.002 macro F1).
+ * - regions the page names (region_flags()), each 1 when the block's element
+ *   or an ancestor (not <body> or <html>, whose names describe the whole
+ *   page) is one, after trafilatura's xpaths.py and Readability:
+ *   body_mark (itemprop articleBody, class/id article-body, entry-content,
+ *   story-body...), meta (itemprop author, datePublished...; byline,
+ *   dateline, timestamp), comments, related (related, teaser, recommend,
+ *   popular, trending, outbrain...), share (share, social), notice
+ *   (newsletter, subscribe, cookie, consent, modal), hidden (a hiding style,
+ *   hidden, aria-hidden="true", class hidden or sr-only), caption (figure,
+ *   figcaption, caption, credit, gallery), landmark (<nav>, <aside>,
+ *   <footer>, role navigation, complementary, contentinfo...), headline (h1,
+ *   itemprop headline, h2-h3 named title or headline).  A name against a
+ *   region that holds more than half of the page's words is a wrapper's
+ *   and sets nothing (guard()).
+ * - repeat: the block's words are exactly those of an earlier block (a
+ *   headline or caption printed twice, a hidden copy of the article).
  * - kind: one feature per kind, exactly one of them 1: a (all of the
  *   block's text is link text), else h (h1-h6), p, li (li, dt, dd), td (td,
  *   th), other.  The tag says what the author meant the text to be, and
  *   a block that is a link and nothing else is navigation wherever it sits.
+ *
+ * Two switches follow the threshold.  drop_headline never keeps the
+ * headline: whether it belongs to the text is the gold's convention
+ * (schema.org articleBody, and so the scrapinghub benchmark, leaves it out;
+ * big5 and portals keep it).  fallback_words: when fewer words are kept, a
+ * second candidate, Readability's main subtree without hidden and all-link
+ * blocks, replaces the extraction if it has more words (trafilatura falls
+ * back to readability and jusText the same way).
  *
  * Everything above depends on the page only, so prepare() computes it once
  * per document; run() is a dot product per block and a comparison.  Text
@@ -72,6 +96,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cetune/extractor.h"
 #include "ccb.h"
@@ -90,28 +115,38 @@ enum {
     F_LINKS, F_WORDS, F_PREV_WORDS, F_NEXT_WORDS, F_CCB, F_STOPWORDS, F_DENSITY, F_DEPTH,
     F_POSITION, F_PUNCT, F_MAIN_SHARE,
     F_CLASS_POS, F_CLASS_NEG, F_MAIN, F_UNLIKELY,
+    /* Regions named by the page (class, id, itemprop, tag, style), after
+     * trafilatura's and Readability's rules: see region_flags(). */
+    F_BODY_MARK, F_META, F_COMMENTS, F_RELATED, F_SHARE, F_NOTICE, F_HIDDEN, F_CAPTION,
+    F_LANDMARK, F_HEADLINE, F_REPEAT,
     F_KIND_P, F_KIND_LI, F_KIND_TD, F_KIND_H, F_KIND_A, F_KIND_OTHER,
     NF,
     P_T = NF,
+    P_DROP_HEADLINE, /* the headline is never kept (the gold's convention) */
+    P_FALLBACK,      /* fewer words kept than this: the second candidate may replace them */
     NGRADED = F_CLASS_POS,
     NFLAGS = F_KIND_P - F_CLASS_POS,
 };
 
-/* A block's features in 22 bytes (pages can have a million blocks): graded
+/* A block's features in 28 bytes (pages can have a million blocks): graded
  * features in units of 1/65535, the yes/no ones as bits, the kind as the
  * index of its feature. */
 #define Q 65535.0
 struct block_feat {
     uint16_t q[NGRADED];
-    uint8_t flags; /* bit k: feature F_CLASS_POS + k is 1 */
-    uint8_t kind;  /* F_KIND_* */
+    uint16_t flags; /* bit k: feature F_CLASS_POS + k is 1 */
+    uint8_t kind;   /* F_KIND_* */
+    uint32_t words; /* for the fallback's comparison */
 };
+_Static_assert(NFLAGS <= 16, "the yes/no features fit block_feat.flags");
 
 struct score_prep {
     uint32_t nblocks;
     struct block_feat *feat;
     uint32_t *text_block; /* per text node (doc->texts order): its block */
 };
+
+#define FLAG(f) (1u << ((f) - F_CLASS_POS))
 
 /* What prepare() adds up per block before normalising (page sizes fit 32 bits). */
 struct block_acc {
@@ -121,6 +156,7 @@ struct block_acc {
     float sw;
     float main_share; /* score of the nearest candidate above / the best's */
     double ccb; /* blurred ratio times characters, summed */
+    uint64_t hash; /* FNV-1a of the block's word ids, for "repeat" */
     /* Text density: boilerpipe's line wrapping. */
     int32_t line_len;
     uint32_t lines, line_words;
@@ -151,6 +187,50 @@ static const char *const maybe_names[] = {
 };
 static const char *const unlikely_roles[] = {
     "menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog", NULL,
+};
+
+/* Regions of a page that trafilatura (xpaths.py: BODY_XPATH, COMMENTS_XPATH,
+ * OVERALL_DISCARD_XPATH, TEASER_DISCARD_XPATH) and Readability name by class
+ * or id, matched as substrings of the lowercase "class id". */
+static const char *const body_names[] = { /* where the article text is */
+    "articlebody", "article-body", "article__body", "article_body", "articletext",
+    "article-text", "article-content", "article__content", "entry-content", "post-content",
+    "post-body", "post-text", "postcontent", "story-body", "story-content", "storycontent",
+    "body-text", "field-body", "content-body", "article-main", NULL,
+};
+static const char *const meta_names[] = { /* byline, date, author box */
+    "byline", "author", "dateline", "pubdate", "published", "timestamp", "posted-on",
+    "entry-meta", "post-meta", "article-meta", "article-info", "meta-data", NULL,
+};
+static const char *const comment_names[] = {
+    "comment", "disqus", "dsq-", "respond", "replies", "reply", "discussion", "comol", NULL,
+};
+static const char *const related_names[] = { /* teasers, related and popular lists */
+    "related", "teaser", "recommend", "more-from", "morestories", "popular", "trending",
+    "read-next", "up-next", "outbrain", "taboola", "-stories", "also-read", NULL,
+};
+static const char *const share_names[] = {
+    "share", "sharing", "social", "sociable", "addthis", "follow-us", "followus", NULL,
+};
+static const char *const notice_names[] = { /* newsletter, cookie and consent boxes */
+    "newsletter", "subscri", "signup", "sign-up", "cookie", "consent", "gdpr", "popup",
+    "modal", NULL,
+};
+/* ARIA landmarks outside the article (with <nav>, <aside> and <footer>). */
+static const char *const landmark_roles[] = {
+    "navigation", "complementary", "contentinfo", "banner", "search", NULL,
+};
+static const char *const caption_names[] = {
+    "caption", "credit", "gallery", "slideshow", NULL,
+};
+static const char *const hidden_classes[] = { /* whole class words */
+    "hidden", "hide", "d-none", "is-hidden", "visually-hidden", "sr-only", "screen-reader-text",
+    NULL,
+};
+/* itemprop values of schema.org metadata, as opposed to articleBody. */
+static const char *const meta_props[] = {
+    "author", "creator", "datepublished", "datemodified", "datecreated", "publisher",
+    "keywords", "articlesection", "name", "image", "url", "logo", "thumbnailurl", NULL,
 };
 
 /* Lowercase copy of s (truncated) into buf. */
@@ -189,6 +269,97 @@ static int unlikely(const struct cet_doc *doc, uint32_t i)
         if (!strcmp(role, *r))
             return 1;
     return 0;
+}
+
+/* Whether the space-separated list `list` has a word equal to one of
+ * words (case-insensitive). */
+static int has_word(const char *list, const char *const *words)
+{
+    while (list && *list) {
+        while (isspace((unsigned char)*list))
+            list++;
+        size_t n = 0;
+        while (list[n] && !isspace((unsigned char)list[n]))
+            n++;
+        for (const char *const *w = words; n && *w; w++)
+            if (strlen(*w) == n && !strncasecmp(list, *w, n))
+                return 1;
+        list += n;
+    }
+    return 0;
+}
+
+/* A name that speaks against a region holding most of the page's words
+ * names a wrapper, not a box: WordPress's "status-publish", "paywall" or
+ * "modal-enabled" on the article, a <footer> around everything (trafilatura
+ * guards its pruning the same way).  Returns the flags f of element i
+ * without those. */
+static unsigned guard(const struct cet_doc *doc, uint32_t i, unsigned f)
+{
+    const struct cet_node *nd = &doc->nodes[i];
+    if ((uint64_t)(nd->w1 - nd->w0) * 2 > doc->nwords)
+        f &= FLAG(F_BODY_MARK) | FLAG(F_HEADLINE);
+    return f;
+}
+
+/* The region flags (FLAG(F_BODY_MARK) ... FLAG(F_HEADLINE)) that element i
+ * sets on itself and everything below it.  <body> and <html> set none: their
+ * class names describe the whole page (WordPress's "single-post
+ * comments-open"). */
+static unsigned region_flags(const struct cet_doc *doc, uint32_t i)
+{
+    enum cet_tag tag = (enum cet_tag)doc->nodes[i].tag;
+    if (tag == CET_TAG_BODY || tag == CET_TAG_HTML)
+        return 0;
+    unsigned f = 0;
+    if (tag == CET_TAG_H1)
+        f |= FLAG(F_HEADLINE);
+    if (tag == CET_TAG_FIGURE || tag == CET_TAG_FIGCAPTION)
+        f |= FLAG(F_CAPTION);
+    if (tag == CET_TAG_NAV || tag == CET_TAG_ASIDE || tag == CET_TAG_FOOTER)
+        f |= FLAG(F_LANDMARK);
+    if (!cet_node_nattr(doc, i))
+        return guard(doc, i, f);
+    char buf[512];
+    const char *c = cet_node_attr(doc, i, "class"), *id = cet_node_attr(doc, i, "id");
+    size_t n = strlen(lower(c, buf, sizeof buf / 2));
+    buf[n++] = ' ';
+    lower(id, buf + n, sizeof buf - n);
+    static const struct {
+        const char *const *names;
+        unsigned flag;
+    } named[] = {
+        {body_names, FLAG(F_BODY_MARK)}, {meta_names, FLAG(F_META)},
+        {comment_names, FLAG(F_COMMENTS)}, {related_names, FLAG(F_RELATED)},
+        {share_names, FLAG(F_SHARE)}, {notice_names, FLAG(F_NOTICE)},
+        {caption_names, FLAG(F_CAPTION)},
+    };
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+        if (contains_any(buf, named[k].names))
+            f |= named[k].flag;
+    if (tag >= CET_TAG_H1 && tag <= CET_TAG_H3 && (strstr(buf, "title") || strstr(buf, "headline")))
+        f |= FLAG(F_HEADLINE);
+    const char *style = cet_node_attr(doc, i, "style"), *aria = cet_node_attr(doc, i, "aria-hidden");
+    char role[32];
+    if (contains_any(lower(cet_node_attr(doc, i, "role"), role, sizeof role), landmark_roles))
+        f |= FLAG(F_LANDMARK);
+    if ((style && cet_style_hides(style)) || cet_node_attr(doc, i, "hidden") ||
+        (aria && !strcasecmp(aria, "true")) || has_word(c, hidden_classes))
+        f |= FLAG(F_HIDDEN);
+    const char *prop = cet_node_attr(doc, i, "itemprop");
+    if (prop) {
+        if (has_word(prop, (const char *const[]){"articleBody", NULL}))
+            f |= FLAG(F_BODY_MARK);
+        if (has_word(prop, meta_props))
+            f |= FLAG(F_META);
+        if (has_word(prop, (const char *const[]){"headline", NULL}))
+            f |= FLAG(F_HEADLINE);
+        if (has_word(prop, (const char *const[]){"comment", NULL}))
+            f |= FLAG(F_COMMENTS);
+        if (has_word(prop, (const char *const[]){"caption", NULL}))
+            f |= FLAG(F_CAPTION);
+    }
+    return guard(doc, i, f);
 }
 
 /* Readability's class weight of one attribute value: +25 when it names a
@@ -317,6 +488,7 @@ static void add_text(const struct cet_doc *doc, uint32_t k, float ratio, const u
     a->ccb += (double)ratio * nd->nchars;
     a->words += nd->w1 - nd->w0;
     for (uint32_t w = nd->w0; w < nd->w1; w++) {
+        a->hash = (a->hash ^ doc->words[w]) * 1099511628211u;
         int32_t len = (int32_t)vlen[doc->words[w]];
         a->line_len += len + 1;
         if (a->line_len > LINE_CHARS) {
@@ -345,10 +517,40 @@ static double words_feature(uint32_t words)
     return fmin(1.0, log1p(words) / log1p(WORDS_CAP));
 }
 
+/* Marks in rep[] every block whose words are exactly those of an earlier
+ * block (the same hash and count): a headline, caption or teaser printed
+ * twice, a hidden copy of the article.  Returns -1 when out of memory. */
+static int mark_repeats(const struct block_acc *acc, uint32_t nb, uint8_t *rep)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)nb)
+        cap *= 2;
+    uint32_t *slot = malloc(cap * sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < cap; i++)
+        slot[i] = CET_NONE;
+    for (uint32_t b = 0; b < nb; b++) {
+        if (!acc[b].words)
+            continue;
+        size_t i = (size_t)(acc[b].hash ^ acc[b].hash >> 32) & (cap - 1);
+        for (; slot[i] != CET_NONE; i = (i + 1) & (cap - 1))
+            if (acc[slot[i]].hash == acc[b].hash && acc[slot[i]].words == acc[b].words)
+                break;
+        if (slot[i] == CET_NONE)
+            slot[i] = b;
+        else
+            rep[b] = 1;
+    }
+    free(slot);
+    return 0;
+}
+
 /* The features of every block from its sums. */
 static void features(const struct cet_doc *doc, const struct block_acc *acc, uint32_t nb,
-                     const uint8_t *anc, const uint8_t *in_main, double sw_scale,
-                     const uint32_t *depth, struct block_feat *feat)
+                     const uint8_t *anc, const uint16_t *reg, const uint8_t *rep,
+                     const uint8_t *in_main, double sw_scale, const uint32_t *depth,
+                     struct block_feat *feat)
 {
     uint32_t max_depth = 0;
     for (uint32_t b = 0; b < nb; b++)
@@ -373,10 +575,11 @@ static void features(const struct cet_doc *doc, const struct block_acc *acc, uin
         v[F_MAIN_SHARE] = a->main_share;
         for (int k = 0; k < NGRADED; k++)
             f->q[k] = quantise(v[k]);
-        f->flags = 0;
+        f->flags = rep[b] ? (uint16_t)FLAG(F_REPEAT) : 0;
         if (a->elem != CET_NONE)
-            f->flags = (uint8_t)((anc[a->elem] & 3) | in_main[a->elem] << 2 |
-                                 (anc[a->elem] >> 2 & 1) << 3);
+            f->flags |= (uint16_t)((anc[a->elem] & 3) | in_main[a->elem] << 2 |
+                                   (anc[a->elem] >> 2 & 1) << 3 | reg[a->elem]);
+        f->words = a->words;
         enum cet_tag tag =
             a->elem == CET_NONE ? CET_TAG_UNKNOWN : (enum cet_tag)doc->nodes[a->elem].tag;
         if (a->chars && a->anchor == a->chars)
@@ -407,7 +610,8 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     uint32_t *vlen = NULL;
     double *sw = NULL;
     struct main_scratch m = {0};
-    uint8_t *anc = NULL, *in_main = NULL;
+    uint8_t *anc = NULL, *in_main = NULL, *rep = NULL;
+    uint16_t *reg = NULL;
     if (sp)
         sp->text_block = malloc((nt ? nt : 1) * sizeof *sp->text_block);
     if (!sp || !slot || !sp->text_block)
@@ -450,6 +654,7 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
             acc[b].first_word = nd->w0;
             acc[b].line_len = -1;
             acc[b].sw = (float)sw[doc->texts[k]];
+            acc[b].hash = 14695981039346656037u;
             started++;
         }
         add_text(doc, k, ratio[k], vlen, &acc[b]);
@@ -471,7 +676,10 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     m.cand = calloc((size_t)n + 1, sizeof *m.cand);
     m.is_cand = calloc((size_t)n + 1, 1);
     in_main = calloc((size_t)n + 1, 1);
-    if (!m.cls || !anc || !m.pre_chars || !m.pre_anchor || !m.cand || !m.is_cand || !in_main)
+    reg = calloc((size_t)n + 1, sizeof *reg);
+    rep = calloc(nb ? nb : 1, 1);
+    if (!m.cls || !anc || !m.pre_chars || !m.pre_anchor || !m.cand || !m.is_cand || !in_main ||
+        !reg || !rep || mark_repeats(acc, nb, rep))
         goto oom;
     for (uint32_t i = 0; i < n; i++) {
         const struct cet_node *nd = &doc->nodes[i];
@@ -482,8 +690,12 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
             anc[i] = (uint8_t)((wc > 0 || wi > 0) | (wc < 0 || wi < 0) << 1 |
                                unlikely(doc, i) << 2);
         }
-        if (nd->parent != CET_NONE)
+        if (nd->kind == CET_ELEMENT)
+            reg[i] = (uint16_t)region_flags(doc, i);
+        if (nd->parent != CET_NONE) {
             anc[i] |= anc[nd->parent];
+            reg[i] |= reg[nd->parent];
+        }
         uint32_t c = nd->kind == CET_TEXT ? nd->nchars : 0;
         m.pre_chars[i + 1] = m.pre_chars[i] + c;
         m.pre_anchor[i + 1] = m.pre_anchor[i] + (nd->flags & CET_NF_ANCHOR ? c : 0);
@@ -501,7 +713,7 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     if (!depth)
         goto oom;
     cet_doc_depths(doc, depth);
-    features(doc, acc, nb, anc, in_main, sw_scale, depth, sp->feat);
+    features(doc, acc, nb, anc, reg, rep, in_main, sw_scale, depth, sp->feat);
     free(depth);
     goto done;
 oom:
@@ -522,7 +734,15 @@ done:
     free(m.is_cand);
     free(anc);
     free(in_main);
+    free(reg);
+    free(rep);
     return sp;
+}
+
+/* Whether a block belongs to the fallback's second candidate. */
+static int in_second(const struct block_feat *f)
+{
+    return (f->flags & FLAG(F_MAIN)) && !(f->flags & FLAG(F_HIDDEN)) && f->kind != F_KIND_A;
 }
 
 static int score_run(const struct cet_doc *doc, const void *prep, const double *p,
@@ -533,6 +753,7 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
     if (!keep)
         return -1;
     double w[NGRADED];
+    uint64_t kept = 0;
     for (int k = 0; k < NGRADED; k++)
         w[k] = p[k] / Q;
     for (uint32_t b = 0; b < sp->nblocks; b++) {
@@ -544,7 +765,23 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
             if (f->flags >> k & 1)
                 s += p[F_CLASS_POS + k];
         keep[b] = s >= p[P_T];
+        kept += keep[b] ? f->words : 0;
     }
+    /* Too little kept: the second candidate, Readability's main subtree
+     * without its all-link blocks (trafilatura falls back to readability and
+     * jusText the same way), replaces it when it has more words. */
+    if (kept < p[P_FALLBACK]) {
+        uint64_t second = 0;
+        for (uint32_t b = 0; b < sp->nblocks; b++)
+            second += in_second(&sp->feat[b]) ? sp->feat[b].words : 0;
+        if (second > kept)
+            for (uint32_t b = 0; b < sp->nblocks; b++)
+                keep[b] = in_second(&sp->feat[b]);
+    }
+    if (p[P_DROP_HEADLINE] >= 0.5)
+        for (uint32_t b = 0; b < sp->nblocks; b++)
+            if (sp->feat[b].flags & FLAG(F_HEADLINE))
+                keep[b] = 0;
     for (uint32_t k = 0; k < doc->ntexts; k++) {
         if (!keep[sp->text_block[k]])
             continue;
@@ -579,6 +816,28 @@ static const struct cet_param score_params[] = {
     W("w_main", 2.2, "weight of lying in the subtree Readability would choose as the article"),
     W("w_unlikely", -1.1,
       "weight of lying in an element Readability drops as an unlikely candidate"),
+    W("w_body_mark", 0.0,
+      "weight of lying in an element marked as the article body (itemprop articleBody, "
+      "class or id article-body, entry-content, story-body...)"),
+    W("w_meta", 0.0,
+      "weight of lying in metadata: itemprop author, datePublished..., class or id byline, "
+      "dateline, timestamp..."),
+    W("w_comments", 0.0, "weight of lying in a comment section (class or id comment, disqus...)"),
+    W("w_related", 0.0,
+      "weight of lying in a related, teaser or popular list (related, teaser, recommend...)"),
+    W("w_share", 0.0, "weight of lying in a share or social box (share, social, follow...)"),
+    W("w_notice", 0.0,
+      "weight of lying in a newsletter, cookie, consent or sign-up box (newsletter, cookie...)"),
+    W("w_hidden", 0.0,
+      "weight of lying in a hidden element (display:none, hidden, aria-hidden, class hidden)"),
+    W("w_caption", 0.0,
+      "weight of lying in a figure or caption (figure, figcaption, class caption, credit...)"),
+    W("w_landmark", 0.0,
+      "weight of lying in <nav>, <aside> or <footer>, or role navigation, complementary, "
+      "contentinfo, banner or search"),
+    W("w_headline", 0.0,
+      "weight of the headline: an h1, itemprop headline, or h2-h3 with class title/headline"),
+    W("w_repeat", 0.0, "weight of a block whose words are exactly an earlier block's"),
     W("w_p", 0.3, "weight of a <p> block"),
     W("w_li", 1.4, "weight of a <li>, <dt> or <dd> block"),
     W("w_td", 2.1, "weight of a <td> or <th> block"),
@@ -586,10 +845,15 @@ static const struct cet_param score_params[] = {
     W("w_a", -1.5, "weight of a block whose text is all link text"),
     W("w_other", 0.0, "weight of any other block (div, body, ...)"),
     {"t", CET_P_FLOAT, 6.3, -5.0, 15.0, NULL, "a block is kept when its score reaches t"},
+    {"drop_headline", CET_P_BOOL, 0, 0, 1, NULL,
+     "never keep the headline (a gold of the article body only, as schema.org articleBody)"},
+    {"fallback_words", CET_P_INT, 0, 0, 200, NULL,
+     "when fewer words are kept, Readability's main subtree replaces them if it has more "
+     "(0: never)"},
 };
 
-_Static_assert(sizeof score_params / sizeof score_params[0] == NF + 1,
-               "one weight per feature, then the threshold");
+_Static_assert(sizeof score_params / sizeof score_params[0] == P_FALLBACK + 1,
+               "one weight per feature, the threshold, then the switches");
 
 const struct cet_extractor cet_extractor_score = {
     .name = "score",

@@ -19,9 +19,9 @@ static const char page[] =
     "<div class=\"footer\">Copyright 2024</div>"
     "</body></html>";
 
-/* The text score keeps with every weight 0 except those in `set` ("name=value"
- * strings, NULL-terminated); the result is static. */
-static const char *keep(const char *const *set)
+/* The text score keeps of html with every weight 0 except those in `set`
+ * ("name=value" strings, NULL-terminated); the result is static. */
+static const char *keep_in(const char *html, const char *const *set)
 {
     static struct cet_buf out;
     const struct cet_extractor *ex = cet_extractor_find("score");
@@ -41,7 +41,7 @@ static const char *keep(const char *const *set)
     }
     struct cet_doc *doc = NULL;
     struct cet_error err;
-    CHECK(cet_doc_parse(&doc, page, strlen(page), NULL, 0, &err) == 0);
+    CHECK(cet_doc_parse(&doc, html, strlen(html), NULL, 0, &err) == 0);
     void *prep = ex->prepare(doc, &err);
     CHECK(prep != NULL);
     struct cet_sel sel = {0};
@@ -68,7 +68,41 @@ static const char *keep(const char *const *set)
     return out.p;
 }
 
+static const char *keep(const char *const *set)
+{
+    return keep_in(page, set);
+}
+
 #define KEEP(...) keep((const char *const[]){__VA_ARGS__, NULL})
+#define KEEP_IN(html, ...) keep_in(html, (const char *const[]){__VA_ARGS__, NULL})
+
+/* A page with every kind of region the page itself names (score.c's
+ * region_flags), each box holding less than half of the page's words. */
+static const char regions[] =
+    "<html><body class=\"single-post comments-open\"><div class=\"site\">"
+    "<h1>Storm closes the harbour</h1>"
+    "<p class=\"byline\">By Ann Lee</p>"
+    "<div itemprop=\"articleBody\"><p>The harbour was closed on Monday morning after a "
+    "heavy storm damaged the old wooden pier and two of the fishing boats moored beside it, "
+    "and divers will inspect the pier before any ship is allowed to enter again, the "
+    "harbour master said.</p>"
+    "<figure><img src=\"pier.jpg\"><figcaption>The pier after the storm</figcaption></figure>"
+    "<p>Fishermen asked the town council for help on Tuesday.</p></div>"
+    "<div id=\"comments\"><p>What a terrible storm this was.</p></div>"
+    "<ul class=\"related-links\"><li>Floods in the valley</li></ul>"
+    "<div class=\"share-tools\">Share this story</div>"
+    "<div class=\"newsletter-signup\">Get our daily newsletter</div>"
+    "<div style=\"display: none\">A hidden copy</div>"
+    "<p aria-hidden=\"true\">Screen only</p>"
+    "<aside>Most read today</aside>"
+    "<p>Storm closes the harbour</p>"
+    "</div></body></html>";
+
+static const char body[] =
+    "The harbour was closed on Monday morning after a heavy storm damaged the old wooden pier "
+    "and two of the fishing boats moored beside it, and divers will inspect the pier before any "
+    "ship is allowed to enter again, the harbour master said.\nThe pier after the storm\n"
+    "Fishermen asked the town council for help on Tuesday.";
 
 static const char all[] = "Home\nNews\nStorm closes the harbour\nThe harbour was closed on "
                           "Monday morning after a heavy storm damaged the old wooden pier and "
@@ -189,6 +223,57 @@ static void test_score__defaults(void)
     CHECK(strstr(text, "Copyright") == NULL);
 }
 
+/* Each region's weight alone picks out that region; <body>'s class names
+ * (comments-open) set nothing. */
+static void test_score__regions(void)
+{
+    CHECK_STR(KEEP_IN(regions, "w_body_mark=1", "t=1"), body);
+    CHECK_STR(KEEP_IN(regions, "w_meta=1", "t=1"), "By Ann Lee");
+    CHECK_STR(KEEP_IN(regions, "w_comments=1", "t=1"), "What a terrible storm this was.");
+    CHECK_STR(KEEP_IN(regions, "w_related=1", "t=1"), "Floods in the valley");
+    CHECK_STR(KEEP_IN(regions, "w_share=1", "t=1"), "Share this story");
+    CHECK_STR(KEEP_IN(regions, "w_notice=1", "t=1"), "Get our daily newsletter");
+    CHECK_STR(KEEP_IN(regions, "w_hidden=1", "t=1"), "A hidden copy\nScreen only");
+    CHECK_STR(KEEP_IN(regions, "w_caption=1", "t=1"), "The pier after the storm");
+    CHECK_STR(KEEP_IN(regions, "w_landmark=1", "t=1"), "Most read today");
+    /* The h1 is the headline; its copy further down is a repeat. */
+    CHECK_STR(KEEP_IN(regions, "w_headline=1", "t=1"), "Storm closes the harbour");
+    CHECK_STR(KEEP_IN(regions, "w_repeat=1", "t=1"), "Storm closes the harbour");
+    CHECK_STR(KEEP_IN(regions, "w_headline=1", "w_repeat=1", "t=2"), "");
+}
+
+/* A name against a region that holds most of the page's words is a
+ * wrapper's, not a box's: it sets nothing. */
+static void test_score__region_guard(void)
+{
+    static const char wrapped[] =
+        "<html><body><article class=\"post status-published paywall\">"
+        "<p>The harbour was closed on Monday morning after a heavy storm.</p></article>"
+        "<div class=\"newsletter\">Get our newsletter</div></body></html>";
+    CHECK_STR(KEEP_IN(wrapped, "w_meta=-1", "w_notice=-1", "t=0"),
+              "The harbour was closed on Monday morning after a heavy storm.");
+}
+
+/* drop_headline removes the headline whatever its score. */
+static void test_score__drop_headline(void)
+{
+    const char *text = KEEP_IN(regions, "t=0", "drop_headline=1");
+    CHECK(strncmp(text, "By Ann Lee\n", 11) == 0);
+    CHECK(strstr(text, "Storm closes the harbour") != NULL); /* the copy is no h1 */
+}
+
+/* When fewer words than fallback_words are kept, Readability's main subtree
+ * replaces them if it has more; otherwise the extraction stays. */
+static void test_score__fallback(void)
+{
+    CHECK_STR(KEEP_IN(regions, "t=1", "fallback_words=0"), "");
+    const char *text = KEEP_IN(regions, "t=1", "fallback_words=10");
+    CHECK(strstr(text, "The harbour was closed on Monday") != NULL);
+    CHECK(strstr(text, "A hidden copy") == NULL);
+    /* Enough kept: the fallback does not apply. */
+    CHECK_STR(KEEP_IN(regions, "w_share=1", "t=1", "fallback_words=3"), "Share this story");
+}
+
 int main(void)
 {
     RUN(test_score__threshold_alone);
@@ -201,5 +286,9 @@ int main(void)
     RUN(test_score__unlikely);
     RUN(test_score__position);
     RUN(test_score__defaults);
+    RUN(test_score__regions);
+    RUN(test_score__region_guard);
+    RUN(test_score__drop_headline);
+    RUN(test_score__fallback);
     TEST_END();
 }

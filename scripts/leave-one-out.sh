@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Leave-one-corpus-out: for each dev corpus, tunes an extractor on the other
+# three and scores the best configuration on the one left out, which the GA
+# never saw.  When scrapinghub is left out it also runs the benchmark's own
+# evaluate.py (scripts/benchmark.sh), the figure the article-extraction
+# benchmark publishes for other systems.  Everything goes to OUT (git-ignored
+# under runs/); summary.md holds the table of docs/experiment.md.
+#
+# Usage: scripts/leave-one-out.sh [CETUNE] [CORPORA] [OUT]
+#   CETUNE   the built binary (build/cetune)
+#   CORPORA  the folder holding portals, cleaneval-dev, scrapinghub, big5 (../shared/corpora)
+#   OUT      runs and tables (runs/leave-one-out)
+# Environment: PARAMS (params/score.json), SEED (1), POP (40), GENERATIONS (60),
+# PATIENCE (15), OBJECTIVE (f1), THREADS (all cores), ONLY (a space-separated
+# list of the corpora to leave out; default all four).
+#
+# Honest figures need a description whose seeds and defaults were learned
+# without the corpus left out: params/score.json's were learned on portals,
+# big5 and cleaneval-dev only (docs/extractors.md), so the scrapinghub row is
+# clean; the three other rows are not (their pages shaped those seeds).
+#
+# The benchmark's gold is schema.org articleBody, which leaves the headline
+# out (the other corpora's golds keep it): the scrapinghub row is scored as
+# tuned and, following that stated convention, with drop_headline=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cetune=${1:-build/cetune}
+corpora=${2:-../shared/corpora}
+out=${3:-runs/leave-one-out}
+params=${PARAMS:-params/score.json}
+all=(portals big5 cleaneval-dev scrapinghub)
+read -r -a left <<<"${ONLY:-${all[*]}}"
+threads=()
+[ -n "${THREADS:-}" ] && threads=(--threads "$THREADS")
+if [ ! -x "$cetune" ]; then
+  echo "leave-one-out.sh: $cetune not found; build first" >&2
+  exit 2
+fi
+for c in "${all[@]}"; do
+  [ -d "$corpora/$c" ] || { echo "leave-one-out.sh: $corpora/$c not found" >&2; exit 2; }
+done
+extractor=$(sed -n 's/.*"extractor": *"\([^"]*\)".*/\1/p' "$params" | head -1)
+mkdir -p "$out"
+summary="$out/summary.md"
+{
+  echo "| left out | trained on | docs | precision | recall | word F1 (macro over packages) | evaluate.py F1 / P / R |"
+  echo "| --- | --- | ---: | ---: | ---: | ---: | --- |"
+} >"$summary"
+for l in "${left[@]}"; do
+  train=() names=()
+  for c in "${all[@]}"; do
+    [ "$c" = "$l" ] && continue
+    train+=(-d "$corpora/$c")
+    names+=("$c")
+  done
+  printf '\n== tuning on %s, scoring %s\n' "${names[*]}" "$l" >&2
+  "$cetune" evolve -p "$params" "${train[@]}" --pop "${POP:-40}" \
+    --generations "${GENERATIONS:-60}" --patience "${PATIENCE:-15}" --seed "${SEED:-1}" \
+    --objective "${OBJECTIVE:-f1}" "${threads[@]}" -o "$out/without-$l" --force \
+    >"$out/without-$l.txt"
+  best="$out/without-$l/best.json"
+  "$cetune" evaluate -c "$best" -d "$corpora/$l" "${threads[@]}" --format csv \
+    >"$out/$l.csv" 2>/dev/null
+  bench=
+  if [ "$l" = scrapinghub ]; then
+    bench=$(scripts/benchmark.sh -b "$cetune" "$corpora/$l" -c "$best" 2>/dev/null |
+      awk '{print $3 " / " $5 " / " $7}')
+    if [ "$extractor" = score ]; then
+      "$cetune" evaluate -c "$best" -P drop_headline=1 -d "$corpora/$l" "${threads[@]}" \
+        --format csv >"$out/$l-drop-headline.csv" 2>/dev/null
+      nohead=$(scripts/benchmark.sh -b "$cetune" "$corpora/$l" -c "$best" -P drop_headline=1 \
+        2>/dev/null | awk '{print $3 " / " $5 " / " $7}')
+    fi
+  fi
+  awk -F, -v l="$l" -v t="${names[*]}" -v b="$bench" '$1 == "macro" {
+      printf "| %s | %s | %d | %.4f | %.4f | %.4f | %s |\n", l, t, $2, $3, $4, $5, b }' \
+    "$out/$l.csv" >>"$summary"
+  if [ -n "${nohead:-}" ]; then
+    awk -F, -v l="$l" -v t="${names[*]}" -v b="$nohead" '$1 == "macro" {
+        printf "| %s, drop_headline=1 | %s | %d | %.4f | %.4f | %.4f | %s |\n", l, t, $2, $3, $4, $5, b }' \
+      "$out/$l-drop-headline.csv" >>"$summary"
+    nohead=
+  fi
+done
+cat "$summary"
