@@ -32,13 +32,14 @@ for p in score pipeline; do
   same_run "$TMP/$p-t1" "$TMP/$p-kill" "after SIGKILL and --resume ($p)"
 done
 
-# Generation 0 is the seeds (score.json has 3); then --pop samples per iteration.
+# Generation 0 is the seeds (score.json has 2); then CMA-ES's default lambda
+# (4 + 3 ln 35 = 14 for score's 35 parameters), or --pop, samples per iteration.
 awk -F, 'NR > 1 { n[$1]++ } END { print n[0], n[1], n[2] }' "$TMP/score-t1/individuals.csv" >"$TMP/counts"
-expect_grep "$TMP/counts" '^3 13 13$'
+expect_grep "$TMP/counts" '^2 14 14$'
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/score.json" -d "$D" --strategy cmaes --pop 6 \
   --generations 4 --seed 7 --seed-config "$TMP/score-t1/best.json" -o "$TMP/pop6"
 awk -F, 'NR > 1 { n[$1]++ } END { print n[0], n[1], n[3] }' "$TMP/pop6/individuals.csv" >"$TMP/counts"
-expect_grep "$TMP/counts" '^4 6 6$'
+expect_grep "$TMP/counts" '^3 6 6$'
 expect_grep "$TMP/pop6/run.json" '"pop":	6'
 
 # The goal: a constraint ranks feasible settings first (Deb's rules).
