@@ -8,6 +8,7 @@
 
 #include "cetune/clock.h"
 #include "cetune/page.h"
+#include "render.h"
 
 struct cet_page {
     struct cet_sel sel; /* kept across pages: no reallocation once warm */
@@ -133,10 +134,16 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         rc = CET_ETIMEOUT;
         goto done;
     }
-    int json = o->format == CET_PAGE_JSON;
+    int json = o->format == CET_PAGE_JSON, html = o->format == CET_PAGE_HTML;
     struct cet_buf *text = json ? &pg->text : out;
     text->len = 0;
-    if (o->format == CET_PAGE_HTML       ? cet_extract_html(doc, &pg->sel, out)
+    /* The metadata for JSON, for the caller, and for the cleaned page's
+     * title (the model keeps no text of the head). */
+    cet_meta_free(&pg->meta);
+    if ((json || html || o->metadata) &&
+        cet_meta_read(&pg->meta, bytes, len, o->charset, o->url, err))
+        goto done;
+    if (html ? cet_render_html(doc, &pg->sel, pg->meta.v[CET_META_TITLE], out)
         : o->format == CET_PAGE_MARKDOWN ? cet_extract_markdown(doc, &pg->sel, out)
                                          : cet_extract_text(doc, &pg->sel, text)) {
         cet_fail(err, "out of memory");
@@ -147,9 +154,6 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         cet_fail(err, "out of memory");
         goto done;
     }
-    cet_meta_free(&pg->meta);
-    if ((json || o->metadata) && cet_meta_read(&pg->meta, bytes, len, o->charset, o->url, err))
-        goto done;
     if (over(o, start, err)) {
         rc = CET_ETIMEOUT;
         goto done;

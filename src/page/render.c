@@ -7,6 +7,7 @@
 
 #include "cetune/layout.h"
 #include "cetune/page.h"
+#include "render.h"
 #include "util/array.h"
 
 struct text_out {
@@ -78,10 +79,11 @@ static int is_inline(const struct cet_node *n)
 }
 
 /* The document's frame: <html> (with the page's lang), a head with the
- * charset and the page's title as far as the model keeps it, <body>.  The
+ * charset and the page's title (title, else as far as the model keeps it),
+ * <body>.  The
  * page's own html, head and body tags are left out (their kept content is
  * in the body), so the frame is written once and in order. */
-static int open_frame(struct cet_buf *out, const struct cet_doc *doc)
+static int open_frame(struct cet_buf *out, const struct cet_doc *doc, const char *given)
 {
     const char *lang = NULL;
     uint32_t title = doc->nnodes;
@@ -97,13 +99,22 @@ static int open_frame(struct cet_buf *out, const struct cet_doc *doc)
         rc = rc || cet_buf_puts(out, " lang=\"") || add_escaped(out, lang, strlen(lang), 1) ||
              cet_buf_puts(out, "\"");
     rc = rc || cet_buf_puts(out, ">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    for (uint32_t i = title + 1; title < doc->nnodes && i < doc->nodes[title].end && !rc; i++)
+    if (given)
+        rc = rc || add_escaped(out, given, strlen(given), 0);
+    for (uint32_t i = title + 1; !given && title < doc->nnodes && i < doc->nodes[title].end && !rc;
+         i++)
         if (doc->nodes[i].kind == CET_TEXT)
             rc = add_escaped(out, cet_node_str(doc, i), doc->nodes[i].len, 0);
     return rc || cet_buf_puts(out, "</title>\n</head>\n<body>\n");
 }
 
 int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struct cet_buf *out)
+{
+    return cet_render_html(doc, sel, NULL, out);
+}
+
+int cet_render_html(const struct cet_doc *doc, const struct cet_sel *sel, const char *title,
+                    struct cet_buf *out)
 {
     if (!doc->text)
         return -1;
@@ -114,7 +125,7 @@ int cet_extract_html(const struct cet_doc *doc, const struct cet_sel *sel, struc
      * (cet_layout_walk's rule): inline, a space where it has one. */
     enum cet_sep gap = CET_SEP_NONE;
     int skipped = 0;
-    int rc = open_frame(out, doc);
+    int rc = open_frame(out, doc, title);
     for (uint32_t i = 0; i <= doc->nnodes && rc == 0; i++) {
         while (depth && (i == doc->nnodes || doc->nodes[stack[depth - 1]].end <= i)) {
             after_inline = is_inline(&doc->nodes[stack[depth - 1]]);

@@ -50,6 +50,10 @@ case "$out" in '<!DOCTYPE html>'*'<meta charset="utf-8">'*'Main text of page a'*
 [ "$(printf '%s\n' "$out" | head -5 | tr '\n' '|')" = '<!DOCTYPE html>|<html>|<head>|<meta charset="utf-8">|<title></title>|' ] ||
   die "html frame: $(printf '%s\n' "$out" | head -6)"
 printf '%s\n' "$out" | grep -q '^<body>$' || die "html: no <body>"
+# The page's title heads the cleaned page (the metadata reader's: the model keeps no head text).
+out=$(printf '<html><head><title>Tides &amp; times</title></head><body><p>Long enough main text here.</p></body></html>' |
+      "$CETUNE" extract -x alltext --format html) || die "titled html exit status"
+printf '%s\n' "$out" | grep -qx '<title>Tides &amp; times</title>' || die "html title: $(printf '%s\n' "$out" | head -6)"
 [ "$(printf '%s\n' "$out" | tail -1)" = '</html>' ] || die "html: does not end with </html>"
 [ "$(printf '%s\n' "$out" | grep -c '<html')" = 1 ] || die "html: more than one <html>"
 "$CETUNE" extract -x alltext --format pdf "$TMP/a.html" 2>/dev/null; [ $? = 2 ] || die "--format pdf is a usage error"
