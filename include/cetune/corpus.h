@@ -22,6 +22,8 @@ struct cet_entry {
     int gold_missing;  /* no gold file or no entry */
     int cleaneval;     /* gold needs CleanEval clean-up */
     int gold_pseudo;   /* gold_inline is a pseudo-gold (template.h), used as it is */
+    size_t max_bytes;  /* a larger page is skipped with its reason (0: CET_MAX_PAGE_BYTES;
+                          evaluate --max-body) */
 };
 
 struct cet_entries {

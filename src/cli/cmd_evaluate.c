@@ -483,12 +483,14 @@ struct args {
     const char *sample, *extracts, *template_ref;
     int metric, fmt, per_doc, show, fitness;
     long threads;
+    size_t max_body;
 };
 #define ARG(field) offsetof(struct args, field)
 
 static void init(void *p)
 {
     struct args *a = p;
+    a->max_body = CET_MAX_PAGE_BYTES;
     a->show = SHOW_F1;
 }
 
@@ -531,6 +533,9 @@ static const struct cli_opt options[] = {
              "several configurations)"},
     {.name = "show", .arg = "p,r,f1", .type = CLI_FUNC, .off = ARG(show), .parse = parse_show,
      .def = "f1", .help = "the figures of the multi-configuration table, one table each"},
+    {.name = "max-body", .arg = "BYTES", .type = CLI_SIZE, .off = ARG(max_body), .min = 1,
+     .max = CET_MAX_PAGE_BYTES,
+     .help = "largest page read (as extract's and serve's); a larger one is skipped"},
     {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
      .help = "threads; 0: all cores"},
     {0}};
@@ -590,6 +595,16 @@ static int cmd_evaluate(int argc, char **argv)
     if (a.fitness && (rc = cli_template_scan(&entries, dirs.v, dirs.n, &ref, shipped,
                                              sizeof shipped, (int)threads, &flags)))
         goto done;
+    if (a.max_body < CET_MAX_PAGE_BYTES) { /* the entries carry the limit, to any rank */
+        if (!(flags & CET_LOAD_SCANNED) && cet_corpus_scan(&entries, dirs.v, dirs.n, &err)) {
+            cli_error("%s", err.msg);
+            rc = CLI_RUNTIME;
+            goto done;
+        }
+        flags |= CET_LOAD_SCANNED;
+        for (size_t i = 0; i < entries.n; i++)
+            entries.v[i].max_bytes = a.max_body;
+    }
     if (extracts && (rc = cli_guard_new(&guard, dirs.v, dirs.n)))
         goto done;
     if ((rc = cli_load_corpus(&corpus, &entries, dirs.v, dirs.n, sample, flags, (int)threads, be)))

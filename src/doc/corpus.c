@@ -402,7 +402,11 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned fla
         goto done;
     }
     struct cet_error ferr;
-    if (cet_read_file(&html, e->html_path, CET_MAX_PAGE_BYTES + 1, &ferr)) {
+    /* One byte over the model's own limit, so that the parser says the page
+     * is too large; a caller's smaller limit is the reader's. */
+    size_t limit = e->max_bytes && e->max_bytes <= CET_MAX_PAGE_BYTES ? e->max_bytes
+                                                                      : CET_MAX_PAGE_BYTES + 1;
+    if (cet_read_file(&html, e->html_path, limit, &ferr)) {
         cet_fail(err, "cannot read page: %s", ferr.msg);
         goto done;
     }

@@ -163,19 +163,24 @@ enum {
     E_GOLD_PATH = 4,
     E_GOLD_INLINE = 8,
     E_SEEN = 16,
-    E_GOLD_PSEUDO = 32
+    E_GOLD_PSEUDO = 32,
+    E_MAX_BYTES = 64 /* then max_bytes, in decimal, after the strings */
 };
 
 static int pack_entry(struct cet_buf *b, const struct cet_entry *e, int seen)
 {
     char flags = (char)((e->gold_missing ? E_GOLD_MISSING : 0) | (e->cleaneval ? E_CLEANEVAL : 0) |
                         (e->gold_path ? E_GOLD_PATH : 0) | (e->gold_inline ? E_GOLD_INLINE : 0) |
-                        (e->gold_pseudo ? E_GOLD_PSEUDO : 0) | (seen ? E_SEEN : 0));
+                        (e->gold_pseudo ? E_GOLD_PSEUDO : 0) | (e->max_bytes ? E_MAX_BYTES : 0) |
+                        (seen ? E_SEEN : 0));
+    char max[24];
+    snprintf(max, sizeof max, "%zu", e->max_bytes);
     return cet_buf_add(b, &flags, 1) || cet_buf_add(b, e->package, strlen(e->package) + 1) ||
            cet_buf_add(b, e->name, strlen(e->name) + 1) ||
            cet_buf_add(b, e->html_path, strlen(e->html_path) + 1) ||
            (e->gold_path && cet_buf_add(b, e->gold_path, strlen(e->gold_path) + 1)) ||
-           (e->gold_inline && cet_buf_add(b, e->gold_inline, strlen(e->gold_inline) + 1));
+           (e->gold_inline && cet_buf_add(b, e->gold_inline, strlen(e->gold_inline) + 1)) ||
+           (e->max_bytes && cet_buf_add(b, max, strlen(max) + 1));
 }
 
 /* The next string of p[*at .. len), copied; NULL when out of memory or bytes. */
@@ -211,6 +216,13 @@ static int unpack_entries(struct cet_entries *out, uint8_t **seen, const char *p
             ((flags & E_GOLD_PATH) && !(e->gold_path = take_str(p, len, &at))) ||
             ((flags & E_GOLD_INLINE) && !(e->gold_inline = take_str(p, len, &at))))
             return -1;
+        if (flags & E_MAX_BYTES) {
+            char *max = take_str(p, len, &at);
+            if (!max)
+                return -1;
+            e->max_bytes = (size_t)strtoull(max, NULL, 10);
+            free(max);
+        }
     }
     return 0;
 }

@@ -42,6 +42,15 @@ expect_status 1 "$CETUNE" extract -x lqf --max-body 100 "$P"
 expect_grep "$TMP/err" "news-1.html: larger than the limit of 100 bytes"
 expect_status 0 "$CETUNE" extract -x lqf --max-body 1000000 "$P"
 expect_status 2 "$CETUNE" extract -x lqf --max-body 0 "$P"
+# evaluate --max-body: the demo's pages over 12,000 bytes are skipped with the limit named, the
+# others scored (the demo holds pages on both sides of it).
+big=$(find "$SRC/samples/demo" -name '*.html' -size +12000c | wc -l)
+small=$(find "$SRC/samples/demo" -name '*.html' -size -12001c | wc -l)
+[ "$big" -gt 0 ] && [ "$small" -gt 0 ] && ok || fail "the demo has pages on both sides of 12,000 bytes"
+expect_status 0 "$CETUNE" evaluate -x lqf -d "$SRC/samples/demo" --max-body 12000
+expect_grep "$TMP/err" "larger than the limit of 12000 bytes"
+expect_grep "$TMP/err" "loaded $small documents in [0-9]* packages.*skipped $big"
+expect_status 2 "$CETUNE" evaluate -x lqf -d "$SRC/samples/demo" --max-body 0
 
 # extract -o names a directory.
 ( cd "$TMP" && "$CETUNE" extract -x score -o out.txt "$P" ) >"$TMP/out" 2>"$TMP/err"
