@@ -140,10 +140,14 @@ run() {
   case $t in
   cetune-*)
     strategy=()  # before evolve had --strategy, the GA without the option
-    "$cetune" evolve --help | grep -q -- --strategy && strategy=(--strategy "${t#cetune-}")
+    # The help is read whole first: grep -q would close the pipe early, and
+    # cetune's failed write of the rest (SIGPIPE) failed the pipeline.
+    local help
+    help=$("$cetune" evolve --help)
+    [[ $help == *--strategy* ]] && strategy=(--strategy "${t#cetune-}")
     # The search on every training document, as the peers': best.json is the
     # best training fitness (the holdout's choice is measured with --folds).
-    "$cetune" evolve --help | grep -q -- --holdout && strategy+=(--holdout 0)
+    [[ $help == *--holdout* ]] && strategy+=(--holdout 0)
     "$cetune" evolve "${strategy[@]}" -p "$params" "${pdirs[@]}" -s "$train" \
       --max-evals "$evals" --patience 0 --generations 0 --seed "$s" "${threads[@]}" \
       -o "$d" --force

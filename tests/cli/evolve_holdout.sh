@@ -62,11 +62,16 @@ expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/t1"
 same_run "$R" "$TMP/t1" "with 1 thread"
 same_files "$R" "$TMP/t1" "with 1 thread" holdout.txt
 
-# Interrupted, then resumed: the files of the run left alone.
-signal_at INT "$TMP/int" 3 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/int"
+# Interrupted, then resumed: the files of the run left alone.  Long enough
+# (resolution 0: the search never runs dry) that the signal lands midway on
+# an idle machine too.
+LONG="-p $SRC/params/accb.json -d $SRC/samples/demo --pop 12 --generations 400 --patience 0
+      --resolution 0 --seed 3"
+expect_status 0 "$CETUNE" evolve $LONG --threads 2 -o "$TMP/long"
+signal_at INT "$TMP/int" 3 "$CETUNE" evolve $LONG --threads 2 -o "$TMP/int"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/int"
-same_run "$R" "$TMP/int" "after SIGINT and --resume"
-same_files "$R" "$TMP/int" "after SIGINT and --resume" holdout.txt
+same_run "$TMP/long" "$TMP/int" "after SIGINT and --resume"
+same_files "$TMP/long" "$TMP/int" "after SIGINT and --resume" holdout.txt
 
 # --holdout 0: the search sees every document; best.json is the training best.
 expect_status 0 "$CETUNE" evolve $RUN --holdout 0 -o "$TMP/h0"
