@@ -26,13 +26,12 @@ static int reference(const struct cet_doc *d, const struct cet_config *ref, stru
         ex->release(prep);
     if (rc)
         return cet_fail(err, "out of memory");
+    /* Text nodes an extractor appends (Crunch's retained links) count as
+     * kept: marked in the scratch selection, then read with the others. */
+    for (uint32_t x = 0; x < sel->nextra; x++)
+        sel->keep[sel->extra[x]] = 1;
     for (uint32_t k = 0; k < d->ntexts; k++)
         keep[k] = sel->keep[d->texts[k]];
-    /* Text nodes an extractor appends (Crunch's retained links) count as kept. */
-    for (uint32_t x = 0; x < sel->nextra; x++)
-        for (uint32_t k = 0; k < d->ntexts; k++)
-            if (d->texts[k] == sel->extra[x])
-                keep[k] = 1;
     return 0;
 }
 
