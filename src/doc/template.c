@@ -153,17 +153,26 @@ struct counts {
     size_t n;
 };
 
-static size_t count_of(const struct counts *c, uint64_t key)
+/* The first of n sorted elements of `size` bytes, each starting with its
+ * uint64_t key, whose key is not below key (n when none). */
+static size_t lower_bound(const void *v, size_t n, size_t size, uint64_t key)
 {
-    size_t lo = 0, hi = c->n;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (c->k[mid] < key)
+        uint64_t k;
+        memcpy(&k, (const char *)v + mid * size, sizeof k);
+        if (k < key)
             lo = mid + 1;
         else
             hi = mid;
     }
-    size_t end = lo;
+    return lo;
+}
+
+static size_t count_of(const struct counts *c, uint64_t key)
+{
+    size_t lo = lower_bound(c->k, c->n, sizeof *c->k, key), end = lo;
     while (end < c->n && c->k[end] == key)
         end++;
     return end - lo;
@@ -235,15 +244,7 @@ static int slot_stats(const struct page *pages, size_t n, const struct counts *p
 /* Every block's slot is in v. */
 static const struct slot_stat *slot_find(const struct slot_stat *v, size_t n, uint64_t slot)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid].slot < slot)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return &v[lo];
+    return &v[lower_bound(v, n, sizeof *v, slot)];
 }
 
 /* Marks page i's content; returns its content words in *words and those at
