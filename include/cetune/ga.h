@@ -7,8 +7,8 @@
  * cet_ga_set_options, cet_ga_add_seed, cet_ga_setup (validate, seed the
  * random stream; a GA restored from a checkpoint keeps its stream), then
  * cet_ga_generation until cet_ga_status says it stopped, cet_ga_free.
- * The GA object is opaque; its operators, which draw from its random
- * stream, are private (src/ga/ga_internal.h).
+ * The GA object is opaque (src/ga/ga_internal.h); its operators, which
+ * draw from its random stream, are private (src/ga/operators.h).
  *
  * Reproducibility: every random draw comes from one gsl_rng (MT19937) on the
  * calling thread, seeded from opt.seed, in a fixed order; fitness comes from

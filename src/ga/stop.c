@@ -54,15 +54,19 @@ void cet_ga_check_stop(struct cet_ga *ga)
         ga->stop = CET_STOP_TIME;
 }
 
+double cet_sigma_adapted(const struct cet_ga_options *o, long stagnant)
+{
+    double s = o->sigma;
+    if (!o->adaptive)
+        return s;
+    for (long k = 0; k < stagnant && s < 0.5; k++)
+        s *= o->adapt_factor;
+    return fmin(s, fmax(0.5, o->sigma));
+}
+
 double cet_ga_sigma(const struct cet_ga *ga)
 {
-    double s = ga->opt.sigma;
-    if (!ga->opt.adaptive || ga->gen < 0)
-        return s;
-    long stagnant = ga->gen - ga->last_improve;
-    for (long k = 0; k < stagnant && s < 0.5; k++)
-        s *= ga->opt.adapt_factor;
-    return fmin(s, fmax(0.5, ga->opt.sigma));
+    return ga->gen < 0 ? ga->opt.sigma : cet_sigma_adapted(&ga->opt, ga->gen - ga->last_improve);
 }
 
 const char *cet_ga_stop_name(enum cet_stop s)

@@ -10,7 +10,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/ga.h"
-#include "ga/ga_internal.h" /* white-box: the GA object's fields */
+#include "ga/operators.h" /* white-box: the operators on a random stream */
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"
@@ -246,18 +246,29 @@ static int cancel_cb(void *ctx)
     return c->cancel_after && c->calls >= c->cancel_after;
 }
 
-static struct cet_ga *ga_new(const struct cet_params_desc *d, struct counter *c, uint64_t seed,
-                             size_t pop, long gens)
+/* ga_new's options: seed, population and generations, no patience;
+ * change others before ga_start. */
+static struct cet_ga_options opts(uint64_t seed, size_t pop, long gens)
+{
+    struct cet_ga_options o;
+    cet_ga_default_options(&o);
+    o.seed = seed;
+    o.pop = pop;
+    o.generations = gens;
+    o.patience = 0;
+    return o;
+}
+
+/* A GA of d with options o, set up with the synthetic fitness counted in c. */
+static struct cet_ga *ga_start(const struct cet_params_desc *d, struct counter *c,
+                               const struct cet_ga_options *o)
 {
     struct cet_ga *ga;
     struct cet_error err;
     if (cet_ga_new(&ga, d, &err))
         exit(1);
-    ga->opt.seed = seed;
-    ga->opt.pop = pop;
-    ga->opt.generations = gens;
-    ga->opt.patience = 0;
-    ga->ndocs = 3; /* as the checkpoint test's run says */
+    cet_ga_set_options(ga, o);
+    cet_ga_set_ndocs(ga, 3); /* as the checkpoint test's run says */
     if (cet_ga_setup(ga, fitness, cancel_cb, c, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(1);
@@ -265,23 +276,52 @@ static struct cet_ga *ga_new(const struct cet_params_desc *d, struct counter *c,
     return ga;
 }
 
+static struct cet_ga *ga_new(const struct cet_params_desc *d, struct counter *c, uint64_t seed,
+                             size_t pop, long gens)
+{
+    struct cet_ga_options o = opts(seed, pop, gens);
+    return ga_start(d, c, &o);
+}
+
 static void run_to_end(struct cet_ga *ga)
 {
     struct cet_error err;
-    while (ga->stop == CET_STOP_NONE)
-        if (cet_ga_generation(ga, &err)) {
-            fprintf(stderr, "%s\n", err.msg);
-            exit(1);
-        }
+    if (test_ga_run(ga, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(1);
+    }
 }
+
+/* Shortcuts of cet_ga_status. */
+static long gen_of(const struct cet_ga *ga) { return test_ga_status(ga).gen; }
+static long evals_of(const struct cet_ga *ga) { return test_ga_status(ga).evals; }
+static size_t narch_of(const struct cet_ga *ga) { return test_ga_status(ga).narch; }
+static enum cet_stop stop_of(const struct cet_ga *ga) { return test_ga_status(ga).stop; }
 
 static int same_archive(const struct cet_ga *a, const struct cet_ga *b)
 {
-    return a->narch == b->narch && a->gen == b->gen &&
-           !memcmp(a->genes, b->genes, a->narch * a->ngenes * sizeof *a->genes) &&
-           !memcmp(a->fit, b->fit, a->narch * sizeof *a->fit) &&
-           !memcmp(a->born, b->born, a->narch * sizeof *a->born) &&
-           !memcmp(a->pop, b->pop, a->npop * sizeof *a->pop);
+    size_t n = narch_of(a), ng = cet_ga_desc(a)->ngenes, npa, npb;
+    const size_t *pa = cet_ga_population(a, &npa), *pb = cet_ga_population(b, &npb);
+    int same = n == narch_of(b) && gen_of(a) == gen_of(b) && npa == npb &&
+               !memcmp(pa, pb, npa * sizeof *pa);
+    for (size_t i = 0; same && i < n; i++) {
+        struct cet_individual x, y;
+        cet_ga_individual(a, i, &x);
+        cet_ga_individual(b, i, &y);
+        same = !memcmp(x.genes, y.genes, ng * sizeof *x.genes) &&
+               !memcmp(&x.fit, &y.fit, sizeof x.fit) && x.born == y.born;
+    }
+    return same;
+}
+
+/* Every genome of the archive differs from every other (5 genes). */
+static int archive_distinct(const struct cet_ga *ga)
+{
+    int distinct = 1;
+    for (size_t i = 0; i < narch_of(ga); i++)
+        for (size_t j = 0; j < i; j++)
+            distinct &= memcmp(cet_ga_genes(ga, i), cet_ga_genes(ga, j), 5 * sizeof(double)) != 0;
+    return distinct;
 }
 
 static void test_ga__archive_prevents_re_evaluation(void)
@@ -291,19 +331,17 @@ static void test_ga__archive_prevents_re_evaluation(void)
     struct counter c = {0};
     struct cet_ga *ga = ga_new(&d, &c, 1, 16, 15);
     run_to_end(ga);
-    CHECK_EQ_INT(c.configs, ga->evals);
-    CHECK_EQ_INT((long)ga->narch, ga->evals);
-    int distinct = 1;
-    for (size_t i = 0; i < ga->narch; i++)
-        for (size_t j = 0; j < i; j++)
-            distinct &= memcmp(ga->genes + i * 5, ga->genes + j * 5, 5 * sizeof(double)) != 0;
-    CHECK(distinct);
+    CHECK_EQ_INT(c.configs, evals_of(ga));
+    CHECK_EQ_INT((long)narch_of(ga), evals_of(ga));
+    CHECK(archive_distinct(ga));
     /* Elites are carried, not re-evaluated: fewer evaluations than slots. */
-    CHECK(ga->evals < 16 * 15);
+    CHECK(evals_of(ga) < 16 * 15);
     /* With elitism the best never gets worse. */
-    for (size_t h = 1; h < ga->nhist; h++)
-        CHECK(ga->hist[h].best >= ga->hist[h - 1].best);
-    CHECK(ga->hist[ga->nhist - 1].best > ga->hist[0].best);
+    size_t nhist;
+    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+    for (size_t h = 1; h < nhist; h++)
+        CHECK(hist[h].best >= hist[h - 1].best);
+    CHECK(hist[nhist - 1].best > hist[0].best);
     cet_ga_free(ga);
     cet_params_free(&d);
 
@@ -314,9 +352,9 @@ static void test_ga__archive_prevents_re_evaluation(void)
     struct counter c2 = {0};
     ga = ga_new(&d, &c2, 2, 6, 20);
     run_to_end(ga);
-    CHECK(ga->evals <= 4);
-    CHECK_EQ_INT(c2.configs, ga->evals);
-    CHECK_EQ_INT(ga->stop, CET_STOP_EXHAUSTED);
+    CHECK(evals_of(ga) <= 4);
+    CHECK_EQ_INT(c2.configs, evals_of(ga));
+    CHECK_EQ_INT(stop_of(ga), CET_STOP_EXHAUSTED);
     cet_ga_free(ga);
     cet_params_free(&d);
 }
@@ -333,21 +371,25 @@ static void test_ga__seeds_enter_the_first_generation(void)
     CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), 0);
     full[0] = 70; /* outside [1, 50] */
     CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), -1);
-    ga->opt.pop = 5;
-    ga->opt.generations = 1;
+    struct cet_ga_options o = *cet_ga_opts(ga);
+    o.pop = 5;
+    o.generations = 1;
+    cet_ga_set_options(ga, &o);
     CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &c, &err), 0);
     run_to_end(ga);
     double def[5] = {10, 0.5, 1, 1, 0}, seed[5] = {20, 0.3, 1, 1, 2};
-    CHECK(!memcmp(ga->genes, def, sizeof def));
-    CHECK(!memcmp(ga->genes + 5, seed, sizeof seed));
-    CHECK_EQ_INT(ga->narch, 5);
+    CHECK(!memcmp(cet_ga_genes(ga, 0), def, sizeof def));
+    CHECK(!memcmp(cet_ga_genes(ga, 1), seed, sizeof seed));
+    CHECK_EQ_INT(narch_of(ga), 5);
     /* The seed is the optimum of the synthetic fitness. */
     CHECK_EQ_INT(cet_ga_best(ga), 1);
     cet_ga_free(ga);
     /* More seeds than the population is an error. */
     CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
-    ga->opt.pop = 2;
-    ga->opt.elite = 1;
+    o = *cet_ga_opts(ga);
+    o.pop = 2;
+    o.elite = 1;
+    cet_ga_set_options(ga, &o);
     CHECK_EQ_INT(cet_ga_add_seed(ga, seed, &err), 0);
     CHECK_EQ_INT(cet_ga_add_seed(ga, seed, &err), 0);
     CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &c, &err), -1);
@@ -372,12 +414,14 @@ static void test_ga__non_finite_fitness_fails_the_generation(void)
     struct cet_ga *ga;
     struct cet_error err;
     CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
-    ga->opt.pop = 6;
+    struct cet_ga_options o = *cet_ga_opts(ga);
+    o.pop = 6;
+    cet_ga_set_options(ga, &o);
     CHECK_EQ_INT(cet_ga_setup(ga, nan_fitness, NULL, &c, &err), 0);
-    size_t narch = ga->narch;
+    size_t narch = narch_of(ga);
     CHECK_EQ_INT(cet_ga_generation(ga, &err), -1);
     CHECK(strstr(err.msg, "fitness function returned nan") != NULL);
-    CHECK(ga->narch == narch); /* nothing of the failed generation is kept */
+    CHECK(narch_of(ga) == narch); /* nothing of the failed generation is kept */
     cet_ga_free(ga);
     cet_params_free(&d);
 }
@@ -390,76 +434,76 @@ static void test_ga__stopping_rules(void)
     struct counter c = {0};
     struct cet_ga *ga = ga_new(&d, &c, 4, 8, 6);
     run_to_end(ga);
-    CHECK_EQ_INT(ga->stop, CET_STOP_GENERATIONS);
-    CHECK_EQ_INT(ga->gen, 5);
-    CHECK_EQ_INT(ga->nhist, 6);
+    size_t nhist;
+    CHECK_EQ_INT(stop_of(ga), CET_STOP_GENERATIONS);
+    CHECK_EQ_INT(gen_of(ga), 5);
+    CHECK(cet_ga_history(ga, &nhist) != NULL);
+    CHECK_EQ_INT(nhist, 6);
     cet_ga_free(ga);
 
     /* --patience: a flat fitness never improves after generation 0. */
     struct counter flat = {.flat = 1};
-    ga = ga_new(&d, &flat, 4, 8, 100);
-    ga->opt.patience = 3;
+    struct cet_ga_options o = opts(4, 8, 100);
+    o.patience = 3;
+    ga = ga_start(&d, &flat, &o);
     run_to_end(ga);
-    CHECK_EQ_INT(ga->stop, CET_STOP_PATIENCE);
-    CHECK_EQ_INT(ga->gen, 3);
+    CHECK_EQ_INT(stop_of(ga), CET_STOP_PATIENCE);
+    CHECK_EQ_INT(gen_of(ga), 3);
     cet_ga_free(ga);
 
     /* Gains below epsilon are no improvement. */
     struct counter creep = {.flat = 1, .creep = 1e-7};
-    ga = ga_new(&d, &creep, 4, 8, 100);
-    ga->opt.patience = 3;
-    ga->opt.epsilon = 1e-4;
+    o = opts(4, 8, 100);
+    o.patience = 3;
+    o.epsilon = 1e-4;
+    ga = ga_start(&d, &creep, &o);
     run_to_end(ga);
-    CHECK_EQ_INT(ga->stop, CET_STOP_PATIENCE);
-    CHECK_EQ_INT(ga->gen, 3);
+    CHECK_EQ_INT(stop_of(ga), CET_STOP_PATIENCE);
+    CHECK_EQ_INT(gen_of(ga), 3);
     cet_ga_free(ga);
     /* ... but with epsilon 0 they are. */
     struct counter creep0 = {.flat = 1, .creep = 1e-7};
-    ga = ga_new(&d, &creep0, 4, 8, 12);
-    ga->opt.patience = 3;
-    ga->opt.epsilon = 0;
+    o = opts(4, 8, 12);
+    o.patience = 3;
+    o.epsilon = 0;
+    ga = ga_start(&d, &creep0, &o);
     run_to_end(ga);
-    CHECK_EQ_INT(ga->stop, CET_STOP_GENERATIONS);
+    CHECK_EQ_INT(stop_of(ga), CET_STOP_GENERATIONS);
     cet_ga_free(ga);
 
     /* --max-evals is exact: the last generation evaluates what is left. */
     struct counter me = {0};
-    ga = ga_new(&d, &me, 4, 10, 100);
-    ga->opt.max_evals = 25;
+    o = opts(4, 10, 100);
+    o.max_evals = 25;
+    ga = ga_start(&d, &me, &o);
     run_to_end(ga);
-    CHECK_EQ_INT(ga->stop, CET_STOP_EVALS);
-    CHECK_EQ_INT(ga->evals, 25);
+    CHECK_EQ_INT(stop_of(ga), CET_STOP_EVALS);
+    CHECK_EQ_INT(evals_of(ga), 25);
     CHECK_EQ_INT(me.configs, 25);
-    CHECK_EQ_INT(ga->narch, 25);
+    CHECK_EQ_INT(narch_of(ga), 25);
     cet_ga_free(ga);
 
     /* A run that could never stop is refused. */
     struct cet_error err;
     CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
-    ga->opt.generations = 0;
-    ga->opt.patience = 0;
+    o = *cet_ga_opts(ga);
+    o.generations = 0;
+    o.patience = 0;
+    cet_ga_set_options(ga, &o);
     CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &me, &err), -1);
     cet_ga_free(ga);
     cet_params_free(&d);
 }
 
+/* Generation 5, the last improvement in generation 5, 3, then -100. */
 static void test_ga__adaptive_mutation_widens_while_stagnating(void)
 {
-    struct cet_params_desc d;
-    desc_of(&d, ALL);
-    struct counter c = {0};
-    struct cet_ga *ga = ga_new(&d, &c, 1, 4, 10);
-    ga->gen = 5;
-    ga->last_improve = 5;
-    CHECK_NEAR(cet_ga_sigma(ga), 0.1, 0);
-    ga->last_improve = 3;
-    CHECK_NEAR(cet_ga_sigma(ga), 0.1, 0); /* off by default */
-    ga->opt.adaptive = 1;
-    CHECK_NEAR(cet_ga_sigma(ga), 0.1 * 1.5 * 1.5, 1e-12);
-    ga->last_improve = -100;
-    CHECK_NEAR(cet_ga_sigma(ga), 0.5, 0);  /* capped at half the range */
-    cet_ga_free(ga);
-    cet_params_free(&d);
+    struct cet_ga_options o = opts(1, 4, 10);
+    CHECK_NEAR(cet_sigma_adapted(&o, 5 - 5), 0.1, 0);
+    CHECK_NEAR(cet_sigma_adapted(&o, 5 - 3), 0.1, 0); /* off by default */
+    o.adaptive = 1;
+    CHECK_NEAR(cet_sigma_adapted(&o, 5 - 3), 0.1 * 1.5 * 1.5, 1e-12);
+    CHECK_NEAR(cet_sigma_adapted(&o, 5 + 100), 0.5, 0); /* capped at half the range */
 }
 
 static void test_ga__same_seed_same_run(void)
@@ -479,8 +523,9 @@ static void test_ga__same_seed_same_run(void)
     cet_ga_free(x);
     /* Truncation selection runs, and differs from tournament. */
     struct counter c4 = {0}, c5 = {0};
-    a = ga_new(&d, &c4, 42, 12, 8);
-    a->opt.select = CET_SELECT_TRUNCATION;
+    struct cet_ga_options o = opts(42, 12, 8);
+    o.select = CET_SELECT_TRUNCATION;
+    a = ga_start(&d, &c4, &o);
     b = ga_new(&d, &c5, 42, 12, 8);
     run_to_end(a);
     run_to_end(b);
@@ -495,16 +540,17 @@ static void test_ga__cancel_leaves_the_state_unchanged(void)
     struct cet_params_desc d;
     desc_of(&d, ALL);
     struct counter ref = {0}, c = {0};
-    struct cet_ga *a = ga_new(&d, &ref, 8, 40, 6), *b = ga_new(&d, &c, 8, 40, 6);
-    a->opt.elite = b->opt.elite = 2;
+    struct cet_ga_options o = opts(8, 40, 6);
+    o.elite = 2;
+    struct cet_ga *a = ga_start(&d, &ref, &o), *b = ga_start(&d, &c, &o);
     run_to_end(a);
     struct cet_error err;
     /* Generation 0 is 40 evaluations in chunks of 16: cancel after the first chunk. */
     c.cancel_after = 1;
     CHECK_EQ_INT(cet_ga_generation(b, &err), 1);
-    CHECK_EQ_INT(b->gen, -1);
-    CHECK_EQ_INT(b->narch, 0);
-    CHECK_EQ_INT(b->evals, 0);
+    CHECK_EQ_INT(gen_of(b), -1);
+    CHECK_EQ_INT(narch_of(b), 0);
+    CHECK_EQ_INT(evals_of(b), 0);
     c.cancel_after = 0;
     run_to_end(b);
     CHECK(same_archive(a, b));
@@ -527,7 +573,7 @@ static void checkpoint_resumes_exactly(const char *text)
     if (test_resume_begin(&t, b, 3))
         return;
     struct cet_ga *r = t.ga;
-    CHECK_EQ_INT(r->gen, 3);
+    CHECK_EQ_INT(gen_of(r), 3);
     CHECK_EQ_INT(t.run2.docs, 3);
     CHECK_EQ_INT(cet_ga_setup(r, fitness, NULL, &c2, &err), 0);
     run_to_end(r);
@@ -646,37 +692,35 @@ static void test_ga__forbidden_never_evaluated_and_archive_ignores_inactive_gene
         struct cet_ga *ga;
         struct counter c = {0};
         CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
-        ga->opt.seed = seed;
-        ga->opt.pop = 12;
-        ga->opt.generations = 12;
-        ga->opt.patience = 0;
+        struct cet_ga_options o = opts(seed, 12, 12);
+        cet_ga_set_options(ga, &o);
         forbidden_seen = 0;
         CHECK_EQ_INT(cet_ga_setup(ga, cond_fitness, NULL, &c, &err), 0);
         run_to_end(ga);
         CHECK_EQ_INT(forbidden_seen, 0);
-        CHECK(ga->evals > 24);
-        int distinct = 1, fuzzy_on = 0;
-        for (size_t i = 0; i < ga->narch; i++) {
-            const double *g = ga->genes + i * 5;
+        CHECK(evals_of(ga) > 24);
+        int fuzzy_on = 0;
+        for (size_t i = 0; i < narch_of(ga); i++) {
+            const double *g = cet_ga_genes(ga, i);
             CHECK(inactive_at_default(&d, g));
             CHECK(!cet_params_forbidden(&d, g));
             fuzzy_on += g[C_MODE] == 2 && g[C_ON] == 1;
-            for (size_t j = 0; j < i; j++)
-                distinct &= memcmp(g, ga->genes + j * 5, 5 * sizeof(double)) != 0;
         }
-        CHECK(distinct);
+        CHECK(archive_distinct(ga));
         CHECK(fuzzy_on > 0); /* the conditional chain was explored */
         /* A genome found again with other inactive values is the same individual. */
         double g[5];
-        memcpy(g, ga->genes, sizeof g);
+        memcpy(g, cet_ga_genes(ga, 0), sizeof g);
         if (g[C_MODE] == 0)
             g[C_N] = 4;
         else
             g[C_X] = 0.9;
-        cet_genome_normalise(&d, ga->opt.resolution, g);
+        cet_genome_normalise(&d, cet_ga_opts(ga)->resolution, g);
         CHECK_EQ_INT(cet_ga_lookup(ga, g), 0);
-        for (size_t h = 0; h < ga->nhist; h++)
-            CHECK(ga->hist[h].diversity >= 0 && ga->hist[h].diversity <= 1);
+        size_t nhist;
+        const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+        for (size_t h = 0; h < nhist; h++)
+            CHECK(hist[h].diversity >= 0 && hist[h].diversity <= 1);
         cet_ga_free(ga);
     }
     /* A seed configuration that is forbidden is refused. */
@@ -749,7 +793,7 @@ static void test_ga__results_leave_inactive_parameters_out(void)
         }
     }
     CHECK(fuzzy > 0);
-    CHECK_EQ_INT(rows, ga->narch);
+    CHECK_EQ_INT(rows, narch_of(ga));
     cet_buf_free(&b);
     /* top.json: each configuration names exactly its active parameters. */
     snprintf(path, sizeof path, "%s/top.json", dir);

@@ -52,6 +52,32 @@ static inline int test_real_setup(struct test_real *t, struct cet_error *err)
     return cet_ga_setup(t->ga, test_real_eval, NULL, t->ev, err);
 }
 
+/* Sets the seed, population and generations of a GA not yet set up. */
+static inline void test_ga_run_options(struct cet_ga *ga, uint64_t seed, size_t pop, long gens)
+{
+    struct cet_ga_options o = *cet_ga_opts(ga);
+    o.seed = seed;
+    o.pop = pop;
+    o.generations = gens;
+    cet_ga_set_options(ga, &o);
+}
+
+static inline struct cet_ga_status test_ga_status(const struct cet_ga *ga)
+{
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
+    return st;
+}
+
+/* Runs generations until the GA stops; 0 or -1 (err). */
+static inline int test_ga_run(struct cet_ga *ga, struct cet_error *err)
+{
+    while (test_ga_status(ga).stop == CET_STOP_NONE)
+        if (cet_ga_generation(ga, err))
+            return -1;
+    return 0;
+}
+
 static inline void test_real_free(struct test_real *t)
 {
     cet_ga_free(t->ga);

@@ -7,7 +7,6 @@
 
 #include "cetune/eval.h"
 #include "cetune/ga.h"
-#include "ga/ga_internal.h" /* white-box: the GA object's fields */
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_ga.h"
@@ -25,20 +24,15 @@ static int golden_run(const char *dir, int threads)
     int rc = -1;
     if (test_real_new(&t, GA_DATA "/corpus", GA_DATA "/lqf.json", threads, &err))
         goto done;
-    t.ga->opt.seed = 7;
-    t.ga->opt.pop = 8;
-    t.ga->opt.generations = 5;
-    if (test_real_setup(&t, &err))
+    test_ga_run_options(t.ga, 7, 8, 5);
+    if (test_real_setup(&t, &err) || test_ga_run(t.ga, &err))
         goto done;
-    while (t.ga->stop == CET_STOP_NONE)
-        if (cet_ga_generation(t.ga, &err))
-            goto done;
     run.docs = (long)t.c.ndocs;
     run.top = 5;
     if (test_write_results(t.ga, &run, dir, &err))
         goto done;
     CHECK_EQ_INT(t.c.ndocs, 8);
-    CHECK_EQ_INT(t.ga->gen, 4);
+    CHECK_EQ_INT(test_ga_status(t.ga).gen, 4);
     rc = 0;
 done:
     if (rc)

@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cetune/eval.h"
 #include "cetune/ga.h"
-#include "ga/ga_internal.h"
-#include "ga/race.h"
+#include "ga/race.h"  /* white-box: the racing state, its sequence and test */
+#include "ga/state.h" /* the racing state as a checkpoint stores it */
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"
@@ -269,29 +271,83 @@ static void synth_order(uint32_t *order, uint64_t seed)
         exit(1);
 }
 
-static struct cet_ga *raced_ga(const struct cet_params_desc *d, struct synth *s, uint64_t seed)
+/* raced_ga's options; change others before raced_start. */
+static struct cet_ga_options raced_opts(uint64_t seed)
+{
+    struct cet_ga_options o;
+    cet_ga_default_options(&o);
+    o.seed = seed;
+    o.pop = 16;
+    o.generations = 12;
+    o.patience = 0;
+    o.race = 1;
+    o.race_first = 8;
+    o.race_block = 6;
+    o.race_alpha = 0.1;
+    return o;
+}
+
+static struct cet_ga *raced_start(const struct cet_params_desc *d, struct synth *s,
+                                  const struct cet_ga_options *o)
 {
     struct cet_ga *ga;
     struct cet_error err;
     uint32_t order[NDOCS];
     if (cet_ga_new(&ga, d, &err))
         exit(1);
-    ga->opt.seed = seed;
-    ga->opt.pop = 16;
-    ga->opt.generations = 12;
-    ga->opt.patience = 0;
-    ga->opt.race = 1;
-    ga->opt.race_first = 8;
-    ga->opt.race_block = 6;
-    ga->opt.race_alpha = 0.1;
-    ga->ndocs = NDOCS;
-    synth_order(order, seed);
+    cet_ga_set_options(ga, o);
+    cet_ga_set_ndocs(ga, NDOCS);
+    synth_order(order, o->seed);
     if (cet_ga_setup(ga, synth_eval, synth_cancel, s, &err) ||
         cet_ga_race_setup(ga, synth_score, order, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(1);
     }
     return ga;
+}
+
+static struct cet_ga *raced_ga(const struct cet_params_desc *d, struct synth *s, uint64_t seed)
+{
+    struct cet_ga_options o = raced_opts(seed);
+    return raced_start(d, s, &o);
+}
+
+static struct cet_individual ind(const struct cet_ga *ga, size_t i)
+{
+    struct cet_individual x;
+    cet_ga_individual(ga, i, &x);
+    return x;
+}
+
+/* x's fitness, precision and recall are exactly f, p and r. */
+static int same_means(const struct cet_individual *x, double f, double p, double r)
+{
+    return !memcmp(&f, &x->fit, sizeof f) && !memcmp(&p, &x->prec, sizeof p) &&
+           !memcmp(&r, &x->rec, sizeof r);
+}
+
+/* The racing state as the GA's checkpoint stores it (cet_ga_save): the
+ * incumbent's archive index (-1: none yet) and into *nweak its weak pages
+ * (F1 below race_weak), which a generation scores first. */
+static long saved_incumbent(struct cet_ga *ga, size_t *nweak)
+{
+    struct cet_error err;
+    cJSON *j = cJSON_CreateObject(), *back = NULL;
+    char *text = NULL;
+    long inc = -2;
+    *nweak = 0;
+    CHECK(j && !cet_ga_save(ga, j, &err) && (text = cJSON_PrintUnformatted(j)) &&
+          (back = cJSON_Parse(text)));
+    const cJSON *race = cJSON_GetObjectItemCaseSensitive(back, "race"), *x;
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(race, "incumbent");
+    if (cJSON_IsNumber(n))
+        inc = (long)n->valuedouble;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(race, "incumbent_f1"))
+        *nweak += x->valuedouble < cet_ga_opts(ga)->race_weak;
+    cJSON_Delete(back);
+    free(text);
+    cJSON_Delete(j);
+    return inc;
 }
 
 static void test_race__raced_out_never_elite_top_or_best(void)
@@ -302,50 +358,57 @@ static void test_race__raced_out_never_elite_top_or_best(void)
     struct synth s = {0};
     struct cet_ga *ga = raced_ga(&d, &s, 3);
     size_t raced = 0, elite_ok = 1, full_first = 1, *prev = malloc(16 * sizeof *prev), nprev = 0;
-    while (ga->stop == CET_STOP_NONE) {
+    const struct cet_ga_options *o = cet_ga_opts(ga);
+    while (test_ga_status(ga).stop == CET_STOP_NONE) {
         CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
+        size_t npop, nweak;
+        const size_t *pop = cet_ga_population(ga, &npop);
         /* The elites (the best distinct fully evaluated of the last
          * generation) are all in this one, never re-evaluated. */
-        for (size_t e = 0, k = 0; k < nprev && e < ga->opt.elite; k++) {
-            if (ga->raced[prev[k]])
+        for (size_t e = 0, k = 0; k < nprev && e < o->elite; k++) {
+            if (ind(ga, prev[k]).raced)
                 break;
             int in = 0;
-            for (size_t m = 0; m < ga->npop; m++)
-                in |= ga->pop[m] == prev[k];
+            for (size_t m = 0; m < npop; m++)
+                in |= pop[m] == prev[k];
             elite_ok &= in;
             e++;
         }
         /* The ranking puts every fully evaluated member first. */
-        for (size_t m = 1; m < ga->npop; m++)
-            full_first &= !(ga->raced[ga->pop[m - 1]] && !ga->raced[ga->pop[m]]);
-        CHECK(!ga->raced[ga->pop[0]]);
+        for (size_t m = 1; m < npop; m++)
+            full_first &= !(ind(ga, pop[m - 1]).raced && !ind(ga, pop[m]).raced);
+        CHECK(!ind(ga, pop[0]).raced);
         size_t best = cet_ga_best(ga);
-        CHECK(best != (size_t)-1 && !ga->raced[best] && ga->ndone[best] == NDOCS);
-        CHECK_EQ_INT(best, ga->race->incumbent);
-        memcpy(prev, ga->pop, ga->npop * sizeof *prev);
-        nprev = ga->npop;
+        CHECK(best != (size_t)-1 && !ind(ga, best).raced && ind(ga, best).ndone == NDOCS);
+        CHECK_EQ_INT(best, saved_incumbent(ga, &nweak));
+        memcpy(prev, pop, npop * sizeof *prev);
+        nprev = npop;
     }
     CHECK(elite_ok);
     CHECK(full_first);
     size_t *top, ntop;
     CHECK_EQ_INT(cet_ga_top(ga, 100, &top, &ntop), 0);
     for (size_t k = 0; k < ntop; k++)
-        CHECK(!ga->raced[top[k]]);
+        CHECK(!ind(ga, top[k]).raced);
     free(top);
     long docs = 0;
-    for (size_t i = 0; i < ga->narch; i++) {
-        raced += ga->raced[i];
-        docs += ga->ndone[i];
-        if (ga->raced[i]) /* raced out after a test, before the last document */
-            CHECK(ga->ndone[i] >= ga->opt.race_first && ga->ndone[i] < NDOCS);
+    struct cet_ga_status st = test_ga_status(ga);
+    for (size_t i = 0; i < st.narch; i++) {
+        struct cet_individual x = ind(ga, i);
+        raced += x.raced;
+        docs += x.ndone;
+        if (x.raced) /* raced out after a test, before the last document */
+            CHECK(x.ndone >= o->race_first && x.ndone < NDOCS);
         else
-            CHECK_EQ_INT(ga->ndone[i], NDOCS);
+            CHECK_EQ_INT(x.ndone, NDOCS);
     }
-    CHECK(raced > ga->narch / 4); /* racing did stop many */
-    CHECK_EQ_INT(docs, ga->doc_evals);
-    CHECK_EQ_INT(s.doc_evals, ga->doc_evals);
-    CHECK(ga->doc_evals < (long)ga->narch * NDOCS / 2);
-    CHECK_EQ_INT(ga->hist[ga->nhist - 1].doc_evaluations, ga->doc_evals);
+    CHECK(raced > st.narch / 4); /* racing did stop many */
+    CHECK_EQ_INT(docs, st.doc_evals);
+    CHECK_EQ_INT(s.doc_evals, st.doc_evals);
+    CHECK(st.doc_evals < (long)st.narch * NDOCS / 2);
+    size_t nhist;
+    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+    CHECK_EQ_INT(hist[nhist - 1].doc_evaluations, st.doc_evals);
     free(prev);
     cet_ga_free(ga);
     cet_params_free(&d);
@@ -362,26 +425,29 @@ static void test_race__parents_are_fully_evaluated(void)
     struct cet_error err;
     CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
     struct synth s = {0};
-    struct cet_ga *ga = raced_ga(&d, &s, 5);
-    ga->opt.crossover_rate = 0;
+    struct cet_ga_options o = raced_opts(5);
+    o.crossover_rate = 0;
+    struct cet_ga *ga = raced_start(&d, &s, &o);
     size_t prev[16], nprev = 0, known = 0, offered = 0, from_raced = 0;
-    while (ga->stop == CET_STOP_NONE) {
-        size_t first = ga->narch;
+    while (test_ga_status(ga).stop == CET_STOP_NONE) {
+        size_t first = test_ga_status(ga).narch, narch, npop;
         CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
-        for (size_t i = first; nprev && i < ga->narch; i++) {
+        narch = test_ga_status(ga).narch;
+        for (size_t i = first; nprev && i < narch; i++) {
             size_t full = 0, raced = 0;
             for (size_t k = 0; k < nprev; k++)
-                if (ga->genes[prev[k] * 2 + 1] == ga->genes[i * 2 + 1]) {
-                    full += !ga->raced[prev[k]];
-                    raced += ga->raced[prev[k]];
+                if (cet_ga_genes(ga, prev[k])[1] == cet_ga_genes(ga, i)[1]) {
+                    full += !ind(ga, prev[k]).raced;
+                    raced += ind(ga, prev[k]).raced;
                 }
             known += full + raced > 0;
             from_raced += full == 0 && raced > 0;
         }
         for (size_t k = 0; k < nprev; k++)
-            offered += ga->raced[prev[k]];
-        memcpy(prev, ga->pop, ga->npop * sizeof *prev);
-        nprev = ga->npop;
+            offered += ind(ga, prev[k]).raced;
+        const size_t *pop = cet_ga_population(ga, &npop);
+        memcpy(prev, pop, npop * sizeof *prev);
+        nprev = npop;
     }
     CHECK(offered > 20); /* raced-out members were there to be chosen */
     CHECK(known > 20);
@@ -397,20 +463,21 @@ static void test_race__survivors_get_the_full_fitness(void)
     CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
     struct synth s = {0};
     struct cet_ga *ga = raced_ga(&d, &s, 9);
-    while (ga->stop == CET_STOP_NONE)
-        CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
-    size_t full = 0, same = 0, below = 0, raced = 0;
-    for (size_t i = 0; i < ga->narch; i++) {
+    CHECK_EQ_INT(test_ga_run(ga, &err), 0);
+    size_t full = 0, same = 0, below = 0, raced = 0, nweak;
+    long inc = saved_incumbent(ga, &nweak);
+    CHECK(inc >= 0);
+    for (size_t i = 0; inc >= 0 && i < test_ga_status(ga).narch; i++) {
         double v[sizeof test_params / sizeof *test_params], f, p, r;
-        cet_params_expand(&d, ga->genes + i * ga->ngenes, v);
+        struct cet_individual x = ind(ga, i);
+        cet_params_expand(&d, x.genes, v);
         synth_eval(&s, v, 1, &f, &p, &r, &err);
-        if (!ga->raced[i]) {
+        if (!x.raced) {
             full++;
-            same += !memcmp(&f, &ga->fit[i], sizeof f) && !memcmp(&p, &ga->prec[i], sizeof p) &&
-                    !memcmp(&r, &ga->rec[i], sizeof r);
+            same += same_means(&x, f, p, r);
         } else {
             raced++;
-            below += f <= ga->fit[ga->race->incumbent];
+            below += f <= cet_ga_fitness(ga, (size_t)inc);
         }
     }
     CHECK(full > 0);
@@ -424,12 +491,18 @@ static void test_race__survivors_get_the_full_fitness(void)
 
 static int same_run(const struct cet_ga *a, const struct cet_ga *b)
 {
-    return a->narch == b->narch && a->gen == b->gen && a->doc_evals == b->doc_evals &&
-           !memcmp(a->genes, b->genes, a->narch * a->ngenes * sizeof *a->genes) &&
-           !memcmp(a->fit, b->fit, a->narch * sizeof *a->fit) &&
-           !memcmp(a->ndone, b->ndone, a->narch * sizeof *a->ndone) &&
-           !memcmp(a->raced, b->raced, a->narch * sizeof *a->raced) &&
-           !memcmp(a->pop, b->pop, a->npop * sizeof *a->pop);
+    struct cet_ga_status sa = test_ga_status(a), sb = test_ga_status(b);
+    size_t ng = cet_ga_desc(a)->ngenes, npa, npb;
+    const size_t *pa = cet_ga_population(a, &npa), *pb = cet_ga_population(b, &npb);
+    int same = sa.narch == sb.narch && sa.gen == sb.gen && sa.doc_evals == sb.doc_evals &&
+               npa == npb && !memcmp(pa, pb, npa * sizeof *pa);
+    for (size_t i = 0; same && i < sa.narch; i++) {
+        struct cet_individual x = ind(a, i), y = ind(b, i);
+        same = !memcmp(x.genes, y.genes, ng * sizeof *x.genes) &&
+               !memcmp(&x.fit, &y.fit, sizeof x.fit) && x.ndone == y.ndone &&
+               x.raced == y.raced;
+    }
+    return same;
 }
 
 static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
@@ -438,32 +511,34 @@ static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
     struct cet_error err;
     CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
     struct synth ref = {0}, s = {0}, s2 = {0};
-    struct cet_ga *a = raced_ga(&d, &ref, 21), *b = raced_ga(&d, &s, 21);
     /* Weak pages there are (the incumbent's F1 lies between about 0.6
      * and 1), so the paused generation's sequence must be rebuilt. */
-    a->opt.race_weak = b->opt.race_weak = 0.75;
-    while (a->stop == CET_STOP_NONE)
-        CHECK_EQ_INT(cet_ga_generation(a, &err), 0);
+    struct cet_ga_options o = raced_opts(21);
+    o.race_weak = 0.75;
+    struct cet_ga *a = raced_start(&d, &ref, &o), *b = raced_start(&d, &s, &o);
+    CHECK_EQ_INT(test_ga_run(a, &err), 0);
     for (int g = 0; g < 3; g++)
         CHECK_EQ_INT(cet_ga_generation(b, &err), 0);
     /* Pause generation 3 after its first block. */
     s.cancel_after = s.calls + 1;
     CHECK_EQ_INT(cet_ga_generation(b, &err), 1);
-    CHECK(b->race->pending);
-    CHECK(b->race->nweak > 0 && b->race->nweak < NDOCS / 2);
-    CHECK_EQ_INT(b->race->done, b->race->nweak + b->opt.race_first);
-    CHECK_EQ_INT(b->gen, 2);
+    struct cet_ga_status st = test_ga_status(b);
+    size_t nweak;
+    saved_incumbent(b, &nweak);
+    CHECK(st.race_pending);
+    CHECK(nweak > 0 && nweak < NDOCS / 2);
+    CHECK_EQ_INT(st.race_done, nweak + o.race_first);
+    CHECK_EQ_INT(st.gen, 2);
     struct test_resume t;
     if (test_resume_begin(&t, b, NDOCS))
         return;
     struct cet_ga *r = t.ga;
-    CHECK(r->race && r->race->pending);
+    CHECK(test_ga_status(r).race_pending);
     uint32_t other[NDOCS];
     synth_order(other, 99); /* ignored: the stored order wins */
     CHECK_EQ_INT(cet_ga_setup(r, synth_eval, NULL, &s2, &err), 0);
     CHECK_EQ_INT(cet_ga_race_setup(r, synth_score, other, &err), 0);
-    while (r->stop == CET_STOP_NONE)
-        CHECK_EQ_INT(cet_ga_generation(r, &err), 0);
+    CHECK_EQ_INT(test_ga_run(r, &err), 0);
     CHECK(same_run(a, r));
     CHECK_EQ_INT(s.doc_evals + s2.doc_evals, ref.doc_evals); /* nothing scored twice */
     test_resume_end(&t, a);
@@ -493,29 +568,28 @@ static void test_race__survivors_match_evaluate_on_the_demo_corpus(void)
         goto done;
     }
     struct cet_ga *ga = t.ga;
-    ga->opt.seed = 4;
-    ga->opt.pop = 12;
-    ga->opt.generations = 6;
-    ga->opt.race = 1;
-    ga->opt.race_first = 6;
-    ga->opt.race_block = 6;
+    test_ga_run_options(ga, 4, 12, 6);
+    struct cet_ga_options o = *cet_ga_opts(ga);
+    o.race = 1;
+    o.race_first = 6;
+    o.race_block = 6;
+    cet_ga_set_options(ga, &o);
     CHECK_EQ_INT(test_real_setup(&t, &err), 0);
     CHECK_EQ_INT(cet_ga_race_setup(ga, real_score, order, &err), 0);
-    while (ga->stop == CET_STOP_NONE)
-        CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
+    CHECK_EQ_INT(test_ga_run(ga, &err), 0);
     size_t full = 0, same = 0, raced = 0;
     double *v = malloc(t.d.ex->nparams * sizeof *v);
-    for (size_t i = 0; v && i < ga->narch; i++) {
+    for (size_t i = 0; v && i < test_ga_status(ga).narch; i++) {
         double f, p, r;
-        if (ga->raced[i]) {
+        struct cet_individual x = ind(ga, i);
+        if (x.raced) {
             raced++;
             continue;
         }
-        cet_params_expand(&t.d, ga->genes + i * ga->ngenes, v);
+        cet_params_expand(&t.d, x.genes, v);
         CHECK_EQ_INT(cet_evaluate(t.ev, v, 1, NULL, 0, NULL, &f, &p, &r, &err), 0);
         full++;
-        same += !memcmp(&f, &ga->fit[i], sizeof f) && !memcmp(&p, &ga->prec[i], sizeof p) &&
-                !memcmp(&r, &ga->rec[i], sizeof r);
+        same += same_means(&x, f, p, r);
     }
     free(v);
     CHECK(full > 0 && raced > 0);
