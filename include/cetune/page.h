@@ -64,13 +64,6 @@ struct cet_page_info {
     const struct cet_meta *meta;
 };
 
-/* The failures of cet_page_extract by their names before enum cet_status
- * (error.h); use the CET_E* names. */
-#define CET_PAGE_UNUSABLE CET_EUNUSABLE
-#define CET_PAGE_CHARSET CET_ECHARSET
-#define CET_PAGE_TIMEOUT CET_ETIMEOUT
-#define CET_PAGE_FAILED CET_ERROR
-
 int cet_page_new(struct cet_page **out, struct cet_error *err);
 void cet_page_free(struct cet_page *pg);
 

@@ -135,8 +135,6 @@ int cet_run_check(const struct cet_run *run, struct cet_error *err);
  * runs/EXTRACTOR-YYYYMMDD-HHMMSS (local time); allocated, NULL when out of
  * memory. */
 char *cet_run_dir_name(const struct cet_run *run, const char *given);
-/* cet_run_claim's CET_EEXISTS by its name before enum cet_status (error.h). */
-#define CET_RUN_NOT_EMPTY CET_EEXISTS
 /* Takes dir for the run: creates it when absent and locks it (run.lock,
  * rundir.h) for as long as the run lives; without force, a directory
  * holding files is refused with CET_EEXISTS.  Call it before loading
