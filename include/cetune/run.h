@@ -63,6 +63,9 @@ int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *con
                     struct cet_error *err);
 /* ---- what a run is (run.json and the checkpoint) ---- */
 
+/* The final choice's significance level (docs/experiment.md measures it). */
+#define CET_HOLDOUT_ALPHA 0.2
+
 struct cet_run_info {
     char *params_path;
     char **dirs;           /* training corpora (absolute) */
@@ -85,13 +88,22 @@ struct cet_run_info {
                               or NULL for gold fitness */
     char **fold_args;      /* the evolve options every fold run gets (with --folds) */
     size_t nfold_args;
-    /* The final choice on a holdout (src/run/choose.c): */
+    /* The final choice on a holdout (src/run/choose.c).  A tuned setting
+     * replaces the defaults when its gain on the holdout's pages has a
+     * sign-flip p-value below CET_HOLDOUT_ALPHA. */
     long holdout_docs;     /* training documents kept out of the search (holdout.txt); 0: none */
     int has_chosen;        /* 0: not (yet) chosen, best.json is the best training fitness */
     size_t chosen;         /* else the archive index of best.json, chosen on the holdout */
     size_t chosen_rank;    /* its place in the training ranking (1 = top); 0: the defaults */
     double chosen_holdout, defaults_holdout; /* mean F1 on the holdout: best.json, defaults */
     double defaults_train; /* the defaults' fitness on the documents the search used */
+    /* The best of the top on the holdout, whether or not it became best.json
+     * (the defaults may stay): so a run shows what its search found. */
+    size_t top_rank;       /* its place in the training ranking; 0: unknown (older runs) */
+    double top_train;      /* its fitness on the documents the search used */
+    double top_holdout;    /* its mean F1 on the holdout */
+    double top_pvalue;     /* the sign-flip p-value of its gain over the defaults there;
+                              NaN: not tested (it is the defaults, or they were not evaluated) */
 };
 void cet_run_info_free(struct cet_run_info *info);
 

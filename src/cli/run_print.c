@@ -308,6 +308,11 @@ defaults:;
                f, which, n, info->holdout_docs, ind.fit - f, info->docs - info->holdout_docs,
                info->chosen_holdout - info->defaults_holdout, info->chosen_holdout,
                info->defaults_holdout);
+        if (info->top_rank && !isnan(info->top_pvalue))
+            printf("the search's best there, rank %zu: %+.4f in training, %+.4f on the held-out\n"
+                   "  documents (F1 %.4f), p = %.3g (sign-flip test; it must be below %g)\n",
+                   info->top_rank, info->top_train - f, info->top_holdout - info->defaults_holdout,
+                   info->top_holdout, info->top_pvalue, CET_HOLDOUT_ALPHA);
     }
     printf("best configuration: %s/best.json\n", cet_run_dir(run));
 done:

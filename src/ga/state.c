@@ -95,6 +95,7 @@ static cJSON *options_json(const struct cet_ga_options *o, int *bad)
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
     cJSON *j = cJSON_CreateObject();
+    JSON_OK(cJSON_AddStringToObject(j, "strategy", cet_strategy_names[o->strategy]));
     JSON_OK(cJSON_AddNumberToObject(j, "pop", (double)o->pop));
     JSON_OK(cJSON_AddNumberToObject(j, "generations", (double)o->generations));
     JSON_OK(cJSON_AddNumberToObject(j, "patience", (double)o->patience));
@@ -606,9 +607,20 @@ static int read_population(struct cet_json_reader *r, const cJSON *root, struct 
 static int read_strategy(struct cet_json_reader *r, const cJSON *root, struct cet_ga *ga)
 {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "strategy");
+    /* options' "strategy" (written since 2026-11-25 for run.json's
+     * settings) must name the same one. */
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "options");
+    const cJSON *os = cJSON_GetObjectItemCaseSensitive(o, "strategy");
+    const char *oname = os ? cet_jr_str(r, o, "strategy") : NULL;
+    if (r->failed)
+        return -1;
     ga->opt.strategy = CET_STRATEGY_GA;
-    if (!s)
+    if (!s) {
+        if (oname && strcmp(oname, cet_strategy_names[CET_STRATEGY_GA]))
+            return cet_jr_fail(r, os, "\"strategy\" names '%s', but the checkpoint holds no "
+                                      "strategy state", oname);
         return 0;
+    }
     if (!cJSON_IsObject(s))
         return cet_jr_fail(r, s, "\"strategy\" must be an object");
     const char *name = cet_jr_str(r, s, "name");
@@ -620,6 +632,9 @@ static int read_strategy(struct cet_json_reader *r, const cJSON *root, struct ce
                            k < 0 ? "unknown search strategy '%s'"
                                  : "the search strategy '%s' is not built",
                            name);
+    if (oname && strcmp(oname, name))
+        return cet_jr_fail(r, os, "\"strategy\" names '%s', but the strategy state is '%s'",
+                           oname, name);
     ga->opt.strategy = (enum cet_strategy_kind)k;
     if (cet_strategies[k].restore(ga, &ga->strategy_state, r->j, s, r->err)) {
         r->failed = 1;

@@ -81,6 +81,12 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
                                            isnan(run->defaults_train)
                                                ? cJSON_CreateNull()
                                                : cet_json_exact(run->defaults_train)));
+        JSON_OK(c && cJSON_AddNumberToObject(c, "top_rank", (double)run->top_rank));
+        JSON_OK(c && cJSON_AddItemToObject(c, "top_train", cet_json_exact(run->top_train)));
+        JSON_OK(c && cJSON_AddItemToObject(c, "top_holdout_f1", cet_json_exact(run->top_holdout)));
+        JSON_OK(c && cJSON_AddItemToObject(c, "top_p", isnan(run->top_pvalue)
+                                                            ? cJSON_CreateNull()
+                                                            : cet_json_exact(run->top_pvalue)));
     }
     if (run->template_ref)
         JSON_OK(cJSON_AddStringToObject(j, "template_ref", run->template_ref));
@@ -157,6 +163,13 @@ static int read_run(struct cet_json_reader *r, const cJSON *root, const char *pp
         run->defaults_train = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c, "train_defaults"))
                                   ? NAN
                                   : cet_jr_within(r, c, "train_defaults", -1e300, 1e300);
+        /* The best of the top (optional: checkpoints before 2026-11-25 lack it). */
+        const cJSON *tr = cJSON_GetObjectItemCaseSensitive(c, "top_rank");
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(c, "top_p");
+        run->top_rank = tr ? (size_t)cet_jr_whole(r, c, "top_rank", 0, 1000) : 0;
+        run->top_train = tr ? cet_jr_within(r, c, "top_train", -1e300, 1e300) : NAN;
+        run->top_holdout = tr ? cet_jr_within(r, c, "top_holdout_f1", 0, 1) : NAN;
+        run->top_pvalue = !p || cJSON_IsNull(p) ? NAN : cet_jr_within(r, c, "top_p", 0, 1);
         if (r->failed)
             return -1;
         run->has_chosen = 1;

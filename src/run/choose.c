@@ -10,7 +10,7 @@
  *   the top there (ties go to the better training rank) becomes best.json
  *   only if it beats the defaults on the holdout's pages beyond chance: a
  *   one-sided sign-flip test on the per-page F1 differences (racing's,
- *   cet_race_pvalue) with p < HOLDOUT_ALPHA.  Otherwise, when the search
+ *   cet_race_pvalue) with p < CET_HOLDOUT_ALPHA.  Otherwise, when the search
  *   evaluated the defaults, they stay: a run whose tuning only fits its
  *   training pages exports them (docs/experiment.md measures the rules).
  * - The run reports both gains over the defaults: on the documents the
@@ -32,9 +32,6 @@
 
 /* Below this, a quarter of the sample is too few pages to choose on. */
 enum { HOLDOUT_MIN_DOCS = 20 };
-/* A tuned setting replaces the defaults when its gain on the holdout's
- * pages has a sign-flip p-value below this. */
-#define HOLDOUT_ALPHA 0.2
 
 /* The number of folds one of which is the holdout; 0: no holdout. */
 static size_t holdout_folds(const struct cet_run *run)
@@ -137,15 +134,18 @@ int cet_run_choose(struct cet_run *run, struct cet_error *err)
             best = j;
     info->has_chosen = 1;
     info->chosen = rank[best];
-    info->chosen_rank = best + 1;
-    info->chosen_holdout = f1[best];
+    info->chosen_rank = info->top_rank = best + 1;
+    info->chosen_holdout = info->top_holdout = f1[best];
+    info->top_pvalue = NAN;
+    info->top_train = cet_ga_fitness(ga, rank[best]);
     if (def != CET_NPOS && rank[best] != def) {
         /* The defaults stay unless the best candidate beats them on the
          * holdout's pages beyond chance (a sign-flip test, as racing's). */
         size_t H = run->nhold;
         for (size_t i = 0; i < H; i++)
             diff[i] = sc[n * H + i].f1 - sc[best * H + i].f1;
-        if (!(cet_race_pvalue(diff, H) < HOLDOUT_ALPHA)) {
+        info->top_pvalue = cet_race_pvalue(diff, H);
+        if (!(info->top_pvalue < CET_HOLDOUT_ALPHA)) {
             info->chosen = def;
             info->chosen_holdout = f1[n];
             info->chosen_rank = 0;

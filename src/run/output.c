@@ -23,6 +23,7 @@
  *   generation that found it;
  * - run.json: what ran, on what, with which libraries, when.
  * Numbers in the CSV files have six decimals; the JSON fitness is exact. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,18 @@ static cJSON *final_json(const struct cet_ga *ga, const struct cet_run_info *run
     JSON_OK(cJSON_AddNumberToObject(j, "holdout_f1", run->chosen_holdout));
     JSON_OK(cJSON_AddNumberToObject(j, "holdout_f1_defaults", run->defaults_holdout));
     JSON_OK(cJSON_AddNumberToObject(j, "holdout_gain", run->chosen_holdout - run->defaults_holdout));
+    if (run->top_rank) { /* the search's best on the holdout, chosen or not */
+        cJSON *t = cJSON_AddObjectToObject(j, "top");
+        JSON_OK(t);
+        JSON_OK(t && cJSON_AddNumberToObject(t, "rank", (double)run->top_rank));
+        JSON_OK(t && cJSON_AddNumberToObject(t, "train_gain", run->top_train - run->defaults_train));
+        JSON_OK(t && cJSON_AddNumberToObject(t, "holdout_f1", run->top_holdout));
+        JSON_OK(t && cJSON_AddNumberToObject(t, "holdout_gain",
+                                             run->top_holdout - run->defaults_holdout));
+        JSON_OK(t && cJSON_AddItemToObject(t, "p_value", isnan(run->top_pvalue)
+                                                             ? cJSON_CreateNull()
+                                                             : cJSON_CreateNumber(run->top_pvalue)));
+    }
     return j;
 }
 

@@ -551,7 +551,7 @@ int cet_listen_check(const char *spec, struct cet_error *err)
 static int listen_on(const char *spec, int *family, struct cet_error *err)
 {
     char host[256];
-    const char *port;
+    const char *port = NULL; /* set by split_listen; -O3 cannot tell */
     if (split_listen(spec, host, sizeof host, &port, err))
         return -1;
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,

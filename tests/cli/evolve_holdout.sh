@@ -54,6 +54,12 @@ ok = fin["rule"] == "holdout" and abs(best - fin["holdout_f1"]) < 1e-5 and \
     abs(fin["holdout_gain"] - (fin["holdout_f1"] - fin["holdout_f1_defaults"])) < 1e-12 and \
     (all(mean(f"{tmp}/top{i}.eval") <= best + 1e-5 for i in range(1, k + 1)) or
      (abs(best - dflt) < 1e-5 and fin["holdout_gain"] == 0))
+# "top": the best of top.json on the holdout, chosen or not, and the test
+# that decided: the defaults stay only when its p-value is 0.2 or more.
+t, tops = fin["top"], [mean(f"{tmp}/top{i}.eval") for i in range(1, k + 1)]
+ok = ok and 1 <= t["rank"] <= k and abs(tops[t["rank"] - 1] - max(tops)) < 1e-5 and \
+    abs(t["holdout_f1"] - max(tops)) < 1e-5 and \
+    (t["p_value"] is None or (t["p_value"] >= 0.2) == (fin["chosen_rank"] == 0))
 sys.exit(0 if ok else 1)
 EOF
 
