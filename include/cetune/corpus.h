@@ -22,6 +22,10 @@ struct cet_entry {
     int gold_missing;  /* no gold file or no entry */
     int cleaneval;     /* gold needs CleanEval clean-up */
     int gold_pseudo;   /* gold_inline is a pseudo-gold (template.h), used as it is */
+    uint32_t *unscored; /* pseudo-gold: the text nodes it is unsure of, which the word
+                           metric leaves out: ranges [unscored[2j], unscored[2j+1]) of
+                           indices into the page's texts, ascending; NULL: none */
+    size_t nunscored;   /* ranges in unscored */
     size_t max_bytes;  /* a larger page is skipped with its reason (0: CET_MAX_PAGE_BYTES;
                           evaluate --max-body) */
 };

@@ -32,6 +32,9 @@ enum {
      * node and the one before it (enum cet_sep, cet_node_sep) */
     CET_NF_SEP_SHIFT = 3,
     CET_NF_SEP_MASK = 7 << 3,
+    /* text: the word metric leaves it out of the extract, as its gold
+     * leaves it out (a pseudo-gold unsure of it: cet_entry.unscored) */
+    CET_NF_UNSCORED = 1 << 6,
 };
 
 /* What separates a text node from the text before it when the page is laid

@@ -139,6 +139,7 @@ static void entry_free(struct cet_entry *x)
     free(x->html_path);
     free(x->gold_path);
     free(x->gold_inline);
+    free(x->unscored);
 }
 
 void cet_entries_free(struct cet_entries *e)
@@ -417,6 +418,17 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned fla
     if (cet_doc_parse(out, html.p, html.len, gold, gold_len, err))
         goto done;
     struct cet_doc *d = *out;
+    for (size_t j = 0; j < e->nunscored && !(flags & CET_LOAD_PAGE_ONLY); j++) {
+        uint32_t a = e->unscored[2 * j], b = e->unscored[2 * j + 1];
+        if (a > b || b > d->ntexts) {
+            cet_doc_free(d);
+            *out = NULL;
+            cet_fail(err, "the page changed since its pseudo-gold was made");
+            goto done;
+        }
+        for (uint32_t k = a; k < b; k++)
+            d->nodes[d->texts[k]].flags |= CET_NF_UNSCORED;
+    }
     if (!(flags & CET_LOAD_GOLD_TEXT)) {
         free(d->gold_text);
         d->gold_text = NULL;

@@ -208,7 +208,7 @@ static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_sc
     const uint8_t *keep = s->sel.keep;
     for (uint32_t k = 0; k < d->ntexts; k++) {
         uint32_t i = d->texts[k];
-        if (!keep[i])
+        if (!keep[i] || (d->nodes[i].flags & CET_NF_UNSCORED))
             continue;
         take_text(s, d, k, &na);
         n += d->nodes[i].w1 - d->nodes[i].w0;
@@ -216,6 +216,8 @@ static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_sc
     /* Extra nodes are text nodes (cet_sel_add_extra). */
     for (uint32_t j = 0; j < s->sel.nextra; j++) {
         uint32_t i = s->sel.extra[j];
+        if (d->nodes[i].flags & CET_NF_UNSCORED)
+            continue;
         take_text(s, d, text_index(d, i), &na);
         n += d->nodes[i].w1 - d->nodes[i].w0;
     }

@@ -164,23 +164,50 @@ enum {
     E_GOLD_INLINE = 8,
     E_SEEN = 16,
     E_GOLD_PSEUDO = 32,
-    E_MAX_BYTES = 64 /* then max_bytes, in decimal, after the strings */
+    E_MAX_BYTES = 64, /* then max_bytes, in decimal, after the strings */
+    E_UNSCORED = 128  /* then the unscored ranges, in decimal, after max_bytes */
 };
+
+/* The unscored ranges as one string: the bounds in decimal, space-separated. */
+static int pack_unscored(struct cet_buf *b, const struct cet_entry *e)
+{
+    for (size_t j = 0; j < 2 * e->nunscored; j++)
+        if (cet_buf_printf(b, j ? " %u" : "%u", (unsigned)e->unscored[j]))
+            return -1;
+    return cet_buf_add(b, "", 1);
+}
+
+static int unpack_unscored(struct cet_entry *e, const char *s)
+{
+    size_t n = 0;
+    for (const char *p = s; *p; p++)
+        n += *p == ' ';
+    if (!*s || n % 2 == 0 || !(e->unscored = malloc((n + 1) * sizeof *e->unscored)))
+        return -1;
+    e->nunscored = (n + 1) / 2;
+    char *end = (char *)s;
+    for (size_t j = 0; j <= n; j++)
+        e->unscored[j] = (uint32_t)strtoul(end, &end, 10);
+    return 0;
+}
 
 static int pack_entry(struct cet_buf *b, const struct cet_entry *e, int seen)
 {
-    char flags = (char)((e->gold_missing ? E_GOLD_MISSING : 0) | (e->cleaneval ? E_CLEANEVAL : 0) |
+    unsigned char flags =
+        (unsigned char)((e->gold_missing ? E_GOLD_MISSING : 0) | (e->cleaneval ? E_CLEANEVAL : 0) |
                         (e->gold_path ? E_GOLD_PATH : 0) | (e->gold_inline ? E_GOLD_INLINE : 0) |
                         (e->gold_pseudo ? E_GOLD_PSEUDO : 0) | (e->max_bytes ? E_MAX_BYTES : 0) |
-                        (seen ? E_SEEN : 0));
+                        (e->nunscored ? E_UNSCORED : 0) | (seen ? E_SEEN : 0));
     char max[24];
     snprintf(max, sizeof max, "%zu", e->max_bytes);
-    return cet_buf_add(b, &flags, 1) || cet_buf_add(b, e->package, strlen(e->package) + 1) ||
+    return cet_buf_add(b, (const char *)&flags, 1) ||
+           cet_buf_add(b, e->package, strlen(e->package) + 1) ||
            cet_buf_add(b, e->name, strlen(e->name) + 1) ||
            cet_buf_add(b, e->html_path, strlen(e->html_path) + 1) ||
            (e->gold_path && cet_buf_add(b, e->gold_path, strlen(e->gold_path) + 1)) ||
            (e->gold_inline && cet_buf_add(b, e->gold_inline, strlen(e->gold_inline) + 1)) ||
-           (e->max_bytes && cet_buf_add(b, max, strlen(max) + 1));
+           (e->max_bytes && cet_buf_add(b, max, strlen(max) + 1)) ||
+           (e->nunscored && pack_unscored(b, e));
 }
 
 /* The next string of p[*at .. len), copied; NULL when out of memory or bytes. */
@@ -205,7 +232,7 @@ static int unpack_entries(struct cet_entries *out, uint8_t **seen, const char *p
     for (size_t i = 0; i < n; i++) {
         if (at >= len)
             return -1;
-        int flags = p[at++];
+        int flags = (unsigned char)p[at++];
         struct cet_entry *e = &out->v[out->n++];
         e->gold_missing = (flags & E_GOLD_MISSING) != 0;
         e->cleaneval = (flags & E_CLEANEVAL) != 0;
@@ -222,6 +249,13 @@ static int unpack_entries(struct cet_entries *out, uint8_t **seen, const char *p
                 return -1;
             e->max_bytes = (size_t)strtoull(max, NULL, 10);
             free(max);
+        }
+        if (flags & E_UNSCORED) {
+            char *u = take_str(p, len, &at);
+            int bad = !u || unpack_unscored(e, u);
+            free(u);
+            if (bad)
+                return -1;
         }
     }
     return 0;
