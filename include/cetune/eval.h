@@ -100,21 +100,26 @@ int cet_corpus_load_dirs(struct cet_corpus *c, struct cet_entries *e, const char
 
 /* Pseudo-gold (template.h) for the entries whose gold is missing: each
  * package with such an entry is read (with up to `threads` threads), the
- * reference configuration extracts from its pages, and their family's
- * repetition corrects that into the gold of the entries without one
- * (inline, gold_pseudo); entries with gold keep it.  A page that cannot be
- * read keeps its missing gold (loading it later gives the reason).  Fails
+ * nref reference configurations (1 to CET_TEMPLATE_MAX_REFS) extract from
+ * its pages, and their family's repetition corrects that into the gold of
+ * the entries without one (inline, gold_pseudo, and the unsure text nodes
+ * as unscored); entries with gold keep it.  A page that cannot be read
+ * keeps its missing gold (loading it later gives the reason).  Fails
  * naming the package when a family is too small to show repetition. */
 struct cet_template_opts;
 int cet_template_entries(struct cet_entries *e, const struct cet_template_opts *o,
-                         const struct cet_config *ref, int threads, struct cet_error *err);
+                         const struct cet_config *refs, size_t nref, int threads,
+                         struct cet_error *err);
 
 /* Scans the corpora into e and gives the entries without gold their
- * pseudo-gold (cet_template_entries with the default rule), the reference
- * read from the configuration file ref_path.  Then load with
- * CET_LOAD_SCANNED. */
+ * pseudo-gold (cet_template_entries with the default rule), the references
+ * read from the configuration files ref_paths[0 .. npaths), then, when
+ * defaults is not NULL, that description's defaults (evolve's starting
+ * point).  Then load with CET_LOAD_SCANNED. */
+struct cet_params_desc;
 int cet_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndirs,
-                      const char *ref_path, int threads, struct cet_error *err);
+                      const char *const *ref_paths, size_t npaths,
+                      const struct cet_params_desc *defaults, int threads, struct cet_error *err);
 
 /* ---- scoring configurations on a corpus (what `cetune evaluate` prints) ---- */
 

@@ -84,8 +84,11 @@ struct cet_run_info {
     char adhosts[17];      /* digest of the ad-host list in use (cet_adhosts_digest); "" unknown */
     char *adhosts_file;    /* its file, or NULL (built in) */
     long folds;            /* --folds K, or 0 */
-    char *template_ref;    /* --fitness template: the reference configuration (absolute),
-                              or NULL for gold fitness */
+    char **template_refs;  /* --fitness template: the reference configurations (absolute);
+                              NULL for gold fitness */
+    size_t ntemplate_refs;
+    int template_defaults; /* --fitness template: the description's defaults are a
+                              reference too */
     char **fold_args;      /* the evolve options every fold run gets (with --folds) */
     size_t nfold_args;
     /* The final choice on a holdout (src/run/choose.c).  A tuned setting
@@ -124,8 +127,11 @@ struct cet_run_settings {
     const char *command;           /* how the run was started, for run.json */
     int threads;                   /* 0 = all cores */
     long folds;                    /* --folds K (the caller runs them), or 0 */
-    const char *template_ref;      /* --fitness template: the reference configuration the
-                                      caller's entries got their pseudo-gold with, or NULL */
+    const char *const *template_refs; /* --fitness template: the reference configurations
+                                         the caller's entries got their pseudo-gold with
+                                         (NULL: gold fitness) */
+    size_t ntemplate_refs;
+    int template_defaults;         /* ... and the description's defaults with them */
     char *const *fold_args;        /* the evolve options of every fold run (copied) */
     size_t nfold_args;
 };

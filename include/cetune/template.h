@@ -16,7 +16,10 @@
  * template, plus the family's content places that the reference missed, and
  * nothing on another kind of page.  So the family's repetition labels what
  * one page alone cannot show, and the reference decides what repetition
- * cannot (which unique text is an article). */
+ * cannot (which unique text is an article).  With several references (evolve
+ * adds the description's defaults to the shipped configuration), a block
+ * they disagree on and the family does not decide is *unsure*: left out of
+ * the fitness, of the extract as of the gold, rather than forced either way. */
 #ifndef CETUNE_TEMPLATE_H
 #define CETUNE_TEMPLATE_H
 
@@ -45,22 +48,30 @@ struct cet_template_opts {
     double short_share;  /* a page with most of its content at slots that are not common
                             and fewer content words than this share of the family's
                             median is another kind of page: no content (0.25) */
+    int unsure;          /* 1: a block the references disagree on (and the family does
+                            not decide) is unsure, left out of the fitness; 0: the
+                            first reference decides it (1) */
 };
+
+/* A text node's mark (cet_template_marks). */
+enum { CET_TEMPLATE_OUT = 0, CET_TEMPLATE_CONTENT = 1, CET_TEMPLATE_UNSURE = 2 };
+/* References of one pseudo-gold at most: one bit each in a page's ref bytes. */
+#define CET_TEMPLATE_MAX_REFS 8
 
 void cet_template_default(struct cet_template_opts *o);
 
-/* Marks the content of the n pages of one family (package `family`):
- * ref[i][k] and marks[i][k] are 1 when text node k of page i
- * (docs[i]->texts[k]) is kept by the reference, and is pseudo-gold content;
- * each holds docs[i]->ntexts bytes.  Fails when n < o->min_pages (naming
- * the family) or out of memory. */
+/* Marks the content of the n pages of one family (package `family`): bit r
+ * of ref[i][k] is 1 when reference r (of nref, 1 to CET_TEMPLATE_MAX_REFS)
+ * keeps text node k of page i (docs[i]->texts[k]); marks[i][k] is its
+ * CET_TEMPLATE_* mark.  Each holds docs[i]->ntexts bytes.  Fails when
+ * n < o->min_pages (naming the family), on a bad nref, or out of memory. */
 int cet_template_marks(struct cet_doc *const *docs, size_t n, const char *family,
                        const struct cet_template_opts *o, const uint8_t *const *ref,
-                       uint8_t **marks, struct cet_error *err);
+                       size_t nref, uint8_t **marks, struct cet_error *err);
 
-/* The words of the marked text nodes into out (emptied first): words part
- * with a space, blocks with a line break.  What the word metric reads of
- * it is exactly those words. */
+/* The words of the text nodes marked content into out (emptied first):
+ * words part with a space, blocks with a line break.  What the word metric
+ * reads of it is exactly those words. */
 int cet_template_text(const struct cet_doc *d, const uint8_t *marks, struct cet_buf *out);
 
 CET_END_DECL

@@ -224,18 +224,25 @@ int cli_adhosts(const char *opt)
 }
 
 int cli_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndirs,
-                      const char **ref, char *buf, size_t size, int threads, unsigned *flags)
+                      struct cli_list *refs, const struct cet_params_desc *defaults, char *buf,
+                      size_t size, int threads, unsigned *flags)
 {
     struct cet_error err;
     int rc;
-    if (!*ref) {
+    if (!refs->n) {
         if ((rc = cli_shipped_config(buf, size)))
             return rc;
-        *ref = buf;
+        if (cli_list_add(refs, buf)) {
+            cli_error("out of memory");
+            return CLI_RUNTIME;
+        }
     }
     fprintf(stderr, "cetune: pseudo-gold from each family's repetition for the pages without "
-                    "gold, correcting %s\n", *ref);
-    if (cet_template_scan(e, dirs, ndirs, *ref, threads, &err)) {
+                    "gold, correcting %s", refs->v[0]);
+    for (size_t i = 1; i < refs->n; i++)
+        fprintf(stderr, "%s%s", i + 1 == refs->n && !defaults ? " and " : ", ", refs->v[i]);
+    fprintf(stderr, "%s\n", defaults ? " and the description's defaults" : "");
+    if (cet_template_scan(e, dirs, ndirs, refs->v, refs->n, defaults, threads, &err)) {
         cli_error("--fitness template: %s", err.msg);
         return CLI_RUNTIME;
     }

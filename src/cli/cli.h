@@ -40,11 +40,14 @@ void cli_configs_free(struct cli_configs *c);
 int cli_shipped_config(char *out, size_t size);
 /* --fitness template: scans the corpora into e, the pages without gold
  * getting their family's pseudo-gold (cet_template_scan) with the reference
- * configuration *ref, the shipped one when NULL (its path is then put in
- * buf[size] and *ref), and adds CET_LOAD_SCANNED to *flags for the load that
- * follows.  Returns 0, or an exit code after printing. */
+ * configurations in refs (the shipped one when empty: its path is then put
+ * in buf[size] and added to refs) and, when not NULL, the defaults of the
+ * description; adds CET_LOAD_SCANNED to *flags for the load that follows.
+ * Returns 0, or an exit code after printing. */
+struct cet_params_desc;
 int cli_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndirs,
-                      const char **ref, char *buf, size_t size, int threads, unsigned *flags);
+                      struct cli_list *refs, const struct cet_params_desc *defaults, char *buf,
+                      size_t size, int threads, unsigned *flags);
 
 /* Where evolve loads and evaluates its training sample (main.c): NULL,
  * this process, except in the MPI build, where the ranks share it

@@ -479,8 +479,8 @@ static int parse_show(const char *cmd, const struct cli_opt *o, void *field, con
 
 struct args {
     struct cli_configs cfgs;
-    struct cli_list dirs;
-    const char *sample, *extracts, *template_ref;
+    struct cli_list dirs, template_refs;
+    const char *sample, *extracts;
     int metric, fmt, per_doc, show, fitness;
     long threads;
     size_t max_body;
@@ -521,9 +521,10 @@ static const struct cli_opt options[] = {
     {.name = "fitness", .type = CLI_ENUM, .off = ARG(fitness), .values = fitnesses,
      .help = "score against: gold, the gold files; template, their family's pseudo-gold for "
              "pages without gold (docs/template.md)"},
-    {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_STR, .off = ARG(template_ref),
-     .def = "the shipped configuration",
-     .help = "with --fitness template: the extraction the family's repetition corrects"},
+    {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_LIST, .off = ARG(template_refs),
+     .flags = CLI_MANY, .def = "the shipped configuration",
+     .help = "with --fitness template: an extraction the family's repetition corrects; "
+             "repeatable (blocks they disagree on are left out)"},
     {.name = "per-doc", .type = CLI_FLAG, .off = ARG(per_doc),
      .help = "one row per document instead of per package (of each configuration)"},
     {.name = "format", .type = CLI_ENUM, .off = ARG(fmt), .values = formats,
@@ -586,14 +587,13 @@ static int cmd_evaluate(int argc, char **argv)
     for (size_t j = 0; j < cfgs.n; j++)
         flags |= cfgs.v[j].ex->load;
     char shipped[4096];
-    const char *ref = a.template_ref;
     if (a.fitness && metric != CET_METRIC_WORD) {
         rc = cli_usage("evaluate", "--fitness template scores words only (--metric word): the "
                                    "pseudo-gold is the words of the page");
         goto done;
     }
-    if (a.fitness && (rc = cli_template_scan(&entries, dirs.v, dirs.n, &ref, shipped,
-                                             sizeof shipped, (int)threads, &flags)))
+    if (a.fitness && (rc = cli_template_scan(&entries, dirs.v, dirs.n, &a.template_refs, NULL,
+                                             shipped, sizeof shipped, (int)threads, &flags)))
         goto done;
     if (a.max_body < CET_MAX_PAGE_BYTES) { /* the entries carry the limit, to any rank */
         if (!(flags & CET_LOAD_SCANNED) && cet_corpus_scan(&entries, dirs.v, dirs.n, &err)) {
@@ -661,5 +661,6 @@ done:
     cet_guard_free(guard);
     cli_configs_free(&cfgs);
     cli_list_free(&dirs);
+    cli_list_free(&a.template_refs);
     return rc;
 }

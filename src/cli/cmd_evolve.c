@@ -21,10 +21,10 @@
 
 /* What the command line asked for. */
 struct args {
-    const char *params, *sample, *out, *resume, *template_ref;
-    struct cli_list dirs, seed_configs, validate;
+    const char *params, *sample, *out, *resume;
+    struct cli_list dirs, seed_configs, validate, template_refs;
     long sample_size, threads, top, folds;
-    int by_package, force, select, strategy, no_race, fitness, quiet;
+    int by_package, force, select, strategy, no_race, fitness, quiet, no_template_defaults;
     double progress;
     struct cet_ga_options opt;
 };
@@ -156,9 +156,12 @@ static const struct cli_opt options[] = {
     {.name = "fitness", .type = CLI_ENUM, .off = ARG(fitness), .values = fitnesses,
      .help = "train against: gold, the gold files; template, their family's pseudo-gold for "
              "pages without gold (docs/template.md)"},
-    {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_STR, .off = ARG(template_ref),
-     .def = "the shipped configuration",
-     .help = "with --fitness template: the extraction the family's repetition corrects"},
+    {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_LIST, .off = ARG(template_refs),
+     .flags = CLI_MANY, .def = "the shipped configuration",
+     .help = "with --fitness template: an extraction the family's repetition corrects, beside "
+             "the description's defaults; repeatable (blocks they disagree on are left out)"},
+    {.name = "no-template-defaults", .type = CLI_FLAG, .off = ARG(no_template_defaults),
+     .help = "with --fitness template: the description's defaults are not a reference"},
     {.name = "validate", .arg = "CORPUS", .type = CLI_LIST, .off = ARG(validate),
      .flags = CLI_MANY, .help = "when the run ends, score the best individuals and the defaults "
                                 "on this corpus into validation.csv; repeatable"},
@@ -391,9 +394,10 @@ static int cmd_evolve(int argc, char **argv)
     cli_catch_signals();
     unsigned flags = d->ex->load;
     char shipped[4096];
-    const char *ref = a.template_ref;
-    if (a.fitness && (rc = cli_template_scan(&entries, a.dirs.v, a.dirs.n, &ref, shipped,
-                                             sizeof shipped, (int)a.threads, &flags)))
+    if (a.fitness &&
+        (rc = cli_template_scan(&entries, a.dirs.v, a.dirs.n, &a.template_refs,
+                                a.no_template_defaults ? NULL : d, shipped, sizeof shipped,
+                                (int)a.threads, &flags)))
         goto done;
     if (a.sample_size >= 0)
         rc = cli_sample_corpus(&corpus, &entries, a.dirs.v, a.dirs.n, (size_t)a.sample_size,
@@ -418,7 +422,8 @@ static int cmd_evolve(int argc, char **argv)
         .sample_size = a.sample_size, .by_package = a.by_package, .validate = a.validate.v,
         .nvalidate = a.validate.n, .top = (size_t)a.top, .command = cmd,
         .threads = (int)a.threads, .folds = a.folds, .fold_args = folds, .nfold_args = nfold,
-        .template_ref = a.fitness ? ref : NULL};
+        .template_refs = a.fitness ? a.template_refs.v : NULL,
+        .ntemplate_refs = a.template_refs.n, .template_defaults = !a.no_template_defaults};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "
@@ -450,6 +455,7 @@ done:
     cli_list_free(&a.dirs);
     cli_list_free(&a.seed_configs);
     cli_list_free(&a.validate);
+    cli_list_free(&a.template_refs);
     free(dir);
     free(cmd);
     cet_run_fold_args_free(folds, nfold);

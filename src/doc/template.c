@@ -28,6 +28,7 @@ void cet_template_default(struct cet_template_opts *o)
     o->number_share = 0.3;
     o->link_share = 0.5;
     o->short_share = 0.25;
+    o->unsure = 1;
 }
 
 #define FNV_BASIS 0xcbf29ce484222325ULL
@@ -247,33 +248,51 @@ static const struct slot_stat *slot_find(const struct slot_stat *v, size_t n, ui
     return &v[lower_bound(v, n, sizeof *v, slot)];
 }
 
-/* Marks page i's content; returns its content words in *words and those at
- * common slots in *common_words. */
+/* How many of the nref references keep block b: more than half its words. */
+static size_t block_keeps(const struct cet_doc *d, const struct block *b, const uint8_t *ref,
+                          size_t nref)
+{
+    uint32_t kept[CET_TEMPLATE_MAX_REFS] = {0};
+    for (uint32_t k = b->first; k <= b->last; k++)
+        for (size_t r = 0; r < nref; r++)
+            if (ref[k] >> r & 1)
+                kept[r] += d->nodes[d->texts[k]].w1 - d->nodes[d->texts[k]].w0;
+    size_t keeps = 0;
+    for (size_t r = 0; r < nref; r++)
+        keeps += 2 * kept[r] > b->words;
+    return keeps;
+}
+
+/* Marks page i's content; returns its content and unsure words (what might
+ * be content) in *words and those at common slots in *common_words. */
 static void mark_page(const struct cet_doc *d, const struct page *pg, const uint8_t *ref,
-                      const struct counts *slots, const struct counts *pairs,
+                      size_t nref, const struct counts *slots, const struct counts *pairs,
                       const struct slot_stat *stats, size_t nstats, size_t n, double repeat,
                       const struct cet_template_opts *o, uint8_t *marks, double *words,
                       double *common_words)
 {
-    memset(marks, 0, d->ntexts);
+    memset(marks, CET_TEMPLATE_OUT, d->ntexts);
     *words = *common_words = 0;
     for (size_t j = 0; j < pg->n; j++) {
         const struct block *b = &pg->b[j];
         const struct slot_stat *st = slot_find(stats, nstats, b->slot);
         double presence = (double)count_of(slots, b->slot) / (double)n;
-        uint32_t kept = 0;
-        for (uint32_t k = b->first; k <= b->last; k++)
-            if (ref[k])
-                kept += d->nodes[d->texts[k]].w1 - d->nodes[d->texts[k]].w0;
+        /* Template, link lists and text outside any block are never content. */
+        if (b->node == CET_NONE || (double)count_of(pairs, b->text) >= repeat ||
+            (double)b->links >= o->link_share * (double)b->words)
+            continue;
         /* A content place the reference missed adds prose, not a dateline. */
         int place = presence >= o->place && (double)st->unique >= o->place * (double)st->blocks &&
                     (double)b->numbers < o->number_share * (double)b->words;
-        int content = b->node != CET_NONE && (2 * kept > b->words || place) &&
-                      (double)count_of(pairs, b->text) < repeat &&
-                      (double)b->links < o->link_share * (double)b->words;
-        if (!content)
+        size_t keeps = block_keeps(d, b, ref, nref);
+        uint8_t mark = place || keeps == nref ? CET_TEMPLATE_CONTENT
+                       : keeps == 0           ? CET_TEMPLATE_OUT
+                       : o->unsure            ? CET_TEMPLATE_UNSURE
+                       : block_keeps(d, b, ref, 1) ? CET_TEMPLATE_CONTENT
+                                                   : CET_TEMPLATE_OUT;
+        memset(marks + b->first, mark, b->last - b->first + 1);
+        if (mark == CET_TEMPLATE_OUT)
             continue;
-        memset(marks + b->first, 1, b->last - b->first + 1);
         *words += b->words;
         if (presence >= o->common)
             *common_words += b->words;
@@ -282,8 +301,11 @@ static void mark_page(const struct cet_doc *d, const struct page *pg, const uint
 
 int cet_template_marks(struct cet_doc *const *docs, size_t n, const char *family,
                        const struct cet_template_opts *o, const uint8_t *const *ref,
-                       uint8_t **marks, struct cet_error *err)
+                       size_t nref, uint8_t **marks, struct cet_error *err)
 {
+    if (nref == 0 || nref > CET_TEMPLATE_MAX_REFS)
+        return cet_fail(err, "a pseudo-gold needs 1 to %d references, not %zu",
+                        CET_TEMPLATE_MAX_REFS, nref);
     if (n < o->min_pages || n == 0)
         return cet_fail(err,
                         "package %s has %zu usable page%s: a site family's repetition needs at "
@@ -307,7 +329,7 @@ int cet_template_marks(struct cet_doc *const *docs, size_t n, const char *family
     if (repeat < (double)o->repeat)
         repeat = (double)o->repeat;
     for (size_t i = 0; i < n; i++)
-        mark_page(docs[i], &pages[i], ref[i], &slots, &pairs, stats, nstats, n, repeat, o,
+        mark_page(docs[i], &pages[i], ref[i], nref, &slots, &pairs, stats, nstats, n, repeat, o,
                   marks[i], &words[i], &words[n + i]);
     /* Another kind of page: little content, most of it at uncommon slots. */
     memcpy(words + 2 * n, words, n * sizeof *words);
@@ -315,7 +337,7 @@ int cet_template_marks(struct cet_doc *const *docs, size_t n, const char *family
     double median = n % 2 ? words[2 * n + n / 2] : (words[2 * n + n / 2 - 1] + words[2 * n + n / 2]) / 2;
     for (size_t i = 0; i < n; i++)
         if (2 * words[n + i] < words[i] && words[i] < o->short_share * median)
-            memset(marks[i], 0, docs[i]->ntexts);
+            memset(marks[i], CET_TEMPLATE_OUT, docs[i]->ntexts);
     rc = 0;
 done:
     if (rc)
@@ -339,7 +361,7 @@ int cet_template_text(const struct cet_doc *d, const uint8_t *marks, struct cet_
         return -1;
     for (uint32_t k = 0; k < d->ntexts; k++) {
         const struct cet_node *t = &d->nodes[d->texts[k]];
-        if (!marks[k] || t->w1 == t->w0)
+        if (marks[k] != CET_TEMPLATE_CONTENT || t->w1 == t->w0)
             continue;
         for (uint32_t w = t->w0; w < t->w1; w++) {
             const char *sep = !open ? "" : w == t->w0 && t->block != block ? "\n" : " ";

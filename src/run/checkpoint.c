@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cetune/template.h"
 #include "ga/state.h"
 #include "util/json.h"
 #include "run_internal.h"
@@ -33,7 +34,9 @@ void cet_run_info_free(struct cet_run_info *run)
         free(run->validate[i]);
     free(run->validate);
     free(run->adhosts_file);
-    free(run->template_ref);
+    for (size_t i = 0; i < run->ntemplate_refs; i++)
+        free(run->template_refs[i]);
+    free(run->template_refs);
     for (size_t i = 0; i < run->nfold_args; i++)
         free(run->fold_args[i]);
     free(run->fold_args);
@@ -88,8 +91,11 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
                                                             ? cJSON_CreateNull()
                                                             : cet_json_exact(run->top_pvalue)));
     }
-    if (run->template_ref)
-        JSON_OK(cJSON_AddStringToObject(j, "template_ref", run->template_ref));
+    if (run->template_refs) {
+        JSON_OK(cJSON_AddItemToObject(j, "template_refs",
+                                      strings(run->template_refs, run->ntemplate_refs, bad)));
+        JSON_OK(cJSON_AddBoolToObject(j, "template_defaults", run->template_defaults));
+    }
     if (run->folds) {
         JSON_OK(cJSON_AddNumberToObject(j, "folds", (double)run->folds));
         JSON_OK(cJSON_AddItemToObject(j, "fold_args",
@@ -200,13 +206,31 @@ static int read_run(struct cet_json_reader *r, const cJSON *root, const char *pp
                            "\"adhosts\" must be 16 hex digits and \"adhosts_file\" a string");
     if (ah)
         memcpy(run->adhosts, ah->valuestring, 17);
-    /* Optional: runs with gold fitness have none. */
+    /* Optional: runs with gold fitness have none; a run from before several
+     * references has its one as "template_ref" and no defaults among them. */
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "template_ref");
+    const cJSON *td = cJSON_GetObjectItemCaseSensitive(root, "template_defaults");
     if (tr && !cJSON_IsString(tr))
         return cet_jr_fail(r, tr, "\"template_ref\" must be a string");
+    if (td && !cJSON_IsBool(td))
+        return cet_jr_fail(r, td, "\"template_defaults\" must be true or false");
+    const cJSON *trs = cJSON_GetObjectItemCaseSensitive(root, "template_refs");
+    size_t max_refs = CET_TEMPLATE_MAX_REFS - (td && cJSON_IsTrue(td));
+    if (trs && cet_jr_strings(r, root, "template_refs", "configuration paths", 0,
+                              &run->template_refs, &run->ntemplate_refs))
+        return -1;
+    if (trs && (!run->ntemplate_refs || run->ntemplate_refs > max_refs))
+        return cet_jr_fail(r, trs, "\"template_refs\" must list 1 to %zu configurations",
+                           max_refs);
+    run->template_defaults = td && cJSON_IsTrue(td);
+    if (tr && !run->template_refs &&
+        (!(run->template_refs = calloc(2, sizeof *run->template_refs)) ||
+         !(run->template_refs[run->ntemplate_refs++] = strdup(tr->valuestring)))) {
+        r->failed = 1;
+        return cet_fail(r->err, "out of memory");
+    }
     if (!(run->command = strdup(command)) ||
-        (ahf && !(run->adhosts_file = strdup(ahf->valuestring))) ||
-        (tr && !(run->template_ref = strdup(tr->valuestring)))) {
+        (ahf && !(run->adhosts_file = strdup(ahf->valuestring)))) {
         r->failed = 1;
         return cet_fail(r->err, "out of memory");
     }

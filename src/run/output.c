@@ -267,9 +267,12 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
     else
         JSON_OK(cJSON_AddStringToObject(sample, "from", "all documents"));
     JSON_OK(cJSON_AddBoolToObject(sample, "by_package", run->by_package));
-    JSON_OK(cJSON_AddStringToObject(j, "fitness", run->template_ref ? "template" : "gold"));
-    if (run->template_ref)
-        JSON_OK(cJSON_AddStringToObject(j, "template_ref", run->template_ref));
+    JSON_OK(cJSON_AddStringToObject(j, "fitness", run->template_refs ? "template" : "gold"));
+    cJSON *refs = run->template_refs ? cJSON_AddArrayToObject(j, "template_refs") : NULL;
+    for (size_t i = 0; refs && i < run->ntemplate_refs; i++)
+        JSON_OK(cJSON_AddItemToArray(refs, cJSON_CreateString(run->template_refs[i])));
+    if (run->template_refs)
+        JSON_OK(refs && cJSON_AddBoolToObject(j, "template_defaults", run->template_defaults));
     if (run->folds)
         JSON_OK(cJSON_AddNumberToObject(j, "folds", (double)run->folds));
     JSON_OK(cJSON_AddNumberToObject(sample, "documents", (double)run->docs));

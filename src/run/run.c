@@ -332,8 +332,16 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     info->docs = (long)run->train.ndocs;
     info->top = s->top ? s->top : 5;
     info->folds = s->folds;
-    if (s->template_ref && !(info->template_ref = realpath(s->template_ref, NULL)))
-        return cet_fail(err, "%s: %s", s->template_ref, strerror(errno));
+    if (s->template_refs) {
+        if (!(info->template_refs = calloc(s->ntemplate_refs + 1, sizeof *info->template_refs)))
+            return cet_fail(err, "out of memory");
+        for (; info->ntemplate_refs < s->ntemplate_refs; info->ntemplate_refs++) {
+            const char *ref = s->template_refs[info->ntemplate_refs];
+            if (!(info->template_refs[info->ntemplate_refs] = realpath(ref, NULL)))
+                return cet_fail(err, "%s: %s", ref, strerror(errno));
+        }
+        info->template_defaults = s->template_defaults;
+    }
     if (s->nfold_args &&
         !(info->fold_args = calloc(s->nfold_args + 1, sizeof *info->fold_args)))
         return cet_fail(err, "out of memory");
@@ -407,9 +415,10 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
      * reference: the same gold as when it started. */
     unsigned flags = run->desc.ex->load;
     int rc = 0;
-    if (info->template_ref) {
+    if (info->template_refs) {
         rc = cet_template_scan(&run->entries, (const char *const *)info->dirs, info->ndirs,
-                               info->template_ref, threads, err);
+                               (const char *const *)info->template_refs, info->ntemplate_refs,
+                               info->template_defaults ? &run->desc : NULL, threads, err);
         flags |= CET_LOAD_SCANNED;
     }
     if (rc == 0)

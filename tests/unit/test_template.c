@@ -98,7 +98,7 @@ static void test_template__family(void)
     struct cet_error err;
     cet_template_default(&o);
     load_family(&f, NPAGES);
-    CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref,
+    CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref, 1,
                              f.marks, &err) == 0);
     for (size_t i = 0; i < NPAGES; i++) {
         const struct cet_doc *d = f.docs[i];
@@ -134,16 +134,71 @@ static void test_template__too_few_pages(void)
     struct cet_error err;
     cet_template_default(&o);
     load_family(&f, 5);
-    CHECK(cet_template_marks(f.docs, 5, "tiny", &o, (const uint8_t *const *)f.ref, f.marks,
+    CHECK(cet_template_marks(f.docs, 5, "tiny", &o, (const uint8_t *const *)f.ref, 1, f.marks,
                              &err) == -1);
     CHECK(strstr(err.msg, "package tiny has 5 usable pages") != NULL);
     CHECK(strstr(err.msg, "at least 6") != NULL);
     free_family(&f, 5);
 }
 
+/* Two references (bits 0 and 1 of ref): the second also keeps the footer on
+ * every page, drops paragraph c of page 1 and keeps the dateline of page 3.
+ * What they disagree on and the family does not decide is unsure, left out
+ * of the pseudo-gold's text: the dateline.  The family decides the rest:
+ * the footer is template, paragraph c stands at a content place.  Without
+ * unsure, the first reference decides. */
+static void test_template__two_references(void)
+{
+    struct family f = {0};
+    struct cet_template_opts o;
+    struct cet_error err;
+    cet_template_default(&o);
+    load_family(&f, NPAGES);
+    for (size_t i = 0; i < NPAGES; i++) {
+        const struct cet_doc *d = f.docs[i];
+        for (uint32_t k = 0; k < d->ntexts; k++) {
+            int second = (has(d, k, "Paragraph") && !(i == 1 && has(d, k, "Paragraph c"))) ||
+                         has(d, k, "Copyright") || (i == 3 && has(d, k, "12 May")) ||
+                         has(d, k, "Ministers") || has(d, k, "Rain");
+            f.ref[i][k] |= (uint8_t)(second << 1);
+        }
+    }
+    CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref, 2,
+                             f.marks, &err) == 0);
+    for (size_t i = 0; i < NPAGES; i++) {
+        const struct cet_doc *d = f.docs[i];
+        for (uint32_t k = 0; k < d->ntexts; k++) {
+            int unsure = i == 3 && has(d, k, "12 May");
+            int want = unsure ? CET_TEMPLATE_UNSURE
+                              : i != INDEX && (has(d, k, "Paragraph") || has(d, k, " story"));
+            if (f.marks[i][k] != want)
+                fprintf(stderr, "page %zu: \"%s\" marked %d\n", i, cet_node_str(d, d->texts[k]),
+                        f.marks[i][k]);
+            CHECK_EQ_INT(f.marks[i][k], want);
+        }
+    }
+    struct cet_buf text = {0};
+    CHECK(cet_template_text(f.docs[3], f.marks[3], &text) == 0);
+    CHECK(strstr(text.p, "paragraph c of the lantern") != NULL);
+    CHECK(strstr(text.p, "12") == NULL);
+    cet_buf_free(&text);
+    /* Unsure off: the first reference drops the dateline. */
+    o.unsure = 0;
+    CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref, 2,
+                             f.marks, &err) == 0);
+    for (uint32_t k = 0; k < f.docs[3]->ntexts; k++)
+        if (has(f.docs[3], k, "12 May"))
+            CHECK_EQ_INT(f.marks[3][k], CET_TEMPLATE_OUT);
+    /* References beyond the bits of a byte are refused. */
+    CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref,
+                             CET_TEMPLATE_MAX_REFS + 1, f.marks, &err) == -1);
+    free_family(&f, NPAGES);
+}
+
 int main(void)
 {
     RUN(test_template__family);
+    RUN(test_template__two_references);
     RUN(test_template__too_few_pages);
     TEST_END();
 }
