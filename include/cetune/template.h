@@ -16,10 +16,13 @@
  * template, plus the family's content places that the reference missed, and
  * nothing on another kind of page.  So the family's repetition labels what
  * one page alone cannot show, and the reference decides what repetition
- * cannot (which unique text is an article).  With several references (evolve
- * adds the description's defaults to the shipped configuration), a block
- * they disagree on and the family does not decide is *unsure*: left out of
- * the fitness, of the extract as of the gold, rather than forced either way. */
+ * cannot (which unique text is an article).  With several references
+ * (evolve puts the description's defaults, the search's start, before the
+ * shipped configuration), the first decides a block they disagree on; the
+ * family breaks the tie at a content place.  Where the family and every
+ * reference disagree (a content place no reference keeps), the block is
+ * *unsure*: left out of the fitness, of the extract as of the gold, rather
+ * than forced either way. */
 #ifndef CETUNE_TEMPLATE_H
 #define CETUNE_TEMPLATE_H
 
@@ -50,7 +53,9 @@ struct cet_template_opts {
                             median is another kind of page: no content (0.25) */
     int unsure;          /* 1: a block the references disagree on (and the family does
                             not decide) is unsure, left out of the fitness; 0: the
-                            first reference decides it (1) */
+                            first reference decides it (0) */
+    int place_overrules; /* 1: a block at a content place is content even where every
+                            reference drops it; 0: it is unsure then (0) */
 };
 
 /* A text node's mark (cet_template_marks). */

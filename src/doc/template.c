@@ -28,7 +28,8 @@ void cet_template_default(struct cet_template_opts *o)
     o->number_share = 0.3;
     o->link_share = 0.5;
     o->short_share = 0.25;
-    o->unsure = 1;
+    o->unsure = 0;
+    o->place_overrules = 0;
 }
 
 #define FNV_BASIS 0xcbf29ce484222325ULL
@@ -285,11 +286,15 @@ static void mark_page(const struct cet_doc *d, const struct page *pg, const uint
         int place = presence >= o->place && (double)st->unique >= o->place * (double)st->blocks &&
                     (double)b->numbers < o->number_share * (double)b->words;
         size_t keeps = block_keeps(d, b, ref, nref);
-        uint8_t mark = place || keeps == nref ? CET_TEMPLATE_CONTENT
-                       : keeps == 0           ? CET_TEMPLATE_OUT
-                       : o->unsure            ? CET_TEMPLATE_UNSURE
-                       : block_keeps(d, b, ref, 1) ? CET_TEMPLATE_CONTENT
-                                                   : CET_TEMPLATE_OUT;
+        uint8_t mark;
+        if (keeps == nref || (place && (keeps || o->place_overrules)))
+            mark = CET_TEMPLATE_CONTENT; /* the references agree, or the family breaks a tie */
+        else if (keeps == 0)
+            mark = place ? CET_TEMPLATE_UNSURE : CET_TEMPLATE_OUT; /* family against references */
+        else if (o->unsure)
+            mark = CET_TEMPLATE_UNSURE;
+        else
+            mark = block_keeps(d, b, ref, 1) ? CET_TEMPLATE_CONTENT : CET_TEMPLATE_OUT;
         memset(marks + b->first, mark, b->last - b->first + 1);
         if (mark == CET_TEMPLATE_OUT)
             continue;

@@ -182,13 +182,15 @@ int cet_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndi
         return cet_fail(err, "a pseudo-gold takes at most %d references", CET_TEMPLATE_MAX_REFS);
     if (cet_corpus_scan(e, dirs, ndirs, err))
         return -1;
-    for (; nref < npaths; nref++)
-        if (cet_config_load(&refs[nref], ref_paths[nref], err))
-            goto done;
+    /* The description's defaults come first: they decide what the others
+     * disagree on (cet_template_opts.unsure off). */
     if (defaults && described_defaults(&refs[nref++], defaults)) {
         cet_fail(err, "out of memory");
         goto done;
     }
+    for (size_t i = 0; i < npaths; i++, nref++)
+        if (cet_config_load(&refs[nref], ref_paths[i], err))
+            goto done;
     rc = cet_template_entries(e, &o, refs, nref, threads, err);
 done:
     for (size_t r = 0; r < nref; r++)

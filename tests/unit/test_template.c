@@ -91,6 +91,36 @@ static void free_family(struct family *f, size_t n)
     }
 }
 
+/* The expected mark of text node k of page i with the reference of
+ * load_family: the paragraphs are content; the headline stands at a content
+ * place the reference drops, so it is unsure, or content when a content
+ * place overrules the references; all else is template, a dateline, or on
+ * the section index. */
+static int expected(const struct cet_doc *d, size_t i, uint32_t k, int overrule)
+{
+    if (i == INDEX)
+        return CET_TEMPLATE_OUT;
+    if (has(d, k, "Paragraph"))
+        return CET_TEMPLATE_CONTENT;
+    if (has(d, k, " story"))
+        return overrule ? CET_TEMPLATE_CONTENT : CET_TEMPLATE_UNSURE;
+    return CET_TEMPLATE_OUT;
+}
+
+static void check_marks(const struct family *f, int overrule)
+{
+    for (size_t i = 0; i < NPAGES; i++) {
+        const struct cet_doc *d = f->docs[i];
+        for (uint32_t k = 0; k < d->ntexts; k++) {
+            int want = expected(d, i, k, overrule);
+            if (f->marks[i][k] != want)
+                fprintf(stderr, "page %zu: \"%s\" marked %d\n", i, cet_node_str(d, d->texts[k]),
+                        f->marks[i][k]);
+            CHECK_EQ_INT(f->marks[i][k], want);
+        }
+    }
+}
+
 static void test_template__family(void)
 {
     struct family f = {0};
@@ -100,21 +130,11 @@ static void test_template__family(void)
     load_family(&f, NPAGES);
     CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref, 1,
                              f.marks, &err) == 0);
-    for (size_t i = 0; i < NPAGES; i++) {
-        const struct cet_doc *d = f.docs[i];
-        for (uint32_t k = 0; k < d->ntexts; k++) {
-            int want = i != INDEX && (has(d, k, "Paragraph") || has(d, k, " story"));
-            if (f.marks[i][k] != want)
-                fprintf(stderr, "page %zu: \"%s\" marked %d\n", i, cet_node_str(d, d->texts[k]),
-                        f.marks[i][k]);
-            CHECK_EQ_INT(f.marks[i][k], want);
-        }
-    }
-    /* The text the metric reads: the words, a block a line. */
+    check_marks(&f, 0);
+    /* The text the metric reads: the content's words, a block a line. */
     struct cet_buf text = {0};
     CHECK(cet_template_text(f.docs[2], f.marks[2], &text) == 0);
-    CHECK_STR(text.p, "the glacier story\n"
-                      "paragraph a of the glacier report in which the glacier shows its loud "
+    CHECK_STR(text.p, "paragraph a of the glacier report in which the glacier shows its loud "
                       "side once more\n"
                       "paragraph b of the glacier report in which the glacier shows its quiet "
                       "side once more\n"
@@ -122,6 +142,13 @@ static void test_template__family(void)
                       "side once more\n");
     CHECK(cet_template_text(f.docs[INDEX], f.marks[INDEX], &text) == 0);
     CHECK_STR(text.p, "");
+    /* A content place overruling the reference adds the headline. */
+    o.place_overrules = 1;
+    CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref, 1,
+                             f.marks, &err) == 0);
+    check_marks(&f, 1);
+    CHECK(cet_template_text(f.docs[2], f.marks[2], &text) == 0);
+    CHECK(strncmp(text.p, "the glacier story\nparagraph a of the glacier", 44) == 0);
     cet_buf_free(&text);
     free_family(&f, NPAGES);
 }
@@ -143,10 +170,9 @@ static void test_template__too_few_pages(void)
 
 /* Two references (bits 0 and 1 of ref): the second also keeps the footer on
  * every page, drops paragraph c of page 1 and keeps the dateline of page 3.
- * What they disagree on and the family does not decide is unsure, left out
- * of the pseudo-gold's text: the dateline.  The family decides the rest:
- * the footer is template, paragraph c stands at a content place.  Without
- * unsure, the first reference decides. */
+ * The family decides the footer (template) and paragraph c (at a content
+ * place one reference keeps); the first reference decides the dateline, or
+ * with unsure on it is left out of the pseudo-gold's text. */
 static void test_template__two_references(void)
 {
     struct family f = {0};
@@ -165,15 +191,14 @@ static void test_template__two_references(void)
     }
     CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref, 2,
                              f.marks, &err) == 0);
+    check_marks(&f, 0);
+    o.unsure = 1;
+    CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref, 2,
+                             f.marks, &err) == 0);
     for (size_t i = 0; i < NPAGES; i++) {
         const struct cet_doc *d = f.docs[i];
         for (uint32_t k = 0; k < d->ntexts; k++) {
-            int unsure = i == 3 && has(d, k, "12 May");
-            int want = unsure ? CET_TEMPLATE_UNSURE
-                              : i != INDEX && (has(d, k, "Paragraph") || has(d, k, " story"));
-            if (f.marks[i][k] != want)
-                fprintf(stderr, "page %zu: \"%s\" marked %d\n", i, cet_node_str(d, d->texts[k]),
-                        f.marks[i][k]);
+            int want = i == 3 && has(d, k, "12 May") ? CET_TEMPLATE_UNSURE : expected(d, i, k, 0);
             CHECK_EQ_INT(f.marks[i][k], want);
         }
     }
@@ -182,13 +207,6 @@ static void test_template__two_references(void)
     CHECK(strstr(text.p, "paragraph c of the lantern") != NULL);
     CHECK(strstr(text.p, "12") == NULL);
     cet_buf_free(&text);
-    /* Unsure off: the first reference drops the dateline. */
-    o.unsure = 0;
-    CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref, 2,
-                             f.marks, &err) == 0);
-    for (uint32_t k = 0; k < f.docs[3]->ntexts; k++)
-        if (has(f.docs[3], k, "12 May"))
-            CHECK_EQ_INT(f.marks[3][k], CET_TEMPLATE_OUT);
     /* References beyond the bits of a byte are refused. */
     CHECK(cet_template_marks(f.docs, NPAGES, "news", &o, (const uint8_t *const *)f.ref,
                              CET_TEMPLATE_MAX_REFS + 1, f.marks, &err) == -1);
