@@ -113,9 +113,10 @@ int cet_template_entries(struct cet_entries *e, const struct cet_template_opts *
 
 /* Scans the corpora into e and gives the entries without gold their
  * pseudo-gold (cet_template_entries with the default rule), the references
- * read from the configuration files ref_paths[0 .. npaths), then, when
- * defaults is not NULL, that description's defaults (evolve's starting
- * point).  Then load with CET_LOAD_SCANNED. */
+ * being, when defaults is not NULL, that description's defaults (evolve's
+ * start, first: the first reference decides what the references disagree
+ * on), then the configuration files ref_paths[0 .. npaths).  Then load
+ * with CET_LOAD_SCANNED. */
 struct cet_params_desc;
 int cet_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndirs,
                       const char *const *ref_paths, size_t npaths,

@@ -238,10 +238,10 @@ int cli_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndi
         }
     }
     fprintf(stderr, "cetune: pseudo-gold from each family's repetition for the pages without "
-                    "gold, correcting %s", refs->v[0]);
-    for (size_t i = 1; i < refs->n; i++)
-        fprintf(stderr, "%s%s", i + 1 == refs->n && !defaults ? " and " : ", ", refs->v[i]);
-    fprintf(stderr, "%s\n", defaults ? " and the description's defaults" : "");
+                    "gold, correcting %s", defaults ? "the description's defaults" : refs->v[0]);
+    for (size_t i = !defaults; i < refs->n; i++)
+        fprintf(stderr, "%s%s", i + 1 == refs->n ? " and " : ", ", refs->v[i]);
+    fprintf(stderr, "\n");
     if (cet_template_scan(e, dirs, ndirs, refs->v, refs->n, defaults, threads, &err)) {
         cli_error("--fitness template: %s", err.msg);
         return CLI_RUNTIME;

@@ -39,10 +39,11 @@ void cli_configs_free(struct cli_configs *c);
  * configuration is given.  Returns 0, or CLI_USAGE after printing why. */
 int cli_shipped_config(char *out, size_t size);
 /* --fitness template: scans the corpora into e, the pages without gold
- * getting their family's pseudo-gold (cet_template_scan) with the reference
- * configurations in refs (the shipped one when empty: its path is then put
- * in buf[size] and added to refs) and, when not NULL, the defaults of the
- * description; adds CET_LOAD_SCANNED to *flags for the load that follows.
+ * getting their family's pseudo-gold (cet_template_scan) from, when not
+ * NULL, the defaults of the description (first: they decide what the
+ * references disagree on), then the reference configurations in refs (the
+ * shipped one when empty: its path is then put in buf[size] and added to
+ * refs); adds CET_LOAD_SCANNED to *flags for the load that follows.
  * Returns 0, or an exit code after printing. */
 struct cet_params_desc;
 int cli_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndirs,

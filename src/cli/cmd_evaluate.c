@@ -524,7 +524,7 @@ static const struct cli_opt options[] = {
     {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_LIST, .off = ARG(template_refs),
      .flags = CLI_MANY, .def = "the shipped configuration",
      .help = "with --fitness template: an extraction the family's repetition corrects; "
-             "repeatable (blocks they disagree on are left out)"},
+             "repeatable (the first decides what they disagree on)"},
     {.name = "per-doc", .type = CLI_FLAG, .off = ARG(per_doc),
      .help = "one row per document instead of per package (of each configuration)"},
     {.name = "format", .type = CLI_ENUM, .off = ARG(fmt), .values = formats,

@@ -158,8 +158,8 @@ static const struct cli_opt options[] = {
              "pages without gold (docs/template.md)"},
     {.name = "template-ref", .arg = "CONFIG.json", .type = CLI_LIST, .off = ARG(template_refs),
      .flags = CLI_MANY, .def = "the shipped configuration",
-     .help = "with --fitness template: an extraction the family's repetition corrects, beside "
-             "the description's defaults; repeatable (blocks they disagree on are left out)"},
+     .help = "with --fitness template: an extraction the family's repetition corrects, after "
+             "the description's defaults, which decide what they disagree on; repeatable"},
     {.name = "no-template-defaults", .type = CLI_FLAG, .off = ARG(no_template_defaults),
      .help = "with --fitness template: the description's defaults are not a reference"},
     {.name = "validate", .arg = "CORPUS", .type = CLI_LIST, .off = ARG(validate),

@@ -68,7 +68,7 @@ expect_status 0 "$CETUNE" evolve $RUN -o "$TMP/ref"
 expect_grep "$TMP/ref/run.json" '"fitness":	"template"'
 expect_grep "$TMP/ref/run.json" '"template_refs":	\["/.*/configs/article.json"\]'
 expect_grep "$TMP/ref/run.json" '"template_defaults":	true'
-expect_grep "$TMP/err" "correcting .*article.json and the description's defaults"
+expect_grep "$TMP/err" "correcting the description's defaults and .*article.json"
 signal_at INT "$TMP/run" 3 "$CETUNE" evolve $RUN -o "$TMP/run"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/run"
 same_run "$TMP/ref" "$TMP/run" "from the uninterrupted run"
