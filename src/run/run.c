@@ -33,27 +33,10 @@ static void utc_now(char *buf, size_t size)
     strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-int cet_run_eval_docs(struct cet_run *run, const double *params, size_t k, const uint32_t *docs,
-                      size_t n, struct cet_score *scores, double *f, double *p, double *r,
-                      struct cet_error *err)
-{
-    if (run->be.evaluate)
-        return run->be.evaluate(run->be.ctx, params, k, docs, n, scores, f, p, r, err);
-    return cet_evaluate(run->ev, params, k, docs, n, scores, f, p, r, err);
-}
-
-/* Fitness on the training documents the search sees (all but a holdout). */
-static int train_eval(struct cet_run *run, const double *params, size_t k,
-                      struct cet_score *scores, double *f, double *p, double *r,
-                      struct cet_error *err)
-{
-    return cet_run_eval_docs(run, params, k, run->search, run->nsearch, scores, f, p, r, err);
-}
-
 static int eval_cb(void *ctx, const double *params, size_t k, double *f, double *p, double *r,
                    struct cet_error *err)
 {
-    return train_eval(ctx, params, k, NULL, f, p, r, err);
+    return cet_run_train_eval(ctx, params, k, NULL, f, p, r, err);
 }
 
 /* Racing: per-document scores of docs[0..n), here or with the backend. */
@@ -93,23 +76,10 @@ static int cancel_cb(void *ctx)
     return run->cancel && run->cancel(run->cancel_ctx);
 }
 
-/* A goal other than mean F1 (objective.h) is measured from the
- * per-document scores (by the backend, when it can). */
 static int measure_cb(void *ctx, const double *params, size_t k, struct cet_measures *m,
                       struct cet_error *err)
 {
-    struct cet_run *run = ctx;
-    if (run->be.measure)
-        return run->be.measure(run->be.ctx, params, k, &cet_ga_opts(run->ga)->goal, m, err);
-    size_t n = run->train.ndocs;
-    struct cet_score *sc = malloc((k * n + 1) * sizeof *sc);
-    if (!sc)
-        return cet_fail(err, "out of memory during evaluation");
-    int rc = train_eval(run, params, k, sc, NULL, NULL, NULL, err);
-    for (size_t j = 0; j < k && !rc; j++)
-        cet_goal_measure(&cet_ga_opts(run->ga)->goal, &run->train, sc + j * n, &m[j]);
-    free(sc);
-    return rc;
+    return cet_run_measure(ctx, params, k, m, err);
 }
 
 /* cet_ga_setup, measuring the run's goal unless it is plain mean F1. */
@@ -540,33 +510,6 @@ const char *cet_run_dir(const struct cet_run *run)
 const struct cet_corpus *cet_run_train(const struct cet_run *run)
 {
     return &run->train;
-}
-
-double cet_run_defaults_fitness(struct cet_run *run, double *g)
-{
-    const struct cet_ga *ga = run->ga;
-    const struct cet_ga_options *o = cet_ga_opts(ga);
-    struct cet_individual in;
-    cet_params_default_genome(&run->desc, g);
-    cet_genome_normalise(&run->desc, o->resolution, g);
-    size_t i = cet_ga_lookup(ga, g);
-    if (i != CET_NPOS)
-        cet_ga_individual(ga, i, &in);
-    if (i != CET_NPOS && !in.raced) /* a raced-out fitness is partial */
-        return in.fit;
-    double f = NAN, *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);
-    struct cet_error err;
-    if (full && run->bound) {
-        struct cet_measures m;
-        cet_params_expand(&run->desc, g, full);
-        if (!cet_goal_is_default(&o->goal) ? measure_cb(run, full, 1, &m, &err)
-                        : train_eval(run, full, 1, NULL, &m.fit, NULL, NULL, &err))
-            f = NAN;
-        else
-            f = o->goal.npareto ? m.f1 : m.fit;
-    }
-    free(full);
-    return f;
 }
 
 int cet_run_needs_validation(const struct cet_run *run)

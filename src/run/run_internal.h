@@ -44,11 +44,21 @@ struct cet_run {
     size_t nsearch, nhold;
 };
 
-/* run.c: evaluates k full parameter vectors on train's documents
+/* fitness.c: evaluates k full parameter vectors on train's documents
  * docs[0..n) (NULL: all), here or with the backend, as cet_evaluate. */
 int cet_run_eval_docs(struct cet_run *run, const double *params, size_t k, const uint32_t *docs,
                       size_t n, struct cet_score *scores, double *f, double *p, double *r,
                       struct cet_error *err);
+/* fitness.c: cet_run_eval_docs on the training documents the search sees
+ * (all but a holdout). */
+int cet_run_train_eval(struct cet_run *run, const double *params, size_t k,
+                       struct cet_score *scores, double *f, double *p, double *r,
+                       struct cet_error *err);
+/* fitness.c: measures k full parameter vectors under the GA's goal (a goal
+ * other than mean F1, objective.h) from their per-document scores on the
+ * whole training sample, or by the backend when it can. */
+int cet_run_measure(struct cet_run *run, const double *params, size_t k, struct cet_measures *m,
+                    struct cet_error *err);
 
 /* choose.c: splits the loaded training sample into the documents the
  * search sees and the holdout (nothing when the run has no holdout);

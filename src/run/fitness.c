@@ -1,0 +1,68 @@
+/* How a run evaluates (run_internal.h): on its training sample or through
+ * its backend, the search's documents (all but a holdout) or any others,
+ * mean F1 or another goal; and the defaults' fitness, which the holdout
+ * choice (choose.c), validation and the report compare with. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "run_internal.h"
+
+int cet_run_eval_docs(struct cet_run *run, const double *params, size_t k, const uint32_t *docs,
+                      size_t n, struct cet_score *scores, double *f, double *p, double *r,
+                      struct cet_error *err)
+{
+    if (run->be.evaluate)
+        return run->be.evaluate(run->be.ctx, params, k, docs, n, scores, f, p, r, err);
+    return cet_evaluate(run->ev, params, k, docs, n, scores, f, p, r, err);
+}
+
+int cet_run_train_eval(struct cet_run *run, const double *params, size_t k,
+                       struct cet_score *scores, double *f, double *p, double *r,
+                       struct cet_error *err)
+{
+    return cet_run_eval_docs(run, params, k, run->search, run->nsearch, scores, f, p, r, err);
+}
+
+int cet_run_measure(struct cet_run *run, const double *params, size_t k, struct cet_measures *m,
+                    struct cet_error *err)
+{
+    if (run->be.measure)
+        return run->be.measure(run->be.ctx, params, k, &cet_ga_opts(run->ga)->goal, m, err);
+    size_t n = run->train.ndocs;
+    struct cet_score *sc = malloc((k * n + 1) * sizeof *sc);
+    if (!sc)
+        return cet_fail(err, "out of memory during evaluation");
+    int rc = cet_run_train_eval(run, params, k, sc, NULL, NULL, NULL, err);
+    for (size_t j = 0; j < k && !rc; j++)
+        cet_goal_measure(&cet_ga_opts(run->ga)->goal, &run->train, sc + j * n, &m[j]);
+    free(sc);
+    return rc;
+}
+
+double cet_run_defaults_fitness(struct cet_run *run, double *g)
+{
+    const struct cet_ga *ga = run->ga;
+    const struct cet_ga_options *o = cet_ga_opts(ga);
+    struct cet_individual in;
+    cet_params_default_genome(&run->desc, g);
+    cet_genome_normalise(&run->desc, o->resolution, g);
+    size_t i = cet_ga_lookup(ga, g);
+    if (i != CET_NPOS)
+        cet_ga_individual(ga, i, &in);
+    if (i != CET_NPOS && !in.raced) /* a raced-out fitness is partial */
+        return in.fit;
+    double f = NAN, *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);
+    struct cet_error err;
+    if (full && run->bound) {
+        struct cet_measures m;
+        cet_params_expand(&run->desc, g, full);
+        if (!cet_goal_is_default(&o->goal)
+                ? cet_run_measure(run, full, 1, &m, &err)
+                : cet_run_train_eval(run, full, 1, NULL, &m.fit, NULL, NULL, &err))
+            f = NAN;
+        else
+            f = o->goal.npareto ? m.f1 : m.fit;
+    }
+    free(full);
+    return f;
+}
