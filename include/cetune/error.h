@@ -26,12 +26,9 @@ enum cet_status {
     CET_EUNUSABLE = -3, /* the page cannot be used: empty, binary, over 64 MB, too deep */
     CET_ECHARSET = -4,  /* the declared charset is unknown (cet_page_extract) */
     CET_EEXISTS = -5,   /* the run directory holds files (cet_run_claim without force) */
+    CET_ENOTFOUND = -6, /* nothing to return (cet_ga_lookup, cet_ga_best); err is not used */
     CET_CANCELLED = 1,  /* cancelled (cet_ga_generation, cet_run_step, cet_run_folds) */
 };
-
-/* An index that is none ("not found", "not evaluated"), where a function
- * returns an index of type size_t. */
-#define CET_NPOS ((size_t)-1)
 
 struct cet_error {
     char msg[1024];

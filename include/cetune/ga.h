@@ -215,16 +215,17 @@ const char *cet_ga_stop_name(enum cet_stop s);
  * and count once (the first found stands for them).  Raced-out individuals
  * are never among them.  The caller frees *out. */
 int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n);
-/* Archive index of the best fully evaluated individual (--pareto: the
- * highest mean F1 on the front, cet_ga_front), or CET_NPOS before any
- * evaluation. */
-size_t cet_ga_best(const struct cet_ga *ga);
+/* The archive index of the best fully evaluated individual (--pareto: the
+ * highest mean F1 on the front, cet_ga_front) into *best: 0, CET_ENOTFOUND
+ * before any evaluation, or CET_ERROR when out of memory (--pareto). */
+int cet_ga_best(const struct cet_ga *ga, size_t *best);
 /* --pareto: the archive's non-dominated individuals (constrained
  * domination on the Pareto objectives), one per distinct objective vector,
  * in evaluation order; the caller frees *out. */
 int cet_ga_front(const struct cet_ga *ga, size_t **out, size_t *n);
-/* Archive index of genome g, or CET_NPOS when it was never evaluated. */
-size_t cet_ga_lookup(const struct cet_ga *ga, const double *g);
+/* The archive index of genome g into *at: 0, or CET_ENOTFOUND when g was
+ * never evaluated. */
+int cet_ga_lookup(const struct cet_ga *ga, const double *g, size_t *at);
 
 /* ---- genomes (genome.c) ---- */
 

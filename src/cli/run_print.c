@@ -123,7 +123,8 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
     }
     if (!g->ncons)
         return;
-    size_t feasible = 0, best = cet_ga_best(ga);
+    size_t feasible = 0, best;
+    int found = !cet_ga_best(ga, &best);
     for (size_t i = 0; i < st.narch; i++) {
         cet_ga_individual(ga, i, &ind);
         feasible += ind.viol == 0;
@@ -136,10 +137,10 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
     if (feasible)
         printf("; %zu of %zu evaluated settings feasible\n", feasible, st.narch);
     else {
-        if (best != CET_NPOS)
+        if (found)
             cet_ga_individual(ga, best, &ind);
         printf("; NO FEASIBLE SETTING FOUND among %zu evaluated: best.json is the one closest "
-               "to feasible (violation %.4f)\n", st.narch, best == CET_NPOS ? NAN : ind.viol);
+               "to feasible (violation %.4f)\n", st.narch, found ? ind.viol : NAN);
     }
 }
 

@@ -18,17 +18,19 @@ static uint64_t hash_genome(const double *g, size_t n)
     return h;
 }
 
-size_t cet_ga_lookup(const struct cet_ga *ga, const double *g)
+int cet_ga_lookup(const struct cet_ga *ga, const double *g, size_t *at)
 {
     if (!ga->nslots)
-        return (size_t)-1;
+        return CET_ENOTFOUND;
     size_t mask = ga->nslots - 1;
     for (size_t s = hash_genome(g, ga->ngenes) & mask;; s = (s + 1) & mask) {
         if (!ga->slots[s])
-            return (size_t)-1;
+            return CET_ENOTFOUND;
         size_t i = ga->slots[s] - 1;
-        if (!memcmp(cet_ga_genome(ga, i), g, ga->ngenes * sizeof *g))
-            return i;
+        if (!memcmp(cet_ga_genome(ga, i), g, ga->ngenes * sizeof *g)) {
+            *at = i;
+            return 0;
+        }
     }
 }
 
@@ -54,7 +56,7 @@ static int rehash(struct cet_ga *ga, size_t nslots)
     return 0;
 }
 
-size_t cet_ga_archive_add(struct cet_ga *ga, const double *g, long born)
+int cet_ga_archive_add(struct cet_ga *ga, const double *g, long born, size_t *at)
 {
     if (ga->narch == ga->cap) {
         size_t cap = ga->cap ? ga->cap * 2 : 256;
@@ -75,11 +77,11 @@ size_t cet_ga_archive_add(struct cet_ga *ga, const double *g, long born)
         GROW(ga->raced, cap);
 #undef GROW
         if (!ok)
-            return (size_t)-1;
+            return -1;
         ga->cap = cap;
     }
     if ((ga->narch + 1) * 2 > ga->nslots && rehash(ga, ga->nslots ? ga->nslots * 2 : 1024))
-        return (size_t)-1;
+        return -1;
     size_t i = ga->narch++;
     memcpy(ga->genes + i * ga->ngenes, g, ga->ngenes * sizeof *g);
     ga->fit[i] = ga->prec[i] = ga->rec[i] = ga->f1[i] = ga->words[i] = ga->viol[i] = 0;
@@ -89,14 +91,15 @@ size_t cet_ga_archive_add(struct cet_ga *ga, const double *g, long born)
     ga->ndone[i] = (uint32_t)ga->ndocs;
     ga->raced[i] = 0;
     slot_insert(ga, i);
-    return i;
+    *at = i;
+    return 0;
 }
 
 int cet_ga_archive_put(struct cet_ga *ga, const double *g, long born, double f, double p,
                         double r)
 {
-    size_t i = cet_ga_archive_add(ga, g, born);
-    if (i == (size_t)-1)
+    size_t i;
+    if (cet_ga_archive_add(ga, g, born, &i))
         return -1;
     ga->fit[i] = ga->f1[i] = f;
     ga->prec[i] = p;

@@ -24,6 +24,7 @@
 #include "cetune/ga.h"
 #include "ga_internal.h"
 #include "strategy.h"
+#include "util/array.h"
 
 enum { CHUNK = 16 };
 
@@ -313,8 +314,8 @@ static void statistics(struct cet_ga *ga, double *cand_genomes)
      * its best is best.json's, the highest F1 on the front of everything
      * evaluated so far, so that generations.csv, the plots and report.md
      * agree with best.json and never go down. */
-    size_t b = ga->opt.goal.npareto ? cet_ga_best(ga) : (size_t)-1;
-    if (b != (size_t)-1)
+    size_t b;
+    if (ga->opt.goal.npareto && !cet_ga_best(ga, &b))
         s.best = ga->fit[b];
     ga->hist[ga->nhist++] = s;
 }
@@ -323,6 +324,7 @@ static void statistics(struct cet_ga *ga, double *cand_genomes)
 struct gen {
     double *cand;  /* the candidates (room for the population), then scratch */
     size_t *idx;   /* the archive index of each candidate */
+    uint8_t *evaluated; /* learn: 1 where the candidate was evaluated (within the budget) */
     size_t nc;
     size_t *fresh; /* the candidates' new archive entries, in order */
     size_t nfresh;
@@ -341,10 +343,8 @@ static int propose(struct cet_ga *ga, struct gen *g, struct cet_error *err)
     g->narch0 = ga->narch;
     g->nc = cet_strategies[ga->opt.strategy].ask(ga, ga->strategy_state, g->cand);
     for (size_t k = 0; k < g->nc; k++) {
-        g->idx[k] = cet_ga_lookup(ga, g->cand + k * G);
-        if (g->idx[k] == (size_t)-1) {
-            g->idx[k] = cet_ga_archive_add(ga, g->cand + k * G, ga->gen + 1);
-            if (g->idx[k] == (size_t)-1) {
+        if (cet_ga_lookup(ga, g->cand + k * G, &g->idx[k])) {
+            if (cet_ga_archive_add(ga, g->cand + k * G, ga->gen + 1, &g->idx[k])) {
                 restore_state(ga, g->narch0);
                 return cet_fail(err, "out of memory");
             }
@@ -453,12 +453,11 @@ static int learn(struct cet_ga *ga, struct gen *g, struct cet_error *err)
     for (size_t k = 0; k < g->nc; k++) {
         if (ga->race)
             memcpy(g->cand + k * G, cet_ga_genome(ga, g->idx[k]), G * sizeof *g->cand);
-        else if (g->idx[k] >= keep_below)
-            g->idx[k] = (size_t)-1;
+        g->evaluated[k] = g->idx[k] < keep_below;
     }
     cet_ga_archive_truncate(ga, keep_below);
-    return cet_strategies[ga->opt.strategy].tell(ga, ga->strategy_state, g->cand, g->idx, g->nc,
-                                                 err);
+    return cet_strategies[ga->opt.strategy].tell(ga, ga->strategy_state, g->cand, g->idx,
+                                                 g->evaluated, g->nc, err);
 }
 
 int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
@@ -473,17 +472,11 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
     double t0 = ga->t_last > 0 ? ga->t_last : cet_now();
     size_t P = ga->opt.pop;
     struct gen g = {.cand = malloc(P * ga->ngenes * sizeof *g.cand),
-                    .idx = malloc(P * sizeof *g.idx), .fresh = malloc(P * sizeof *g.fresh)};
+                    .idx = malloc(P * sizeof *g.idx), .evaluated = malloc(P),
+                    .fresh = malloc(P * sizeof *g.fresh)};
     int rc = -1;
-    if (ga->nhist == ga->hist_cap) {
-        size_t cap = ga->hist_cap ? ga->hist_cap * 2 : 64;
-        struct cet_ga_stats *h = realloc(ga->hist, cap * sizeof *h);
-        if (h) {
-            ga->hist = h;
-            ga->hist_cap = cap;
-        }
-    }
-    if (!g.cand || !g.idx || !g.fresh || ga->nhist == ga->hist_cap) {
+    if (!g.cand || !g.idx || !g.evaluated || !g.fresh ||
+        CET_GROW(ga->hist, ga->hist_cap, ga->nhist + 1, 64)) {
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -510,6 +503,7 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
 done:
     free(g.cand);
     free(g.idx);
+    free(g.evaluated);
     free(g.fresh);
     return rc;
 }

@@ -96,9 +96,9 @@ static inline const double *cet_ga_genome(const struct cet_ga *ga, size_t i)
 {
     return ga->genes + i * ga->ngenes;
 }
-/* Appends genome g (normalised, not yet evaluated) to the archive; returns
- * its index or (size_t)-1 when out of memory. */
-size_t cet_ga_archive_add(struct cet_ga *ga, const double *g, long born);
+/* Appends genome g (normalised, not yet evaluated) to the archive, its
+ * index into *at; 0 or -1 when out of memory. */
+int cet_ga_archive_add(struct cet_ga *ga, const double *g, long born, size_t *at);
 /* Drops the entries from narch on, rebuilding the hash table in place (no
  * allocation, so it cannot fail). */
 void cet_ga_archive_truncate(struct cet_ga *ga, size_t narch);

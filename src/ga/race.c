@@ -160,7 +160,7 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
             return cet_fail(err, "out of memory");
         memcpy(R->order, order, nd * sizeof *R->order);
         R->ndocs = nd;
-        R->incumbent = (size_t)-1;
+        R->has_incumbent = 0;
     }
     if (!(ga->opt.race_weak >= 0 && ga->opt.race_weak <= 1))
         return cet_fail(err, "the racing weak-page threshold must be in [0, 1]");
@@ -198,7 +198,7 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
 void cet_race_sequence(struct cet_race *R, double weak)
 {
     size_t nd = R->ndocs, k = 0;
-    int any = R->incumbent != (size_t)-1 && weak > 0;
+    int any = R->has_incumbent && weak > 0;
     for (size_t i = 0; any && i < nd; i++)
         if (R->inc_f1[R->order[i]] < weak)
             R->seq[k++] = R->order[i];
@@ -334,7 +334,7 @@ int cet_ga_race_run(struct cet_ga *ga, struct cet_error *err)
          * (its best becomes the incumbent).  Racing it against the defaults
          * instead dropped good random individuals on the 490 dev documents
          * (docs/racing.md). */
-        if (end == nd || R->incumbent == (size_t)-1)
+        if (end == nd || !R->has_incumbent)
             continue;
         for (size_t t = 0; t < nlive; t++)
             if (cet_ga_race_worse(R, live[t], ga->opt.race_alpha, d))
@@ -357,12 +357,14 @@ done:
 void cet_ga_race_end(struct cet_ga *ga)
 {
     struct cet_race *R = ga->race;
-    size_t best = cet_ga_best(ga);
+    size_t best;
     R->pending = 0;
-    if (best == R->incumbent || best == (size_t)-1 || best < R->first || best >= R->first + R->n)
+    if (cet_ga_best(ga, &best) || (R->has_incumbent && best == R->incumbent) ||
+        best < R->first || best >= R->first + R->n)
         return;
     const struct cet_score *row = R->scores + (best - R->first) * R->ndocs;
     for (size_t d = 0; d < R->ndocs; d++)
         R->inc_f1[d] = row[d].f1;
     R->incumbent = best;
+    R->has_incumbent = 1;
 }

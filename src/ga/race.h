@@ -21,7 +21,8 @@ struct cet_race {
     size_t nweak;                 /* how many weak pages seq starts with */
     uint32_t *pos;                /* pos[doc] = its place in seq */
     size_t ndocs;
-    size_t incumbent;             /* archive index of the best fully evaluated, or -1 */
+    int has_incumbent;            /* 0 until a generation completes */
+    size_t incumbent;             /* archive index of the best fully evaluated */
     double *inc_f1;               /* its F1 per document (corpus order) */
     cet_ga_score_fn score;
     /* The generation in progress, kept when cancelled between blocks so a

@@ -99,16 +99,19 @@ int cet_ga_front(const struct cet_ga *ga, size_t **out, size_t *n)
     return 0;
 }
 
-size_t cet_ga_best(const struct cet_ga *ga)
+int cet_ga_best(const struct cet_ga *ga, size_t *best)
 {
-    size_t best = (size_t)-1, *front = NULL, n = ga->narch;
+    size_t *front = NULL, n = ga->narch;
+    int found = 0;
     if (ga->opt.goal.npareto && cet_ga_front(ga, &front, &n))
-        return (size_t)-1;
+        return CET_ERROR;
     for (size_t k = 0; k < n; k++) {
         size_t i = front ? front[k] : k;
-        if (!ga->raced[i] && (best == (size_t)-1 || better(ga, i, best)))
-            best = i;
+        if (!ga->raced[i] && (!found || better(ga, i, *best))) {
+            *best = i;
+            found = 1;
+        }
     }
     free(front);
-    return best;
+    return found ? 0 : CET_ENOTFOUND;
 }

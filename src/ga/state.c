@@ -143,8 +143,8 @@ static cJSON *race_json(const struct cet_ga *ga, int *bad)
     cJSON *j = cJSON_CreateObject();
     JSON_OK(cJSON_AddItemToObject(j, "order", indices(R->order, R->ndocs, bad)));
     JSON_OK(cJSON_AddNumberToObject(j, "incumbent",
-                               R->incumbent == (size_t)-1 ? -1 : (double)R->incumbent));
-    size_t ninc = R->incumbent == (size_t)-1 ? 0 : R->ndocs;
+                                    R->has_incumbent ? (double)R->incumbent : -1));
+    size_t ninc = R->has_incumbent ? R->ndocs : 0;
     JSON_OK(cJSON_AddItemToObject(j, "incumbent_f1", exact_array(R->inc_f1, ninc, bad)));
     cJSON *raced = cJSON_AddArrayToObject(j, "raced");
     JSON_OK(raced);
@@ -387,7 +387,8 @@ static int read_race(struct cet_json_reader *r, const cJSON *o, struct cet_ga *g
         return -1;
     if (inc < -1 || inc >= (double)ga->narch)
         return cet_jr_fail(r, o, "bad incumbent");
-    R->incumbent = inc < 0 ? (size_t)-1 : (size_t)inc;
+    R->has_incumbent = inc >= 0;
+    R->incumbent = R->has_incumbent ? (size_t)inc : 0;
     if (cet_jr_numbers(r, f1, R->inc_f1, inc < 0 ? 0 : nd))
         return -1;
     /* A generation in progress was scored in this sequence. */

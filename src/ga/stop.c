@@ -36,8 +36,8 @@ static int front_joined(const struct cet_ga *ga, long gen)
 void cet_ga_check_stop(struct cet_ga *ga)
 {
     const struct cet_ga_options *o = &ga->opt;
-    size_t best = cet_ga_best(ga);
-    double f = best == (size_t)-1 ? 0 : ga->fit[best];
+    size_t best;
+    double f = cet_ga_best(ga, &best) ? 0 : ga->fit[best];
     int improved = o->goal.npareto ? front_joined(ga, ga->gen) : f > ga->best_ref + o->epsilon;
     if (ga->gen == 0 || improved) {
         ga->best_ref = f;

@@ -36,16 +36,16 @@ struct cet_strategy {
      * undone by restoring ga->rng and the archive, so every state change
      * happens in tell. */
     size_t (*ask)(struct cet_ga *ga, const void *state, double *cand);
-    /* Learns from the evaluated generation: idx[k] is the archive index of
-     * cand[k] (its results are in the archive: fit, viol, ...), or
-     * (size_t)-1 when it was left unevaluated (the --max-evals budget ran
-     * out).  With racing, cand/idx are the generation's members (cand
+    /* Learns from the evaluated generation: when evaluated[k], idx[k] is the
+     * archive index of cand[k] (its results are in the archive: fit, viol,
+     * ...); otherwise cand[k] was left unevaluated (the --max-evals budget
+     * ran out) and idx[k] means nothing.  With racing, cand/idx are the generation's members (cand
      * copied from the archive), the same whether or not the generation was
      * paused and resumed.  Sets the new population ga->pop / ga->npop (best
      * first), which statistics, report and checkpoints read.  0 or -1 with
      * err filled. */
-    int (*tell)(struct cet_ga *ga, void *state, const double *cand, const size_t *idx, size_t n,
-                struct cet_error *err);
+    int (*tell)(struct cet_ga *ga, void *state, const double *cand, const size_t *idx,
+                const uint8_t *evaluated, size_t n, struct cet_error *err);
     /* The state as a JSON object (exact doubles: cet_json_exact), NULL when
      * out of memory.  cet_ga_save adds the member "name". */
     cJSON *(*save)(const void *state);
@@ -71,7 +71,7 @@ int cet_strategy_find(const char *name);
     int prefix##_create(struct cet_ga *ga, void **state, struct cet_error *err);              \
     size_t prefix##_ask(struct cet_ga *ga, const void *state, double *cand);                  \
     int prefix##_tell(struct cet_ga *ga, void *state, const double *cand, const size_t *idx,  \
-                      size_t n, struct cet_error *err);                                       \
+                      const uint8_t *evaluated, size_t n, struct cet_error *err);             \
     cJSON *prefix##_save(const void *state);                                                  \
     int prefix##_restore(struct cet_ga *ga, void **state, const struct cet_json *doc,         \
                          const cJSON *j, struct cet_error *err);                              \

@@ -63,7 +63,7 @@ size_t cet_strategy_cmaes_ask(struct cet_ga *ga, const void *state, double *cand
 }
 
 int cet_strategy_cmaes_tell(struct cet_ga *ga, void *state, const double *cand, const size_t *idx,
-                            size_t n, struct cet_error *err)
+                            const uint8_t *evaluated, size_t n, struct cet_error *err)
 {
     struct cet_cmaes *s = state;
     size_t *v = malloc((n ? n : 1) * sizeof *v), *order = malloc((n ? n : 1) * sizeof *order);
@@ -76,7 +76,7 @@ int cet_strategy_cmaes_tell(struct cet_ga *ga, void *state, const double *cand, 
         goto done;
     }
     for (size_t k = 0; k < n; k++)
-        if (idx[k] != (size_t)-1)
+        if (evaluated[k])
             v[ne++] = idx[k];
     if (cet_ga_rank_sort(ga, v, ne)) {
         cet_fail(err, "out of memory");

@@ -36,7 +36,8 @@ enum { RETRIES = 20 };
 /* 1 when g was evaluated before or is among the first n candidates. */
 static int known(const struct cet_ga *ga, const double *g, const double *cand, size_t n)
 {
-    if (cet_ga_lookup(ga, g) != (size_t)-1)
+    size_t i;
+    if (!cet_ga_lookup(ga, g, &i))
         return 1;
     for (size_t k = 0; k < n; k++)
         if (!memcmp(cand + k * ga->ngenes, g, ga->ngenes * sizeof *g))
@@ -154,7 +155,7 @@ size_t cet_strategy_ga_ask(struct cet_ga *ga, const void *state, double *cand)
 }
 
 int cet_strategy_ga_tell(struct cet_ga *ga, void *state, const double *cand, const size_t *idx,
-                         size_t n, struct cet_error *err)
+                         const uint8_t *evaluated, size_t n, struct cet_error *err)
 {
     (void)state;
     (void)cand;
@@ -169,7 +170,7 @@ int cet_strategy_ga_tell(struct cet_ga *ga, void *state, const double *cand, con
         int dup = 0;
         for (size_t q = 0; ga->opt.goal.npareto && q < nm && !dup; q++)
             dup = merged[q] == idx[k];
-        if (idx[k] != (size_t)-1 && !dup)
+        if (evaluated[k] && !dup)
             merged[nm++] = idx[k];
     }
     int bad = ga->opt.goal.npareto

@@ -122,7 +122,8 @@ int cet_run_choose(struct cet_run *run, struct cet_error *err)
         goto done;
     }
     info->defaults_train = cet_run_defaults_fitness(run, g);
-    size_t def = cet_ga_lookup(ga, g);
+    size_t def;
+    int def_known = !cet_ga_lookup(ga, g, &def);
     for (size_t j = 0; j < n; j++)
         cet_params_expand(d, cet_ga_genes(ga, rank[j]), full + j * P);
     cet_params_expand(d, g, full + n * P);
@@ -138,7 +139,7 @@ int cet_run_choose(struct cet_run *run, struct cet_error *err)
     info->chosen_holdout = info->top_holdout = f1[best];
     info->top_pvalue = NAN;
     info->top_train = cet_ga_fitness(ga, rank[best]);
-    if (def != CET_NPOS && rank[best] != def) {
+    if (def_known && rank[best] != def) {
         /* The defaults stay unless the best candidate beats them on the
          * holdout's pages beyond chance (a sign-flip test, as racing's). */
         size_t H = run->nhold;
@@ -166,11 +167,13 @@ done:
     return rc;
 }
 
-size_t cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info)
+int cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info, size_t *best)
 {
     struct cet_ga_status st;
     cet_ga_status(ga, &st);
-    if (info->has_chosen && info->chosen < st.narch)
-        return info->chosen;
-    return cet_ga_best(ga);
+    if (info->has_chosen && info->chosen < st.narch) {
+        *best = info->chosen;
+        return 0;
+    }
+    return cet_ga_best(ga, best);
 }

@@ -39,18 +39,24 @@ int cet_run_measure(struct cet_run *run, const double *params, size_t k, struct 
     return rc;
 }
 
+int cet_run_full_index(const struct cet_ga *ga, const double *g, size_t *at)
+{
+    struct cet_individual in;
+    if (cet_ga_lookup(ga, g, at))
+        return CET_ENOTFOUND;
+    cet_ga_individual(ga, *at, &in);
+    return in.raced ? CET_ENOTFOUND : 0;
+}
+
 double cet_run_defaults_fitness(struct cet_run *run, double *g)
 {
     const struct cet_ga *ga = run->ga;
     const struct cet_ga_options *o = cet_ga_opts(ga);
-    struct cet_individual in;
+    size_t i;
     cet_params_default_genome(&run->desc, g);
     cet_genome_normalise(&run->desc, o->resolution, g);
-    size_t i = cet_ga_lookup(ga, g);
-    if (i != CET_NPOS)
-        cet_ga_individual(ga, i, &in);
-    if (i != CET_NPOS && !in.raced) /* a raced-out fitness is partial */
-        return in.fit;
+    if (!cet_run_full_index(ga, g, &i))
+        return cet_ga_fitness(ga, i);
     double f = NAN, *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);
     struct cet_error err;
     if (full && run->bound) {

@@ -160,11 +160,15 @@ int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *ru
         goto oom;
     if (write_buf(dir, CET_RUN_GENERATIONS, &b, err))
         goto done;
-    if (st.narch) {
+    size_t best;
+    int found = st.narch ? cet_run_info_best(ga, run, &best) : CET_ENOTFOUND;
+    if (found == CET_ERROR)
+        goto oom;
+    if (found == 0) {
         if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &n))
             goto oom;
         b.len = 0;
-        if (config_json(ga, run, cet_run_info_best(ga, run), 0, full, &b) ||
+        if (config_json(ga, run, best, 0, full, &b) ||
             cet_buf_puts(&b, "\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_BEST, &b, err))

@@ -60,6 +60,8 @@ int cet_report_load(struct cet_report **out, const char *dir, struct cet_error *
         goto oom;
     if (cet_run_restore(&r->ga, &r->desc, &r->run, dir, NULL, err))
         goto fail;
+    if (cet_ga_best(r->ga, &r->best) == CET_ERROR)
+        goto oom;
     if (!(path = cet_run_path(dir, CET_RUN_INFO)))
         goto oom;
     if (cet_json_load(&r->info, path, err))
@@ -81,11 +83,3 @@ fail:
     return -1;
 }
 
-size_t cet_report_defaults_index(const struct cet_ga *ga, const double *g)
-{
-    size_t i = cet_ga_lookup(ga, g);
-    struct cet_individual in;
-    if (i != CET_NPOS)
-        cet_ga_individual(ga, i, &in);
-    return i != CET_NPOS && in.raced ? CET_NPOS : i;
-}

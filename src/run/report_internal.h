@@ -11,6 +11,8 @@ struct cet_report {
     struct cet_params_desc desc;
     struct cet_run_info run;
     struct cet_ga *ga;          /* as of the checkpoint, not set up */
+    size_t best;                /* cet_ga_best, once a generation is complete (the plots
+                                   and tables that show it are drawn only then) */
     struct cet_json info;       /* run.json */
     char *validation;           /* validation.csv, or NULL */
     char *folds;                /* folds.csv (evolve --folds), or NULL */
@@ -19,8 +21,5 @@ struct cet_report {
     size_t pair_genes;          /* parameters whose pairs are drawn */
 };
 
-/* Archive index of the defaults' genome g, or CET_NPOS when they were
- * never fully evaluated (a raced-out fitness is partial). */
-size_t cet_report_defaults_index(const struct cet_ga *ga, const double *g);
 
 #endif

@@ -142,11 +142,12 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     }
     cet_params_default_genome(d, def);
     cet_genome_normalise(d, cet_ga_opts(ga)->resolution, def);
-    size_t di = cet_report_defaults_index(ga, def), nshown = 0;
+    size_t di, nshown = 0;
+    int def_known = !cet_run_full_index(ga, def, &di);
     for (size_t k = 0; k <= n; k++) {
         if (k < n)
             cet_ga_individual(ga, rank[k], &in[k]);
-        else if (di != CET_NPOS)
+        else if (def_known)
             cet_ga_individual(ga, di, &in[k]);
         cet_params_active(d, k < n ? in[k].genes : def, act[k]);
         for (size_t g = 0; g < G; g++)
@@ -183,7 +184,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
             rc = cet_buf_printf(b, "| %s |", rows[m]);
             for (size_t k = 0; k <= n && !rc; k++) {
                 const struct cet_individual *x = &in[k];
-                if (k == n && di == CET_NPOS)
+                if (k == n && !def_known)
                     rc = cet_buf_puts(b, m ? " |" : " not evaluated |");
                 else if (m == 3)
                     rc = cet_buf_printf(b, " %ld |", x->born);
@@ -210,7 +211,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
                     gene_cell(d, k < n ? in[k].genes : def, act[k], g, v, sizeof v);
                     rc = cet_buf_printf(b, " %s |", v);
                 }
-            if (k == n && di == CET_NPOS)
+            if (k == n && !def_known)
                 rc = rc || cet_buf_puts(b, " not evaluated | | | |\n");
             else
                 rc = rc || cet_buf_printf(b, " %.4f | %.4f | %.4f | %ld |\n", in[k].fit,
@@ -218,7 +219,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
         }
         rc = rc || cet_buf_puts(b, "\n");
     }
-    if (di != CET_NPOS && !r->run.has_chosen)
+    if (def_known && !r->run.has_chosen)
         rc = rc || cet_buf_printf(b, "The best is %+.4f over the defaults on the training "
                                      "sample.\n\n", in[0].fit - in[n].fit);
     struct cet_ga_status st;
@@ -413,7 +414,7 @@ static int md_plots(const struct cet_report *r, const char *no_plots, struct cet
     const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
     const struct cet_ga_stats *first = &hist[0], *last = &hist[nhist - 1];
     struct cet_individual best;
-    cet_ga_individual(ga, cet_ga_best(ga), &best);
+    cet_ga_individual(ga, r->best, &best);
     cet_ga_population(ga, &npop);
     int pareto = cet_ga_opts(ga)->goal.npareto != 0;
     size_t nplots = r->nplots - (size_t)pareto; /* pareto.png comes last */

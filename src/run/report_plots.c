@@ -195,7 +195,8 @@ static int explored_row(struct cet_buf *b, const struct cet_params_desc *d, cons
 
 /* Blocks (gnuplot index): 0 every evaluated individual, worst first; 1 the
  * best; 2 the defaults (fitness NaN when never evaluated). */
-static int explored_dat(const struct cet_ga *ga, const double *defaults, struct cet_buf *b)
+static int explored_dat(const struct cet_ga *ga, size_t best, const double *defaults,
+                        struct cet_buf *b)
 {
     const struct cet_params_desc *d = cet_ga_desc(ga);
     struct cet_ga_status st;
@@ -215,15 +216,15 @@ static int explored_dat(const struct cet_ga *ga, const double *defaults, struct 
             cet_ga_individual(ga, order[k].i, &in);
             rc = explored_row(b, d, in.genes, order[k].fit, in.born, rng);
         }
-        cet_ga_individual(ga, cet_ga_best(ga), &in);
+        cet_ga_individual(ga, best, &in);
         rc = rc || cet_buf_puts(b, "\n\n# the best individual\n") ||
              explored_row(b, d, in.genes, in.fit, in.born, NULL);
-        size_t di = cet_report_defaults_index(ga, defaults);
-        if (di != CET_NPOS)
+        size_t di;
+        int known = !cet_run_full_index(ga, defaults, &di);
+        if (known)
             cet_ga_individual(ga, di, &in);
         rc = rc || cet_buf_puts(b, "\n\n# the defaults\n") ||
-             explored_row(b, d, defaults, di == CET_NPOS ? NAN : in.fit,
-                          di == CET_NPOS ? -1 : in.born, NULL);
+             explored_row(b, d, defaults, known ? in.fit : NAN, known ? in.born : -1, NULL);
     }
     free(order);
     if (rng)
@@ -307,8 +308,9 @@ static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
 }
 
 /* --pareto: blocks 0 every evaluated individual, 1 the front (by the first
- * objective), 2 the defaults when evaluated; the first two objectives. */
-static int pareto_dat(const struct cet_ga *ga, size_t di, struct cet_buf *b)
+ * objective), 2 the defaults when evaluated (def_known: archive entry di);
+ * the first two objectives. */
+static int pareto_dat(const struct cet_ga *ga, int def_known, size_t di, struct cet_buf *b)
 {
     size_t *front = NULL, n = 0;
     int rc = cet_ga_front(ga, &front, &n) || cet_buf_puts(b, "# objective1 objective2\n");
@@ -329,7 +331,7 @@ static int pareto_dat(const struct cet_ga *ga, size_t di, struct cet_buf *b)
         rc = cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, front[k])[0],
                             cet_ga_objectives(ga, front[k])[1]);
     rc = rc || cet_buf_puts(b, "\n\n");
-    if (di != CET_NPOS)
+    if (def_known)
         rc = rc || cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, di)[0],
                                   cet_ga_objectives(ga, di)[1]);
     else
@@ -460,7 +462,7 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
     const struct cet_ga *ga = r->ga;
     const struct cet_params_desc *d = &r->desc;
     size_t G = d->ngenes;
-    double best_fit = cet_ga_fitness(ga, cet_ga_best(ga));
+    double best_fit = cet_ga_fitness(ga, r->best);
     struct cet_ga_status st;
     cet_ga_status(ga, &st);
     int rc = 0;
@@ -557,7 +559,7 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
         for (size_t k = 0; k < d->ngenes; k++)
             G += shown[k] = 1;
     size_t cols = G < 3 ? G : G <= 9 ? 3 : 4, rows = (G + cols - 1) / cols;
-    const double *best = cet_ga_genes(ga, cet_ga_best(ga));
+    const double *best = cet_ga_genes(ga, r->best);
     uint8_t best_on[CET_MAX_GENES], def_on[CET_MAX_GENES];
     cet_params_active(d, best, best_on);
     cet_params_active(d, defaults, def_on);
@@ -641,8 +643,9 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
         goto oom;
     cet_params_default_genome(&r->desc, defaults);
     cet_genome_normalise(&r->desc, cet_ga_opts(ga)->resolution, defaults);
-    size_t di = cet_report_defaults_index(ga, defaults);
-    double def_fit = di == CET_NPOS ? NAN : cet_ga_fitness(ga, di);
+    size_t di;
+    int def_known = !cet_run_full_index(ga, defaults, &di);
+    double def_fit = def_known ? cet_ga_fitness(ga, di) : NAN;
 
     if (!nhist || !st.narch || !npop) { /* nothing complete to draw yet */
         rc = 0;
@@ -653,7 +656,7 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
     if (write_file(r->dir, file_gen, &b, err))
         goto done;
     b.len = 0;
-    if (explored_dat(ga, defaults, &b))
+    if (explored_dat(ga, r->best, defaults, &b))
         goto oom;
     if (write_file(r->dir, file_explored, &b, err))
         goto done;
@@ -664,7 +667,7 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
         goto done;
     b.len = 0;
     if (cet_ga_opts(ga)->goal.npareto) {
-        if (pareto_dat(ga, di, &b))
+        if (pareto_dat(ga, def_known, di, &b))
             goto oom;
         if (write_file(r->dir, file_pareto, &b, err))
             goto done;

@@ -69,8 +69,14 @@ int cet_run_holdout_split(struct cet_run *run, int resumed, struct cet_error *er
  * and the defaults on the holdout and records best.json's choice in
  * run->info (nothing without a holdout). */
 int cet_run_choose(struct cet_run *run, struct cet_error *err);
-/* choose.c: the archive index of best.json (the choice, else cet_ga_best). */
-size_t cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info);
+/* choose.c: the archive index of best.json (the choice, else cet_ga_best)
+ * into *best: 0, or as cet_ga_best. */
+int cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info, size_t *best);
+/* fitness.c: the archive index of genome g into *at when g was fully
+ * evaluated: 0, or CET_ENOTFOUND when it never was or was raced out (its
+ * fitness is then partial).  The defaults' fitness (cet_run_defaults_fitness)
+ * and report.md's defaults row read it. */
+int cet_run_full_index(const struct cet_ga *ga, const double *g, size_t *at);
 
 /* The run directory's lock (rundir.c). */
 /* Creates dir and its missing parents if needed, and takes its lock

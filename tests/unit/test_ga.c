@@ -382,7 +382,9 @@ static void test_ga__seeds_enter_the_first_generation(void)
     CHECK(!memcmp(cet_ga_genes(ga, 1), seed, sizeof seed));
     CHECK_EQ_INT(narch_of(ga), 5);
     /* The seed is the optimum of the synthetic fitness. */
-    CHECK_EQ_INT(cet_ga_best(ga), 1);
+    size_t best;
+    CHECK_EQ_INT(cet_ga_best(ga, &best), 0);
+    CHECK_EQ_INT(best, 1);
     cet_ga_free(ga);
     /* More seeds than the population is an error. */
     CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
@@ -716,7 +718,9 @@ static void test_ga__forbidden_never_evaluated_and_archive_ignores_inactive_gene
         else
             g[C_X] = 0.9;
         cet_genome_normalise(&d, cet_ga_opts(ga)->resolution, g);
-        CHECK_EQ_INT(cet_ga_lookup(ga, g), 0);
+        size_t at;
+        CHECK_EQ_INT(cet_ga_lookup(ga, g, &at), 0);
+        CHECK_EQ_INT(at, 0);
         size_t nhist;
         const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
         for (size_t h = 0; h < nhist; h++)

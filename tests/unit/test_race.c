@@ -132,8 +132,8 @@ static void test_race__weak_pages_first_and_counted(void)
     sc[0 * N + WEAK].f1 = 0.95; /* child 0 rescues the weak page */
     sc[1 * N + WEAK].f1 = 0.1;  /* child 1 does not */
     sc[2 * N + WEAK].f1 = 0.0;  /* child 2 loses it too */
-    struct cet_race R = {.order = order, .seq = seq, .pos = pos, .ndocs = N, .incumbent = 0,
-                         .inc_f1 = inc, .scores = sc};
+    struct cet_race R = {.order = order, .seq = seq, .pos = pos, .ndocs = N,
+                         .has_incumbent = 1, .incumbent = 0, .inc_f1 = inc, .scores = sc};
     cet_race_sequence(&R, 0.5);
     CHECK_EQ_INT(R.nweak, 1);
     CHECK_EQ_INT(seq[0], WEAK);
@@ -160,7 +160,7 @@ static void test_race__weak_pages_first_and_counted(void)
     R.done = 15;
     CHECK(cet_ga_race_worse(&R, 0, 0.2, d));
     /* No incumbent yet (generation 0): no weak pages. */
-    R.incumbent = (size_t)-1;
+    R.has_incumbent = 0;
     cet_race_sequence(&R, 0.5);
     CHECK_EQ_INT(R.nweak, 0);
 }
@@ -378,8 +378,8 @@ static void test_race__raced_out_never_elite_top_or_best(void)
         for (size_t m = 1; m < npop; m++)
             full_first &= !(ind(ga, pop[m - 1]).raced && !ind(ga, pop[m]).raced);
         CHECK(!ind(ga, pop[0]).raced);
-        size_t best = cet_ga_best(ga);
-        CHECK(best != (size_t)-1 && !ind(ga, best).raced && ind(ga, best).ndone == NDOCS);
+        size_t best;
+        CHECK(!cet_ga_best(ga, &best) && !ind(ga, best).raced && ind(ga, best).ndone == NDOCS);
         CHECK_EQ_INT(best, saved_incumbent(ga, &nweak));
         memcpy(prev, pop, npop * sizeof *prev);
         nprev = npop;
