@@ -5,9 +5,13 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cetune/buf.h"
+#include "cetune/error.h"
 
 static int test_failures;
 static int test_checks;
@@ -67,10 +71,10 @@ static int test_checks;
         return test_failures ? 1 : 0;                                                \
     } while (0)
 
-/* The files of dir whose names end with suffix, sorted by name (so that a
- * suite reads them in one order everywhere): *names gets the names, and the
- * count is returned; -1 (and a failed check) when dir cannot be read.
- * test_files_free frees them. */
+/* The files of dir whose names end with suffix (""; every entry but . and
+ * ..), sorted by name (so that a suite reads them in one order everywhere):
+ * *names gets the names, and the count is returned; -1 (and a failed check)
+ * when dir cannot be read.  test_files_free frees them. */
 static inline int test_cmp_names(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -88,7 +92,8 @@ static inline int test_files(const char *dir, const char *suffix, char ***names)
     }
     for (struct dirent *de; (de = readdir(d));) {
         size_t len = strlen(de->d_name);
-        if (len <= m || strcmp(de->d_name + len - m, suffix))
+        if (len <= m || strcmp(de->d_name + len - m, suffix) || !strcmp(de->d_name, "..") ||
+            !strcmp(de->d_name, "."))
             continue;
         if (n == cap) {
             char **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof *nv);
@@ -110,6 +115,47 @@ static inline void test_files_free(char **names, int n)
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);
+}
+
+/* Calls fn(path, page, ctx) with the bytes of each page (a .html or
+ * .html.gz file, up to 64 MB; one that cannot be read fails a check) of dir
+ * in name order, then for those of its subdirectories down to depth levels
+ * (a corpus keeps its pages in package folders); hidden names are passed
+ * over.  Returns the pages read. */
+typedef void (*test_page_fn)(const char *path, const struct cet_buf *page, void *ctx);
+static inline int test_pages(const char *dir, int depth, test_page_fn fn, void *ctx)
+{
+    char **names;
+    int n = test_files(dir, "", &names), pages = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            char path[4200];
+            struct stat st;
+            size_t len = strlen(names[i]);
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            int page = (len > 5 && !strcmp(names[i] + len - 5, ".html")) ||
+                       (len > 8 && !strcmp(names[i] + len - 8, ".html.gz"));
+            if (names[i][0] == '.') {
+                continue;
+            } else if (pass == 0 && page) {
+                struct cet_buf b = {0};
+                struct cet_error err;
+                int rc = cet_read_file(&b, path, 64u << 20, &err);
+                if (rc)
+                    fprintf(stderr, "%s\n", err.msg);
+                CHECK(rc == 0);
+                if (!rc) {
+                    fn(path, &b, ctx);
+                    pages++;
+                }
+                cet_buf_free(&b);
+            } else if (pass == 1 && !page && depth > 0 && !stat(path, &st) &&
+                       S_ISDIR(st.st_mode)) {
+                pages += test_pages(path, depth - 1, fn, ctx);
+            }
+        }
+    test_files_free(names, n);
+    return pages;
 }
 
 /* Where the shared corpora are looked for: $CETUNE_CORPORA, else beside

@@ -278,36 +278,30 @@ static int same_selection(const struct cet_extractor *ex, const struct cet_doc *
 /* The attributes the evaluation model drops are truly not read: every
  * extractor at its defaults selects the same nodes on every extractor test
  * page from it as from the model with all attributes. */
+static void dropped_attributes_page(const char *path, const struct cet_buf *page, void *ctx)
+{
+    int *pages = ctx;
+    struct cet_error err;
+    struct cet_doc *e = NULL, *p = NULL;
+    CHECK(cet_doc_parse(&e, page->p, page->len, NULL, 0, &err) == 0);
+    CHECK(cet_doc_parse_as(&p, page->p, page->len, NULL, 0, NULL, 0, &err) == 0);
+    if (e && p) {
+        ++*pages;
+        CHECK(e->nattrs <= p->nattrs && e->nnodes == p->nnodes);
+        for (size_t x = 0; x < cet_extractor_count() && e->nnodes == p->nnodes; x++)
+            if (!same_selection(cet_extractor_at(x), e, p)) {
+                fprintf(stderr, "%s: %s selects differently\n", path, cet_extractor_at(x)->name);
+                CHECK(0);
+            }
+    }
+    cet_doc_free(e);
+    cet_doc_free(p);
+}
+
 static void test_doc__dropped_attributes_are_not_read(void)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/tests/data/extract", CETUNE_SOURCE_DIR);
-    char **names;
-    int npages = test_files(dir, ".html", &names), pages = 0;
-    for (int k = 0; k < npages; k++) {
-        char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        struct cet_buf page = {0};
-        struct cet_error err;
-        struct cet_doc *e = NULL, *p = NULL;
-        CHECK(cet_read_file(&page, path, 1 << 24, &err) == 0);
-        CHECK(cet_doc_parse(&e, page.p, page.len, NULL, 0, &err) == 0);
-        CHECK(cet_doc_parse_as(&p, page.p, page.len, NULL, 0, NULL, 0, &err) == 0);
-        if (e && p) {
-            pages++;
-            CHECK(e->nattrs <= p->nattrs && e->nnodes == p->nnodes);
-            for (size_t x = 0; x < cet_extractor_count() && e->nnodes == p->nnodes; x++)
-                if (!same_selection(cet_extractor_at(x), e, p)) {
-                    fprintf(stderr, "%s: %s selects differently\n", names[k],
-                            cet_extractor_at(x)->name);
-                    CHECK(0);
-                }
-        }
-        cet_doc_free(e);
-        cet_doc_free(p);
-        cet_buf_free(&page);
-    }
-    test_files_free(names, npages);
+    int pages = 0;
+    test_pages(CETUNE_SOURCE_DIR "/tests/data/extract", 0, dropped_attributes_page, &pages);
     CHECK(pages >= 10);
 }
 

@@ -4,8 +4,6 @@
  * (skipped with a message when absent), with the shipped extractor and
  * alltext.  The exact Markdown of two fixtures is checked by
  * test_extract_cases (alltext-markdown.expect, score-markdown.expect). */
-#include <dirent.h>
-
 #include "cetune/page.h"
 #include "cetune/text.h"
 #include "test.h"
@@ -74,31 +72,18 @@ done:
     cet_buf_free(&b.b);
 }
 
-static void each_page(const char *dir, struct cet_page *pg, const struct cet_config *cfgs, int ncfg,
-                      int depth)
+/* What each page is rendered with. */
+struct renderers {
+    struct cet_page *pg;
+    const struct cet_config *cfgs;
+    int ncfg;
+};
+
+static void each_page(const char *path, const struct cet_buf *page, void *ctx)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t n = strlen(e->d_name);
-        if ((n > 5 && !strcmp(e->d_name + n - 5, ".html")) ||
-            (n > 8 && !strcmp(e->d_name + n - 8, ".html.gz"))) {
-            struct cet_buf page = {0};
-            struct cet_error err;
-            if (cet_read_file(&page, path, 64u << 20, &err) == 0)
-                for (int c = 0; c < ncfg; c++)
-                    compare(pg, &cfgs[c], page.p, page.len, path);
-            cet_buf_free(&page);
-        } else if (depth < 2) {
-            each_page(path, pg, cfgs, ncfg, depth + 1);
-        }
-    }
-    closedir(d);
+    const struct renderers *r = ctx;
+    for (int c = 0; c < r->ncfg; c++)
+        compare(r->pg, &r->cfgs[c], page->p, page->len, path);
 }
 
 int main(void)
@@ -111,7 +96,8 @@ int main(void)
     CHECK(cet_config_default(&cfgs[1], "alltext", &err) == 0);
     if (!pg)
         TEST_END();
-    each_page(CETUNE_TEST_DATA "/extract", pg, cfgs, 2, 0);
+    struct renderers r = {pg, cfgs, 2};
+    test_pages(CETUNE_TEST_DATA "/extract", 2, each_page, &r);
     CHECK(pages >= 20);
     fprintf(stderr, "fixtures: %d renderings, %d differing\n", pages, differing);
     const char *root = test_corpora();
@@ -124,7 +110,7 @@ int main(void)
         for (int i = 0; i < 4; i++) {
             char dir[4200];
             snprintf(dir, sizeof dir, "%s/%s", root, corpora[i]);
-            each_page(dir, pg, cfgs, 2, 0);
+            test_pages(dir, 2, each_page, &r);
         }
         fprintf(stderr, "real pages: %d renderings\n", pages - before);
         CHECK(pages - before >= 900);

@@ -49,49 +49,44 @@ static int has(const char *text, const char *phrase)
 
 /* Every stage extractor alone, at its defaults and with other settings, gives
  * exactly its own text on every fixture page. */
+static const struct {
+    const char *ex, *stage_set, *ex_set;
+} stage_cases[] = {
+    {"lqf", NULL, NULL},
+    {"lqf", "s1.lqf.t=0.6", "t=0.6"},
+    {"ccb", NULL, NULL},
+    {"accb", "s1.accb.r=128", "r=128"},
+    {"tccb", "s1.tccb.t=0.5", "t=0.5"},
+    {"sw", NULL, NULL},
+    {"density", "s1.density.c2=20", "c2=20"},
+    {"mantratzis", NULL, NULL},
+    {"crunch", "s1.crunch.link_text_ratio=0.5", "link_text_ratio=0.5"},
+};
+
+static void one_stage_page(const char *path, const struct cet_buf *b, void *ctx)
+{
+    (void)ctx;
+    for (size_t c = 0; c < sizeof stage_cases / sizeof stage_cases[0]; c++) {
+        char s1[64];
+        snprintf(s1, sizeof s1, "s1=%s", stage_cases[c].ex);
+        const char *pset[] = {s1, stage_cases[c].stage_set, NULL};
+        const char *xset[] = {stage_cases[c].ex_set, NULL};
+        char *a = extract_with(b->p, b->len, "pipeline", pset);
+        char *x = extract_with(b->p, b->len, stage_cases[c].ex, xset);
+        CHECK(a && x);
+        if (a && x && strcmp(a, x)) {
+            fprintf(stderr, "%s: pipeline s1=%s differs from %s\n", path, stage_cases[c].ex,
+                    stage_cases[c].ex);
+            CHECK(0);
+        }
+        free(a);
+        free(x);
+    }
+}
+
 static void test_one_stage_is_the_extractor(void)
 {
-    static const struct { const char *ex, *stage_set, *ex_set; } cases[] = {
-        {"lqf", NULL, NULL},
-        {"lqf", "s1.lqf.t=0.6", "t=0.6"},
-        {"ccb", NULL, NULL},
-        {"accb", "s1.accb.r=128", "r=128"},
-        {"tccb", "s1.tccb.t=0.5", "t=0.5"},
-        {"sw", NULL, NULL},
-        {"density", "s1.density.c2=20", "c2=20"},
-        {"mantratzis", NULL, NULL},
-        {"crunch", "s1.crunch.link_text_ratio=0.5", "link_text_ratio=0.5"},
-    };
-    const char *dir = CETUNE_SOURCE_DIR "/tests/data/extract";
-    char **names;
-    int npages = test_files(dir, ".html", &names), pages = 0;
-    for (int k = 0; k < npages; k++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        struct cet_buf b = {0};
-        struct cet_error err;
-        CHECK(cet_read_file(&b, path, 1 << 24, &err) == 0);
-        pages++;
-        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-            char s1[64];
-            snprintf(s1, sizeof s1, "s1=%s", cases[c].ex);
-            const char *pset[] = {s1, cases[c].stage_set, NULL};
-            const char *xset[] = {cases[c].ex_set, NULL};
-            char *a = extract_with(b.p, b.len, "pipeline", pset);
-            char *x = extract_with(b.p, b.len, cases[c].ex, xset);
-            CHECK(a && x);
-            if (a && x && strcmp(a, x)) {
-                fprintf(stderr, "%s: pipeline s1=%s differs from %s\n", names[k], cases[c].ex,
-                        cases[c].ex);
-                CHECK(0);
-            }
-            free(a);
-            free(x);
-        }
-        cet_buf_free(&b);
-    }
-    test_files_free(names, npages);
-    CHECK(pages >= 10);
+    CHECK(test_pages(CETUNE_SOURCE_DIR "/tests/data/extract", 0, one_stage_page, NULL) >= 10);
 }
 
 static void test_combiners(void)
