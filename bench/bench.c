@@ -34,20 +34,15 @@
 #include "cetune/lcs.h"
 #include "cetune/page.h"
 #include "dev_corpora.h"
+#include "util/sort.h"
 
 /* Evaluations per timed window: single ones last about a millisecond, where
  * a thread wake-up or a timer tick would be a large share. */
 #define BATCH 20
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)n, sizeof *v, cet_cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -41,6 +41,7 @@
 #include "cetune/corpus.h"
 #include "cetune/page.h"
 #include "dev_corpora.h"
+#include "util/sort.h"
 
 struct page {
     struct cet_buf html;
@@ -170,12 +171,6 @@ static void *connection(void *arg)
     return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 struct result {
     unsigned conns;
     double pages_s, mb_s, p50_ms, p99_ms;
@@ -235,7 +230,7 @@ static struct result load(unsigned port, size_t n, unsigned c, pid_t server, lon
     size_t bytes = 0;
     for (size_t i = 0; i < n; i++)
         bytes += pages[i % npages].html.len;
-    qsort(r.lat, n, sizeof *r.lat, cmp_double);
+    qsort(r.lat, n, sizeof *r.lat, cet_cmp_double);
     struct result res = {.conns = c, .pages_s = (double)n / wall, .mb_s = (double)bytes / 1e6 / wall,
                          .cpu_ms = cpu * 1e3 / (double)n,
                          .p50_ms = r.lat[n / 2] * 1e3, .p99_ms = r.lat[(size_t)(n * 0.99)] * 1e3,
@@ -259,7 +254,7 @@ static struct result median_of(const struct result *all, int repeat, size_t stri
     }
     double *out[5] = {&m.pages_s, &m.mb_s, &m.p50_ms, &m.p99_ms, &m.cpu_ms};
     for (int f = 0; f < 5; f++) {
-        qsort(v[f], (size_t)repeat, sizeof(double), cmp_double);
+        qsort(v[f], (size_t)repeat, sizeof(double), cet_cmp_double);
         *out[f] = repeat % 2 ? v[f][repeat / 2] : (v[f][repeat / 2 - 1] + v[f][repeat / 2]) / 2;
     }
     return m;
