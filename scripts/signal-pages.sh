@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # For each of score's page-named signals, the pages it rescues: the
 # configuration as given against the same with that signal switched off
-# (its weight 0; drop_headline false; fallback_words 0), word F1 per page on
-# the four dev corpora.  Prints, per signal, how many pages gain and lose more
-# than 0.01 F1, the macro F1 change (per package, then over packages), and
-# the three pages that gain most.
+# (its weight 0; drop_headline false; near, fallback_words, fallback_margin
+# 0), word F1 per page on the four dev corpora.  Prints, per signal, how many
+# pages gain and lose more than 0.01 F1, the macro F1 change (per package,
+# then over packages), and the three pages that gain most.
 # Usage: scripts/signal-pages.sh [CETUNE] [CORPORA] CONFIG.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ dirs=(-d "$corpora/portals" -d "$corpora/big5" -d "$corpora/cleaneval-dev" -d "$
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 signals=(w_body_mark w_meta w_comments w_related w_share w_notice w_hidden w_caption w_landmark
-  w_headline w_repeat drop_headline fallback_words)
+  w_headline w_repeat w_outside_body drop_headline near fallback_words fallback_margin)
 off() { case $1 in drop_headline) echo false ;; *) echo 0 ;; esac; }
 args=()
 for s in "${signals[@]}"; do args+=(-c "$config" -P "$s=$(off "$s")"); done

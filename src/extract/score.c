@@ -71,22 +71,30 @@
  *   figcaption, caption, credit, gallery), landmark (<nav>, <aside>,
  *   <footer>, role navigation, complementary, contentinfo...), headline (h1,
  *   itemprop headline, h2-h3 named title or headline).  A name against a
- *   region that holds more than half of the page's words is a wrapper's
- *   and sets nothing (guard()).
+ *   region that holds more than half of the page's words, or that holds the
+ *   marked article body (unless it hides it), is a wrapper's and sets
+ *   nothing (guard()).
  * - repeat: the block's words are exactly those of an earlier block (a
  *   headline or caption printed twice, a hidden copy of the article).
+ * - outside_body: the page marks an article body holding at least 50 words
+ *   and the block lies outside every marked element (teasers, "more from"
+ *   boxes around an article; trafilatura extracts from the body alone when
+ *   it finds one).
  * - kind: one feature per kind, exactly one of them 1: a (all of the
  *   block's text is link text), else h (h1-h6), p, li (li, dt, dd), td (td,
  *   th), other.  The tag says what the author meant the text to be, and
  *   a block that is a link and nothing else is navigation wherever it sits.
  *
- * Two switches follow the threshold.  drop_headline never keeps the
+ * Switches follow the threshold.  drop_headline never keeps the
  * headline: whether it belongs to the text is the gold's convention
  * (schema.org articleBody, and so the scrapinghub benchmark, leaves it out;
  * big5 and portals keep it).  fallback_words: when fewer words are kept, a
  * second candidate, Readability's main subtree without hidden and all-link
  * blocks, replaces the extraction if it has more words (trafilatura falls
- * back to readability and jusText the same way).
+ * back to readability and jusText the same way); with fallback_margin > 0
+ * the second candidate is instead the page's own best blocks, the threshold
+ * lowered to the best block's score minus the margin.  near and near_sides:
+ * jusText's context rule for the blocks scoring just below t (classify()).
  *
  * Everything above depends on the page only, so prepare() computes it once
  * per document; run() is a dot product per block and a comparison.  Text
@@ -108,6 +116,7 @@
 #define DENSITY_CAP 15.0  /* words per line from which "density" is 1 */
 #define PUNCT_SCALE 4.0   /* punctuation per word times this, capped at 1 */
 #define MAIN_MIN_CHARS 25 /* Readability's shortest scored paragraph */
+#define BODY_MIN_WORDS 50 /* words a marked article body needs to count as the page's */
 
 /* Feature order = parameter order (the threshold comes last): first the
  * graded features, then the four yes/no ones, then the kinds. */
@@ -119,11 +128,15 @@ enum {
      * trafilatura's and Readability's rules: see region_flags(). */
     F_BODY_MARK, F_META, F_COMMENTS, F_RELATED, F_SHARE, F_NOTICE, F_HIDDEN, F_CAPTION,
     F_LANDMARK, F_HEADLINE, F_REPEAT,
+    F_OUTSIDE_BODY, /* the page marks its article body and the block is not in it */
     F_KIND_P, F_KIND_LI, F_KIND_TD, F_KIND_H, F_KIND_A, F_KIND_OTHER,
     NF,
     P_T = NF,
     P_DROP_HEADLINE, /* the headline is never kept (the gold's convention) */
     P_FALLBACK,      /* fewer words kept than this: the second candidate may replace them */
+    P_NEAR,          /* width of the band below t decided by the context (0: none) */
+    P_NEAR_SIDES,    /* kept neighbours a block in the band needs: 1 or 2 */
+    P_FALLBACK_MARGIN, /* second candidate: the best score minus this (0: Readability's) */
     NGRADED = F_CLASS_POS,
     NFLAGS = F_KIND_P - F_CLASS_POS,
 };
@@ -289,21 +302,32 @@ static int has_word(const char *list, const char *const *words)
     return 0;
 }
 
-/* A name that speaks against a region holding most of the page's words
- * names a wrapper, not a box: WordPress's "status-publish", "paywall" or
- * "modal-enabled" on the article, a <footer> around everything (trafilatura
- * guards its pruning the same way).  Returns the flags f of element i
- * without those. */
-static unsigned guard(const struct cet_doc *doc, uint32_t i, unsigned f)
+/* Whether element i holds enough words for its article-body mark to be the
+ * page's (not a teaser's "post-content"). */
+static int body_sized(const struct cet_doc *doc, uint32_t i)
+{
+    return doc->nodes[i].w1 - doc->nodes[i].w0 >= BODY_MIN_WORDS;
+}
+
+/* A name that speaks against a region holding most of the page's words, or
+ * holding the marked article body (unless it hides it), names a wrapper, not
+ * a box: WordPress's
+ * "status-publish", "paywall" or "modal-enabled" on the article, a <footer>
+ * around everything (trafilatura guards its pruning the same way).  Returns
+ * the flags f of element i without those; holds_body says whether i holds
+ * an element marked as the article body (body_sized). */
+static unsigned guard(const struct cet_doc *doc, uint32_t i, unsigned f, int holds_body)
 {
     const struct cet_node *nd = &doc->nodes[i];
     if ((uint64_t)(nd->w1 - nd->w0) * 2 > doc->nwords)
         f &= FLAG(F_BODY_MARK) | FLAG(F_HEADLINE);
+    else if (holds_body) /* a hidden copy of the article stays hidden */
+        f &= FLAG(F_BODY_MARK) | FLAG(F_HEADLINE) | FLAG(F_HIDDEN);
     return f;
 }
 
 /* The region flags (FLAG(F_BODY_MARK) ... FLAG(F_HEADLINE)) that element i
- * sets on itself and everything below it.  <body> and <html> set none: their
+ * sets on itself and everything below it, before guard().  <body> and <html> set none: their
  * class names describe the whole page (WordPress's "single-post
  * comments-open"). */
 static unsigned region_flags(const struct cet_doc *doc, uint32_t i)
@@ -319,7 +343,7 @@ static unsigned region_flags(const struct cet_doc *doc, uint32_t i)
     if (tag == CET_TAG_NAV || tag == CET_TAG_ASIDE || tag == CET_TAG_FOOTER)
         f |= FLAG(F_LANDMARK);
     if (!cet_node_nattr(doc, i))
-        return guard(doc, i, f);
+        return f;
     char buf[512];
     const char *c = cet_node_attr(doc, i, "class"), *id = cet_node_attr(doc, i, "id");
     size_t n = strlen(lower(c, buf, sizeof buf / 2));
@@ -359,7 +383,7 @@ static unsigned region_flags(const struct cet_doc *doc, uint32_t i)
         if (has_word(prop, (const char *const[]){"caption", NULL}))
             f |= FLAG(F_CAPTION);
     }
-    return guard(doc, i, f);
+    return f;
 }
 
 /* Readability's class weight of one attribute value: +25 when it names a
@@ -553,6 +577,7 @@ static void features(const struct cet_doc *doc, const struct block_acc *acc, uin
                      struct block_feat *feat)
 {
     uint32_t max_depth = 0;
+    uint64_t body_words = 0; /* words of the blocks in a marked article body */
     for (uint32_t b = 0; b < nb; b++)
         if (acc[b].elem != CET_NONE && depth[acc[b].elem] > max_depth)
             max_depth = depth[acc[b].elem];
@@ -594,7 +619,15 @@ static void features(const struct cet_doc *doc, const struct block_acc *acc, uin
             f->kind = F_KIND_TD;
         else
             f->kind = F_KIND_OTHER;
+        body_words += f->flags & FLAG(F_BODY_MARK) ? a->words : 0;
     }
+    /* A page that marks its article body says where the article is:
+     * trafilatura extracts from that element alone when it finds one.  The
+     * headline, often above the body, is the gold's convention
+     * (w_headline, drop_headline), not this feature's. */
+    for (uint32_t b = 0; body_words >= BODY_MIN_WORDS && b < nb; b++)
+        if (!(feat[b].flags & (FLAG(F_BODY_MARK) | FLAG(F_HEADLINE))))
+            feat[b].flags |= (uint16_t)FLAG(F_OUTSIDE_BODY);
 }
 
 /* Blocks, then the sums of their text, then the page-wide measures, each
@@ -612,6 +645,7 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     struct main_scratch m = {0};
     uint8_t *anc = NULL, *in_main = NULL, *rep = NULL;
     uint16_t *reg = NULL;
+    uint8_t *holds_body = NULL;
     if (sp)
         sp->text_block = malloc((nt ? nt : 1) * sizeof *sp->text_block);
     if (!sp || !slot || !sp->text_block)
@@ -678,9 +712,21 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     in_main = calloc((size_t)n + 1, 1);
     reg = calloc((size_t)n + 1, sizeof *reg);
     rep = calloc(nb ? nb : 1, 1);
+    holds_body = calloc((size_t)n + 1, 1);
     if (!m.cls || !anc || !m.pre_chars || !m.pre_anchor || !m.cand || !m.is_cand || !in_main ||
-        !reg || !rep || mark_repeats(acc, nb, rep))
+        !reg || !rep || !holds_body || mark_repeats(acc, nb, rep))
         goto oom;
+    /* Each element's own region names first, then which elements hold a
+     * marked article body (guard()): parents come before children. */
+    for (uint32_t i = 0; i < n; i++) {
+        if (doc->nodes[i].kind != CET_ELEMENT)
+            continue;
+        reg[i] = (uint16_t)region_flags(doc, i);
+        if (reg[i] & FLAG(F_BODY_MARK) && body_sized(doc, i))
+            for (uint32_t a = doc->nodes[i].parent; a != CET_NONE && !holds_body[a];
+                 a = doc->nodes[a].parent)
+                holds_body[a] = 1;
+    }
     for (uint32_t i = 0; i < n; i++) {
         const struct cet_node *nd = &doc->nodes[i];
         if (nd->kind == CET_ELEMENT && cet_node_nattr(doc, i)) {
@@ -691,7 +737,7 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
                                unlikely(doc, i) << 2);
         }
         if (nd->kind == CET_ELEMENT)
-            reg[i] = (uint16_t)region_flags(doc, i);
+            reg[i] = (uint16_t)guard(doc, i, reg[i], holds_body[i]);
         if (nd->parent != CET_NONE) {
             anc[i] |= anc[nd->parent];
             reg[i] |= reg[nd->parent];
@@ -736,6 +782,7 @@ done:
     free(in_main);
     free(reg);
     free(rep);
+    free(holds_body);
     return sp;
 }
 
@@ -745,17 +792,55 @@ static int in_second(const struct block_feat *f)
     return (f->flags & FLAG(F_MAIN)) && !(f->flags & FLAG(F_HIDDEN)) && f->kind != F_KIND_A;
 }
 
+/* Keeps the blocks scoring at least t in keep[] and returns their words.
+ * With near > 0, jusText's context rule (Pomikálek 2011): a block scoring
+ * in [t - near, t) is neither kept nor dropped by itself; a run of such
+ * blocks takes the verdict of the nearest decided blocks with words before
+ * and after it: kept when both are kept (sides 2) or when one is (sides 1).
+ * A table cut into one-number cells, or paragraphs around an inline box,
+ * score just below t between kept paragraphs; a menu item scores just
+ * below t between dropped ones. */
+static uint64_t classify(const struct score_prep *sp, const float *score, double t, double near,
+                         int sides, uint8_t *keep)
+{
+    uint32_t nb = sp->nblocks, prev = CET_NONE; /* the last decided block with words */
+    for (uint32_t b = 0; b < nb; b++)
+        keep[b] = score[b] >= t;
+    for (uint32_t b = 0; near > 0 && b < nb;) {
+        const int undecided = sp->feat[b].words && score[b] < t && score[b] >= t - near;
+        if (!undecided) {
+            prev = sp->feat[b].words ? b : prev;
+            b++;
+            continue;
+        }
+        uint32_t e = b; /* the run: undecided and empty blocks */
+        while (e < nb && (!sp->feat[e].words || (score[e] < t && score[e] >= t - near)))
+            e++;
+        int before = prev != CET_NONE && keep[prev], after = e < nb && keep[e];
+        int kept = sides >= 2 ? before && after : before || after;
+        for (; b < e; b++)
+            if (sp->feat[b].words)
+                keep[b] = (uint8_t)kept;
+    }
+    uint64_t words = 0;
+    for (uint32_t b = 0; b < nb; b++)
+        words += keep[b] ? sp->feat[b].words : 0;
+    return words;
+}
+
 static int score_run(const struct cet_doc *doc, const void *prep, const double *p,
                      struct cet_sel *sel)
 {
     const struct score_prep *sp = prep;
-    uint8_t *keep = cet_sel_buf(sel, 0, sp->nblocks ? sp->nblocks : 1);
-    if (!keep)
+    size_t nb = sp->nblocks ? sp->nblocks : 1;
+    uint8_t *keep = cet_sel_buf(sel, 0, nb);
+    float *score = cet_sel_buf(sel, 1, nb * sizeof *score);
+    if (!keep || !score)
         return -1;
     double w[NGRADED];
-    uint64_t kept = 0;
     for (int k = 0; k < NGRADED; k++)
         w[k] = p[k] / Q;
+    float best = -INFINITY; /* the best score of a block with words */
     for (uint32_t b = 0; b < sp->nblocks; b++) {
         const struct block_feat *f = &sp->feat[b];
         double s = p[f->kind];
@@ -764,13 +849,24 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
         for (int k = 0; k < NFLAGS; k++)
             if (f->flags >> k & 1)
                 s += p[F_CLASS_POS + k];
-        keep[b] = s >= p[P_T];
-        kept += keep[b] ? f->words : 0;
+        score[b] = (float)s;
+        if (f->words && score[b] > best)
+            best = score[b];
     }
-    /* Too little kept: the second candidate, Readability's main subtree
-     * without its all-link blocks (trafilatura falls back to readability and
-     * jusText the same way), replaces it when it has more words. */
-    if (kept < p[P_FALLBACK]) {
+    double near = p[P_NEAR], margin = p[P_FALLBACK_MARGIN];
+    int sides = (int)lrint(p[P_NEAR_SIDES]);
+    uint64_t kept = classify(sp, score, p[P_T], near, sides, keep);
+    /* Too little kept: a second candidate replaces it when it has more
+     * words (trafilatura falls back to readability and jusText the same
+     * way).  With fallback_margin > 0 it is the page's own best blocks, the
+     * threshold lowered to the best score minus the margin (a page whose
+     * article scores low everywhere: a language without stop words, text
+     * loose in a <div>); else Readability's main subtree without its
+     * all-link blocks. */
+    if (kept < p[P_FALLBACK] && margin > 0) {
+        if (best - margin < p[P_T])
+            classify(sp, score, best - margin, near, sides, keep);
+    } else if (kept < p[P_FALLBACK]) {
         uint64_t second = 0;
         for (uint32_t b = 0; b < sp->nblocks; b++)
             second += in_second(&sp->feat[b]) ? sp->feat[b].words : 0;
@@ -838,6 +934,9 @@ static const struct cet_param score_params[] = {
     W("w_headline", 0.0,
       "weight of the headline: an h1, itemprop headline, or h2-h3 with class title/headline"),
     W("w_repeat", 0.0, "weight of a block whose words are exactly an earlier block's"),
+    W("w_outside_body", 0.0,
+      "weight of a block outside the marked article body, on a page that marks one with at least "
+      "50 words (itemprop articleBody, class article-body...)"),
     W("w_p", 0.3, "weight of a <p> block"),
     W("w_li", 1.4, "weight of a <li>, <dt> or <dd> block"),
     W("w_td", 2.1, "weight of a <td> or <th> block"),
@@ -850,9 +949,17 @@ static const struct cet_param score_params[] = {
     {"fallback_words", CET_P_INT, 0, 0, 200, NULL,
      "when fewer words are kept, Readability's main subtree replaces them if it has more "
      "(0: never)"},
+    {"near", CET_P_FLOAT, 0, 0, 5.0, NULL,
+     "a block scoring in [t - near, t) is kept when the nearest blocks with words around it "
+     "are (jusText's context; 0: off)"},
+    {"near_sides", CET_P_INT, 2, 1, 2, NULL,
+     "how many of those two neighbours must be kept: 2 both, 1 either"},
+    {"fallback_margin", CET_P_FLOAT, 0, 0, 5.0, NULL,
+     "the fallback's second candidate: the blocks scoring at least the best block's score minus "
+     "this (0: Readability's main subtree)"},
 };
 
-_Static_assert(sizeof score_params / sizeof score_params[0] == P_FALLBACK + 1,
+_Static_assert(sizeof score_params / sizeof score_params[0] == P_FALLBACK_MARGIN + 1,
                "one weight per feature, the threshold, then the switches");
 
 const struct cet_extractor cet_extractor_score = {

@@ -33,7 +33,7 @@ for p in score pipeline; do
 done
 
 # Generation 0 is the seeds (score.json has 2); then CMA-ES's default lambda
-# (4 + 3 ln 35 = 14 for score's 35 parameters), or --pop, samples per iteration.
+# (4 + 3 ln 39 = 14 for score's 39 parameters), or --pop, samples per iteration.
 awk -F, 'NR > 1 { n[$1]++ } END { print n[0], n[1], n[2] }' "$TMP/score-t1/individuals.csv" >"$TMP/counts"
 expect_grep "$TMP/counts" '^2 14 14$'
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/score.json" -d "$D" --strategy cmaes --pop 6 \

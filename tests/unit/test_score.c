@@ -254,6 +254,30 @@ static void test_score__region_guard(void)
               "The harbour was closed on Monday morning after a heavy storm.");
 }
 
+/* The same for a region that holds the marked article body (50 words or
+ * more), however few of the page's words it has: nypost's article sits in
+ * "box article modal-enabled".  A hidden region keeps its flag: a hidden
+ * copy of the article stays hidden. */
+#define TEN "Divers will inspect the old pier before ships may enter. "
+#define BODY "<div class=\"entry-content\"><p>" TEN TEN TEN TEN TEN TEN "</p></div>"
+#define TEASE "Floods in the valley close three roads to the coast. "
+#define OTHER "Rain is expected again on Tuesday along the whole coast. "
+#define TEASERS "<div class=\"teasers\"><p>" TEASE TEASE TEASE "</p></div>" \
+    "<div><p>" OTHER OTHER OTHER OTHER "</p></div>"
+static void test_score__region_guard_body(void)
+{
+    static const char modal[] =
+        "<html><body><div class=\"box article modal-enabled\">" BODY "</div>" TEASERS
+        "</body></html>";
+    const char *text = KEEP_IN(modal, "w_notice=-1", "w_related=-1", "t=0");
+    CHECK(strncmp(text, TEN, strlen(TEN) - 1) == 0);
+    CHECK(strstr(text, "Floods") == NULL); /* the teasers are still a box */
+    CHECK(strstr(text, "Rain") != NULL);
+    static const char hidden[] =
+        "<html><body><div class=\"hidden\">" BODY "</div>" TEASERS "</body></html>";
+    CHECK(strstr(KEEP_IN(hidden, "w_hidden=-1", "t=0"), "Divers") == NULL);
+}
+
 /* drop_headline removes the headline whatever its score. */
 static void test_score__drop_headline(void)
 {
@@ -274,6 +298,77 @@ static void test_score__fallback(void)
     CHECK_STR(KEEP_IN(regions, "w_share=1", "t=1", "fallback_words=3"), "Share this story");
 }
 
+/* Blocks for the context rule and the relative fallback: with w_words 1
+ * alone, the 12-word paragraphs score 0.556, the 2-word ones 0.238 and the
+ * 1-word one 0.150. */
+static const char context[] =
+    "<html><body>"
+    "<p>The harbour was closed on Monday morning after a heavy storm hit.</p>"
+    "<p>Divers waited.</p>"
+    "<p>Fishermen asked the town council for help with their damaged boats.</p>"
+    "<p>Read more</p>"
+    "<p>Menu</p>"
+    "</body></html>";
+
+#define LONG1 "The harbour was closed on Monday morning after a heavy storm hit."
+#define LONG2 "Fishermen asked the town council for help with their damaged boats."
+
+/* near: a block scoring in [t - near, t) follows the nearest blocks with
+ * words around it (jusText's context): both must be kept with near_sides 2,
+ * one with near_sides 1; a block below the band stays out. */
+static void test_score__near(void)
+{
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=0.5", "near=0", "near_sides=2"),
+              LONG1 "\n" LONG2);
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=0.5", "near=0.3", "near_sides=2"),
+              LONG1 "\nDivers waited.\n" LONG2);
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=0.5", "near=0.3", "near_sides=1"),
+              LONG1 "\nDivers waited.\n" LONG2 "\nRead more");
+    /* A wider band takes in the last block too, which then has no kept
+     * neighbour after it: with both sides required the whole run of three
+     * band blocks after the second paragraph is dropped. */
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=0.5", "near=0.4", "near_sides=2"),
+              LONG1 "\nDivers waited.\n" LONG2);
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=0.5", "near=0.4", "near_sides=1"),
+              LONG1 "\nDivers waited.\n" LONG2 "\nRead more\nMenu");
+}
+
+/* fallback_margin: when too little is kept, the second candidate is the
+ * page's best blocks, the threshold lowered to the best score minus the
+ * margin (the context rule applies to it too). */
+static void test_score__fallback_margin(void)
+{
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=5", "fallback_words=0", "fallback_margin=0.1"), "");
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=5", "fallback_words=10", "fallback_margin=0.1"),
+              LONG1 "\n" LONG2);
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=5", "fallback_words=10", "fallback_margin=0.1",
+                      "near=0.4", "near_sides=2"),
+              LONG1 "\nDivers waited.\n" LONG2);
+    /* Enough kept: the margin does not apply. */
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=0.5", "fallback_words=10", "fallback_margin=1"),
+              LONG1 "\n" LONG2);
+}
+
+/* outside_body: on a page that marks its article body with at least 50
+ * words, every block outside it has the feature; a smaller mark sets
+ * nothing. */
+static void test_score__outside_body(void)
+{
+    static const char marked[] =
+        "<html><body><div class=\"teasers\"><p>Floods in the valley</p></div>"
+        "<div itemprop=\"articleBody\"><p>The harbour was closed on Monday morning after a heavy "
+        "storm damaged the old wooden pier and two of the fishing boats moored beside it.</p>"
+        "<p>Divers will inspect the pier before any ship is allowed to enter the harbour "
+        "again, and the council has promised to pay for the repairs of the damaged boats "
+        "and for a new pier before the summer season starts.</p></div>"
+        "<footer>Copyright 2024</footer></body></html>";
+    CHECK_STR(KEEP_IN(marked, "w_outside_body=1", "t=1"), "Floods in the valley\nCopyright 2024");
+    static const char small[] =
+        "<html><body><div class=\"teasers\"><p>Floods in the valley</p></div>"
+        "<div itemprop=\"articleBody\"><p>The harbour was closed.</p></div></body></html>";
+    CHECK_STR(KEEP_IN(small, "w_outside_body=1", "t=1"), "");
+}
+
 int main(void)
 {
     RUN(test_score__threshold_alone);
@@ -288,7 +383,11 @@ int main(void)
     RUN(test_score__defaults);
     RUN(test_score__regions);
     RUN(test_score__region_guard);
+    RUN(test_score__region_guard_body);
     RUN(test_score__drop_headline);
     RUN(test_score__fallback);
+    RUN(test_score__near);
+    RUN(test_score__fallback_margin);
+    RUN(test_score__outside_body);
     TEST_END();
 }
