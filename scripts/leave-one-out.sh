@@ -11,7 +11,10 @@
 #   CORPORA  the folder holding portals, cleaneval-dev, scrapinghub, big5 (../shared/corpora)
 #   OUT      runs and tables (runs/leave-one-out)
 # Environment: PARAMS (params/score.json), SEED (1), POP (40), GENERATIONS (60),
-# PATIENCE (15), OBJECTIVE (f1), HOLDOUT (0: the best training fitness, as measured),
+# PATIENCE (15), OBJECTIVE (f1), HOLDOUT (0.25: evolve's final choice on a
+# quarter of the training documents kept out of the search, which refuses a
+# tuned setting that does not beat the defaults there; 0: the best training
+# fitness, the rule of the earlier figures of docs/experiment.md),
 # THREADS (all cores), ONLY (a space-separated
 # list of the corpora to leave out; default all four).
 #
@@ -57,7 +60,7 @@ for l in "${left[@]}"; do
   printf '\n== tuning on %s, scoring %s\n' "${names[*]}" "$l" >&2
   "$cetune" evolve -p "$params" "${train[@]}" --pop "${POP:-40}" \
     --generations "${GENERATIONS:-60}" --patience "${PATIENCE:-15}" --seed "${SEED:-1}" \
-    --objective "${OBJECTIVE:-f1}" --holdout "${HOLDOUT:-0}" "${threads[@]}" -o "$out/without-$l" --force \
+    --objective "${OBJECTIVE:-f1}" --holdout "${HOLDOUT:-0.25}" "${threads[@]}" -o "$out/without-$l" --force \
     >"$out/without-$l.txt"
   best="$out/without-$l/best.json"
   "$cetune" evaluate -c "$best" -d "$corpora/$l" "${threads[@]}" --format csv \
