@@ -14,7 +14,8 @@
 # PATIENCE (15), OBJECTIVE (f1), HOLDOUT (0.25: evolve's final choice on a
 # quarter of the training documents kept out of the search, which refuses a
 # tuned setting that does not beat the defaults there; 0: the best training
-# fitness, the rule of the earlier figures of docs/experiment.md),
+# fitness, the rule of the earlier figures of docs/experiment.md), STRATEGY
+# (ga, the search the figures were measured with; cmaes),
 # THREADS (all cores), ONLY (a space-separated
 # list of the corpora to leave out; default all four).
 #
@@ -58,7 +59,7 @@ for l in "${left[@]}"; do
     names+=("$c")
   done
   printf '\n== tuning on %s, scoring %s\n' "${names[*]}" "$l" >&2
-  "$cetune" evolve -p "$params" "${train[@]}" --pop "${POP:-40}" \
+  "$cetune" evolve -p "$params" "${train[@]}" --strategy "${STRATEGY:-ga}" --pop "${POP:-40}" \
     --generations "${GENERATIONS:-60}" --patience "${PATIENCE:-15}" --seed "${SEED:-1}" \
     --objective "${OBJECTIVE:-f1}" --holdout "${HOLDOUT:-0.25}" "${threads[@]}" -o "$out/without-$l" --force \
     >"$out/without-$l.txt"
