@@ -18,6 +18,7 @@ params=${PARAMS:-params/score.json}
 seeds=${SEEDS:-1 2 3}
 threads=${THREADS:-2}
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/template-check.XXXXXX")}
+mkdir -p "$out"
 extra=()
 if [ "${1:-}" = -- ]; then
   shift
