@@ -3,25 +3,27 @@
 # budget is the same number of page evaluations as the other tuners'
 # (configurations x training documents).  Every race step goes to cetune in
 # one `cetune evaluate` call: all the configurations it asks for, on all the
-# documents it names (irace's targetRunnerParallel).
+# documents it names (irace's targetRunnerParallel).  A step asks for one
+# document, so the calls, not the page evaluations, are irace's cost
+# (docs/experiment.md, "Tuners compared"): a step is split into calls only
+# at 100 kB of arguments.
 #
-# usage: Rscript scripts/tuner-irace.R CETUNE SPACE SAMPLE SEED EXPERIMENTS OUT BATCH THREADS -d CORPUS...
+# usage: Rscript scripts/tuner-irace.R CETUNE SPACE SAMPLE SEED EXPERIMENTS OUT THREADS -d CORPUS...
 #   SPACE        the folder `tuner_peer.py space` wrote (parameters.txt, ...)
 #   SAMPLE       the training sample file (one PACKAGE/NAME a line)
 #   EXPERIMENTS  irace's maxExperiments: page evaluations
 #   OUT          writes elites.tsv there: per iteration, the page evaluations
 #                used so far in configurations (/ documents) and the
 #                iteration's best elite as evaluate arguments, tab-separated
-#   BATCH        configurations per evaluate call
 #   THREADS      evaluate's --threads (0: all cores)
 suppressPackageStartupMessages(library(irace))
 args <- commandArgs(trailingOnly = TRUE)
 dash <- which(args == "-d")
-if (length(args) < 9 || length(dash) == 0 || dash[1] != 9)
-  stop("usage: tuner-irace.R CETUNE SPACE SAMPLE SEED EXPERIMENTS OUT BATCH THREADS -d CORPUS...")
+if (length(args) < 8 || length(dash) == 0 || dash[1] != 8)
+  stop("usage: tuner-irace.R CETUNE SPACE SAMPLE SEED EXPERIMENTS OUT THREADS -d CORPUS...")
 cetune <- args[1]; space <- args[2]; sample <- args[3]
 seed <- as.integer(args[4]); experiments <- as.integer(args[5]); out <- args[6]
-batch <- as.integer(args[7]); threads <- c("--threads", args[8])
+threads <- c("--threads", args[7])
 # irace runs in OUT: every path becomes absolute.
 cetune <- normalizePath(cetune); space <- normalizePath(space); sample <- normalizePath(sample)
 dirs <- args[dash[1]:length(args)]
@@ -45,16 +47,19 @@ config_args <- function(conf) {
   a
 }
 
-# Runs configurations x documents, BATCH configurations per call (one
-# command line holds only so much); returns a matrix of F1, one row per
-# configuration, one column per document.
-evaluate <- function(confs, instances) {
+# Runs configurations (their evaluate arguments) x documents, as few calls as the command line allows
+# (100 kB each: system2 hands the shell one string, and Linux takes at most
+# 128 kB in one argument); returns a matrix
+# of F1, one row per configuration, one column per document.
+args_max <- 100000
+evaluate <- function(a, instances) {
   smp <- tempfile(fileext = ".txt")
   on.exit(unlink(smp))
   writeLines(instances, smp)
-  chunks <- split(seq_along(confs), ceiling(seq_along(confs) / batch))
+  chunks <- split(seq_along(a),
+                  cumsum(vapply(a, function(x) sum(nchar(x) + 4), 0)) %/% args_max)
   do.call(rbind, lapply(chunks, function(k) {
-    cmd <- c("evaluate", unlist(lapply(confs[k], config_args)), dirs, "-s", smp, "--per-doc",
+    cmd <- c("evaluate", unlist(a[k]), dirs, "-s", smp, "--per-doc",
              "--format", "csv", threads)
     res <- system2(cetune, shQuote(cmd), stdout = TRUE, stderr = FALSE)
     if (!is.null(attr(res, "status"))) stop("cetune evaluate failed: ", paste(cmd, collapse = " "))
@@ -66,12 +71,16 @@ evaluate <- function(confs, instances) {
   }))
 }
 
+args_of <- new.env()  # configuration id -> its evaluate arguments
 runner <- function(experiments, exec.target.runner, scenario, target.runner) {
   ids <- vapply(experiments, function(e) as.character(e$id.configuration), "")
   insts <- vapply(experiments, function(e) e$instance, "")
   uid <- unique(ids)
-  confs <- lapply(uid, function(i) experiments[[match(i, ids)]]$configuration)
-  f1 <- evaluate(confs, unique(insts))
+  f1 <- evaluate(lapply(uid, function(i) {
+    # Formatting a configuration is most of this script's own time: once each.
+    if (is.null(args_of[[i]])) args_of[[i]] <- config_args(experiments[[match(i, ids)]]$configuration)
+    args_of[[i]]
+  }), unique(insts))
   lapply(seq_along(experiments), function(k)
     list(cost = 1 - f1[match(ids[k], uid), insts[k]], time = 1))
 }
