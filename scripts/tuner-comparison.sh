@@ -24,19 +24,24 @@
 # convergence plot per problem (median best so far against evaluations,
 # one line per tuner).
 #
-# Usage: scripts/tuner-comparison.sh [CETUNE] [CORPORA] [OUT]
+# Usage: scripts/tuner-comparison.sh [--seeds LIST] [--problems LIST] [--tuners LIST]
+#                                    [CETUNE] [CORPORA] [OUT]
 #   CETUNE   the built binary (build/cetune)
 #   CORPORA  the folder holding portals, cleaneval-dev, scrapinghub, big5
 #            (../shared/corpora)
 #   OUT      runs, tables.md and the plots (runs/tuner-comparison)
+#   --seeds, --problems, --tuners: space- or comma-separated, as SEEDS,
+#            PROBLEMS and TUNERS below (the options win)
 # Environment:
 #   SEEDS     the seeds ("1 2 3 4 5")
 #   SCALE     every budget times SCALE (1)
 #   SMOKE=1   a quick check of the whole chain: SEEDS=1, SCALE=0.1
-#   PROBLEMS  ("score pipeline density accb"); accb stands for its families
+#   PROBLEMS  ("score pipeline density accb"); accb stands for its families,
+#             accb-FAMILY for one
 #   TUNERS    (cetune-STRATEGY for each strategy, optuna-tpe optuna-cmaes
 #             optuna-random irace)
-#   BATCH     configurations per evaluate call of the peers (20)
+#   BATCH     configurations per evaluate call of Optuna (20; irace sends
+#             each race step whole)
 #   THREADS   threads of every cetune call (all cores)
 #   FORCE=1   redo runs that already have a result.json (else they are kept,
 #             so an interrupted comparison goes on where it stopped)
@@ -47,8 +52,31 @@
 # on two shared cores (extrapolated, not measured): run it in parts.
 # SMOKE=1 on density and one accb family takes about two minutes.
 set -euo pipefail
+die() { echo "tuner-comparison.sh: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case $1 in
+  --seeds | --problems | --tuners)
+    [ $# -ge 2 ] || die "$1 needs a list"
+    v=${2//,/ }
+    case $1 in --seeds) SEEDS=$v ;; --problems) PROBLEMS=$v ;; *) TUNERS=$v ;; esac
+    shift 2 ;;
+  --seeds=* | --problems=* | --tuners=*)
+    v=${1#*=} v=${v//,/ }
+    case $1 in --seeds=*) SEEDS=$v ;; --problems=*) PROBLEMS=$v ;; *) TUNERS=$v ;; esac
+    shift ;;
+  -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  --) shift; break ;;
+  -*) die "unknown option $1 (--seeds, --problems, --tuners)" ;;
+  *) break ;;
+  esac
+done
+[ $# -le 3 ] || die "too many arguments (CETUNE CORPORA OUT)"
+# The relative paths below are from the repository: the outputs' are made absolute first.
+[ $# -ge 3 ] && set -- "$1" "$2" "$(realpath -m "$3")"
+[ $# -ge 2 ] && set -- "$1" "$(realpath -m "$2")" "${@:3}"
+[ $# -ge 1 ] && set -- "$(realpath -m "$1")" "${@:2}"
 cd "$(dirname "$0")/.."
-cetune=$(realpath "${1:-build/cetune}")
+cetune=$(realpath -m "${1:-build/cetune}")
 corpora=${2:-../shared/corpora}
 out=${3:-runs/tuner-comparison}
 if [ "${SMOKE:-0}" = 1 ]; then
@@ -64,7 +92,6 @@ threads=()
 python=${PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=python3
 peer=("$python" scripts/tuner_peer.py)
-die() { echo "tuner-comparison.sh: $*" >&2; exit 2; }
 
 [ -x "$cetune" ] || die "$cetune not found; build first: cmake -S . -B build && cmake --build build -j"
 dirs=()
@@ -159,7 +186,7 @@ run() {
   irace)
     "${peer[@]}" space -p "$params" -o "$d/space"
     Rscript scripts/tuner-irace.R "$cetune" "$d/space" "$train" "$s" \
-      $((evals * $(grep -vc '^#' "$train"))) "$d" "$batch" "${THREADS:-0}" "${pdirs[@]}"
+      $((evals * $(grep -vc '^#' "$train"))) "$d" "${THREADS:-0}" "${pdirs[@]}"
     "${peer[@]}" elites --cetune "$cetune" "${pdirs[@]}" -s "$train" -o "$d" ;;
   esac
 }

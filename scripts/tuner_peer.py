@@ -374,27 +374,33 @@ def cmd_tables(argv):
     for prob in a.problems.split():
         with open(os.path.join(a.out, prob, "problem.txt")) as f:
             md.append(f"### {prob}: {f.read().strip()}\n")
-        md.append("| tuner | best training fitness, seeds " + " / ".join(seeds) +
-                  " | median (min–max) | training fitness of the choice, median (min–max)"
+        md.append("| tuner | seeds run | best training fitness, per seed | median (min–max)"
+                  " | training fitness of the choice, median (min–max)"
                   " | macro F1 on the dev documents, median (min–max) | seconds per run, median |")
-        md.append("| --- | --- | ---: | ---: | ---: | ---: |")
+        md.append("| --- | --- | --- | ---: | ---: | ---: | ---: |")
         curves = []
         for tuner in a.tuners.split():
-            res, traces = [], []
+            ran, res, traces = [], [], []
             for s in seeds:
                 d = os.path.join(a.out, prob, f"{tuner}-{s}")
                 try:
                     with open(os.path.join(d, "result.json")) as f:
-                        res.append(json.load(f))
+                        r = json.load(f)
                     with open(os.path.join(d, "trace.csv")) as f:
-                        traces.append([(int(r["evaluations"]), float(r["best"]))
-                                       for r in csv.DictReader(f)])
+                        t = [(int(x["evaluations"]), float(x["best"])) for x in csv.DictReader(f)]
                 except FileNotFoundError:
-                    pass
-            if len(res) < len(seeds):
-                md.append(f"| {tuner} | {len(res)} of {len(seeds)} runs finished | | | | |")
+                    continue
+                ran.append(s)
+                res.append(r)
+                traces.append(t)
+            if not res:
+                md.append(f"| {tuner} | not run | | | | | |")
                 continue
-            md.append(f"| {tuner} | " + " / ".join(f"{r['best_seen']:.4f}" for r in res) +
+            # The seeds that finished, out of those asked for: a partial
+            # comparison says which cells it has.
+            which = " ".join(ran) + ("" if len(ran) == len(seeds) else f" (of {len(seeds)})")
+            md.append(f"| {tuner} | {which} | " +
+                      " / ".join(f"{r['best_seen']:.4f}" for r in res) +
                       f" | {spread([r['best_seen'] for r in res])}"
                       f" | {spread([r['train'] for r in res])}"
                       f" | {spread([r['dev_macro_f1'] for r in res])}"
@@ -416,8 +422,7 @@ def cmd_tables(argv):
         with open(gp, "w") as f:
             f.write(f"set terminal pngcairo size 900,560 font 'sans,11' noenhanced\n"
                     f"set output '{prob}.png'\n"
-                    f"set title '{prob}: best training fitness so far, median of "
-                    f"{len(seeds)} seed{'s' if len(seeds) > 1 else ''}'\n"
+                    f"set title '{prob}: best training fitness so far, median over the seeds run'\n"
                     "set xlabel 'evaluations'\nset ylabel 'mean word F1 (training)'\n"
                     "set key bottom right\nset grid\n"
                     f"plot for [i=0:{max(len(curves) - 1, 0)}] '{prob}.dat' index i "
