@@ -19,8 +19,9 @@ Rscript -e 'library(irace)' >/dev/null 2>&1 ||
   { echo "skipping: R's irace is absent (scripts/install-deps.sh installs it)"; exit 77; }
 command -v gnuplot >/dev/null || { echo "skipping: gnuplot is absent"; exit 77; }
 
-SMOKE=1 SEEDS=1 SCALE=0.1 PROBLEMS="density accb-bbc" THREADS=2 \
-  "$SRC/scripts/tuner-comparison.sh" "$CETUNE" "$C" "$TMP/out" >"$TMP/log" 2>&1
+SMOKE=1 SCALE=0.1 THREADS=2 \
+  "$SRC/scripts/tuner-comparison.sh" --seeds 1 --problems density,accb-bbc "$CETUNE" "$C" "$TMP/out" \
+  >"$TMP/log" 2>&1
 rc=$?
 tail -30 "$TMP/log"
 [ $rc = 0 ] || die "tuner-comparison.sh exit $rc"
