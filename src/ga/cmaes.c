@@ -709,8 +709,10 @@ static int converged(const struct cet_cmaes *s, const double *fit, size_t n)
 }
 
 int cet_cmaes_tell(struct cet_cmaes *s, gsl_rng *rng, const size_t *order, const double *fit,
-                   size_t n, struct cet_error *err)
+                   size_t n, int stale, int *restarted, struct cet_error *err)
 {
+    if (restarted)
+        *restarted = 0;
     double *w = malloc((n ? n : 1) * sizeof *w);
     if (!w)
         return cet_fail(err, "out of memory");
@@ -731,7 +733,9 @@ int cet_cmaes_tell(struct cet_cmaes *s, gsl_rng *rng, const size_t *order, const
     int restart = !finite_state(s);
     if (!restart && decompose(s))
         return cet_fail(err, "out of memory");
-    if (restart || (s->set.restarts && converged(s, fit, n))) {
+    if (restart || (s->set.restarts && ((stale && s->g >= 2) || converged(s, fit, n)))) {
+        if (restarted)
+            *restarted = 1;
         if (s->restarts < MAX_DOUBLINGS && s->lambda * 2 <= MAX_LAMBDA)
             s->lambda *= 2;
         s->restarts++;

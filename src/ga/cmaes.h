@@ -63,10 +63,14 @@ size_t cet_cmaes_ask(const struct cet_cmaes *s, gsl_rng *rng, double *cand);
  * its candidates, best first, fit[r] the fitness of order[r] (higher is
  * better; only its spread is read, to detect a flat search).  Candidates
  * not in order (unevaluated) do not count.  When the search has converged
- * (IPOP) it restarts from a mean drawn from rng with twice the samples.
+ * (IPOP) it restarts from a mean drawn from rng with twice the samples;
+ * stale (no sample of this ask was new: all were evaluated before) counts
+ * as converged once the restart has had two iterations, since a
+ * distribution that only draws known genomes has nothing left to learn.
+ * *restarted (may be NULL) tells whether it restarted.
  * Returns 0, or -1 when out of memory. */
 int cet_cmaes_tell(struct cet_cmaes *s, gsl_rng *rng, const size_t *order, const double *fit,
-                   size_t n, struct cet_error *err);
+                   size_t n, int stale, int *restarted, struct cet_error *err);
 /* Moves the mean to genome g (normalised) and, with the seed weight, the
  * categorical distributions towards g's categories: how the best seed
  * starts the search. */

@@ -487,6 +487,8 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
     if ((rc = evaluate(ga, &g, err)) != 0)
         goto done; /* cancelled: undone, or racing: still pending, resumable at its last block */
     rc = -1;
+    ga->gen_fresh = g.budget;
+    ga->gen_renewed = 0;
     if (learn(ga, &g, err))
         goto done;
     if (ga->race)
@@ -497,7 +499,7 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
     ga->elapsed += ga->t_last - t0;
     statistics(ga, g.cand);
     cet_ga_check_stop(ga);
-    if (ga->stop == CET_STOP_NONE && g.budget == 0)
+    if (ga->stop == CET_STOP_NONE && g.budget == 0 && !ga->gen_renewed)
         ga->stop = CET_STOP_EXHAUSTED;
     rc = 0;
 done:

@@ -41,6 +41,11 @@ struct cet_ga {
 
     void *strategy_state;         /* cet_strategies[opt.strategy]'s (strategy.h) */
     int strategy_ready;           /* strategy_state made (setup or a checkpoint) */
+    /* Of the generation being told (evolve.c), not saved: how many new
+     * genomes it evaluated, and whether the strategy then renewed its search
+     * (a CMA-ES restart), so that none new does not stop the run. */
+    size_t gen_fresh;
+    int gen_renewed;
 
     size_t *pop;                  /* archive indices of the current generation */
     size_t npop;

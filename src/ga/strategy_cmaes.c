@@ -95,8 +95,13 @@ int cet_strategy_cmaes_tell(struct cet_ga *ga, void *state, const double *cand, 
     if (seeding(ga)) {
         if (no)
             cet_cmaes_start(s, cand + order[0] * ga->ngenes);
-    } else if (cet_cmaes_tell(s, ga->rng, order, fit, no, err)) {
-        goto done;
+    } else {
+        /* Nothing new this generation: the GA would stop (exhausted), a
+         * restart draws elsewhere (cet_cmaes_tell). */
+        int restarted;
+        if (cet_cmaes_tell(s, ga->rng, order, fit, no, ga->gen_fresh == 0, &restarted, err))
+            goto done;
+        ga->gen_renewed = restarted;
     }
     /* IPOP's restarts double lambda: the population grows with it. */
     size_t lambda = cet_cmaes_lambda(s);

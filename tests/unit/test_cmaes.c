@@ -152,7 +152,7 @@ static void step(const struct cet_params_desc *d, struct run *r, cost_fn cost, d
     for (size_t k = 0; k < n; k++)
         ranked[k] = fit[order[k]];
     struct cet_error err;
-    CHECK_EQ_INT(cet_cmaes_tell(r->s, r->rng, order, ranked, n, &err), 0);
+    CHECK_EQ_INT(cet_cmaes_tell(r->s, r->rng, order, ranked, n, 0, NULL, &err), 0);
     if (out)
         memcpy(out, cand, n * G * sizeof *cand);
     free(ranked);
@@ -395,6 +395,39 @@ static void test_cmaes__mean_starts_at_the_genome_given(void)
     cet_params_free(&d);
 }
 
+/* A generation whose samples were all evaluated before (stale) restarts
+ * the search, with twice the samples, once the restart has had two
+ * iterations; before that, or when not stale, it does not. */
+static void test_cmaes__stale_generation_restarts(void)
+{
+    struct cet_params_desc d;
+    desc_of(&d, F4);
+    struct cet_cmaes_settings set;
+    cet_cmaes_default_settings(&set);
+    struct run r = {.rng = gsl_rng_alloc(gsl_rng_mt19937), .best = -INFINITY};
+    gsl_rng_set(r.rng, 5);
+    struct cet_error err;
+    CHECK_EQ_INT(cet_cmaes_create(&r.s, &d, &set, NULL, &err), 0);
+    size_t lambda = cet_cmaes_lambda(r.s), order[64];
+    double cand[64 * 4], fit[64] = {0};
+    for (size_t k = 0; k < lambda; k++)
+        order[k] = k;
+    int restarted = -1;
+    CHECK_EQ_INT(cet_cmaes_ask(r.s, r.rng, cand), lambda);
+    CHECK_EQ_INT(cet_cmaes_tell(r.s, r.rng, order, fit, lambda, 1, &restarted, &err), 0);
+    CHECK_EQ_INT(restarted, 0); /* the first iteration: too early to tell */
+    step(&d, &r, sphere, NULL);
+    CHECK_EQ_INT(cet_cmaes_restarts(r.s), 0);
+    CHECK_EQ_INT(cet_cmaes_ask(r.s, r.rng, cand), lambda);
+    CHECK_EQ_INT(cet_cmaes_tell(r.s, r.rng, order, fit, lambda, 1, &restarted, &err), 0);
+    CHECK_EQ_INT(restarted, 1);
+    CHECK_EQ_INT(cet_cmaes_restarts(r.s), 1);
+    CHECK_EQ_INT(cet_cmaes_lambda(r.s), 2 * lambda);
+    cet_cmaes_free(r.s);
+    gsl_rng_free(r.rng);
+    cet_params_free(&d);
+}
+
 int main(void)
 {
     RUN(test_cmaes__sphere_and_ellipsoid_converge);
@@ -405,5 +438,6 @@ int main(void)
     RUN(test_cmaes__save_restore_continues_bit_for_bit);
     RUN(test_cmaes__restore_refuses_bad_states);
     RUN(test_cmaes__mean_starts_at_the_genome_given);
+    RUN(test_cmaes__stale_generation_restarts);
     TEST_END();
 }
