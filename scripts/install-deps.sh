@@ -8,6 +8,7 @@ pkgs=(build-essential cmake pkg-config git
       g++ # tests/api/cxx_headers.sh (build-essential brings it too)
       libmicrohttpd-dev curl
       universal-ctags # tests/source/hand_decls.sh
+      chromium nodejs # tests/browser/label.sh: cetune label in a real browser
       libopenmpi-dev openmpi-bin # MPI only for -DCETUNE_MPI=ON (docs/distributed.md)
       python3-optuna python3-cmaes r-cran-irace) # scripts/tuner-comparison.sh's peers
 missing=()
@@ -19,4 +20,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# The browser test drives chromium with puppeteer-core, pinned in
+# tests/browser/package-lock.json.  Debian's npm only where node came without one.
+if ! command -v npm >/dev/null; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends npm
+fi
+here=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -d "$here/tests/browser/node_modules/puppeteer-core" ] ||
+   [ "$here/tests/browser/package-lock.json" -nt "$here/tests/browser/node_modules/.package-lock.json" ]; then
+  (cd "$here/tests/browser" && npm ci --no-audit --no-fund --loglevel=error)
 fi

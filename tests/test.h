@@ -158,6 +158,19 @@ static inline int test_pages(const char *dir, int depth, test_page_fn fn, void *
     return pages;
 }
 
+/* Writes text to the file dir/name (a fixture), checked. */
+static inline void test_put(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        CHECK(fclose(f) == 0);
+    }
+}
+
 /* Where the shared corpora are looked for: $CETUNE_CORPORA, else beside
  * the checkout. */
 static inline const char *test_corpora_path(void)

@@ -18,6 +18,9 @@ int cet_buf_reserve(struct cet_buf *b, size_t extra);
 int cet_buf_add(struct cet_buf *b, const char *s, size_t n);
 int cet_buf_puts(struct cet_buf *b, const char *s);
 int cet_buf_printf(struct cet_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s[0..n) escaped for HTML: & < > as entities, and " too in an
+ * attribute value (attr != 0). */
+int cet_buf_escape(struct cet_buf *b, const char *s, size_t n, int attr);
 /* Appends a space and word as a POSIX shell reads it back (quoted unless
  * it is plain): how run.json records command lines. */
 int cet_buf_shell_word(struct cet_buf *b, const char *word);

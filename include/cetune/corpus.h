@@ -78,6 +78,11 @@ void cet_corpus_free(struct cet_corpus *c);
 int cet_corpus_assemble(struct cet_corpus *c, const struct cet_entries *e, struct cet_doc **docs,
                         char **reasons, int oom, struct cet_error *err);
 
+/* The page of an entry as loading reads it (gunzipped, a CleanEval
+ * <text> wrapper line removed) into *html.  Returns 0, or -1 with
+ * "cannot read page: PATH: reason" in err. */
+struct cet_buf;
+int cet_entry_read_page(struct cet_buf *html, const struct cet_entry *e, struct cet_error *err);
 /* Loads one entry (the unit of cet_corpus_load). */
 int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned flags,
                    struct cet_error *err);

@@ -107,6 +107,11 @@ void cet_sel_keep_all(const struct cet_doc *doc, struct cet_sel *sel);
 /* Keeps or drops the subtree of node i. */
 void cet_sel_set_subtree(const struct cet_doc *doc, struct cet_sel *sel, uint32_t i, uint8_t keep);
 
+/* Runs ex with parameters p on doc into sel (reset first): prepare, run,
+ * release.  Returns 0, or -1 with the reason in err. */
+int cet_sel_run(struct cet_sel *sel, const struct cet_doc *doc, const struct cet_extractor *ex,
+                const double *p, struct cet_error *err);
+
 /* Runs ex on doc and writes the kept word ids (in extract order) into *words
  * (resized as needed); used where the words themselves are needed. */
 int cet_sel_words(const struct cet_doc *doc, const struct cet_sel *sel,

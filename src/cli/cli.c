@@ -6,10 +6,13 @@
 #include "cetune/eval.h"
 #include "cetune/guard.h"
 #include "cetune/run.h"
+#include "cetune/serve.h"
 #include "util/array.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +261,26 @@ int cli_shipped_config(char *out, size_t size)
         return 0;
     cli_error(env && *env ? "CETUNE_CONFIG: %s" : "%s; or set CETUNE_CONFIG to one", err.msg);
     return CLI_USAGE;
+}
+
+int cli_parse_listen(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
+{
+    struct cet_error err;
+    (void)o;
+    if (cet_listen_check(arg, &err))
+        return cli_usage(cmd, "--listen: %s", err.msg);
+    *(const char **)field = arg;
+    return 0;
+}
+
+void cli_server_signals(sigset_t *sigs)
+{
+    sigemptyset(sigs);
+    sigaddset(sigs, SIGHUP);
+    sigaddset(sigs, SIGTERM);
+    sigaddset(sigs, SIGINT);
+    pthread_sigmask(SIG_BLOCK, sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
 }
 
 int cli_is_tty(void)

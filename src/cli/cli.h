@@ -97,6 +97,14 @@ int cli_cancelled(void *ctx);
 /* "SIGINT", "SIGTERM" or "SIGPIPE", the signal caught. */
 const char *cli_signal_name(void);
 
+/* For a command that runs a server in the foreground (serve, label):
+ * blocks SIGHUP, SIGTERM and SIGINT, put in *sigs for sigwait (the
+ * server's threads inherit the mask), and ignores SIGPIPE. */
+void cli_server_signals(sigset_t *sigs);
+/* --listen (a CLI_FUNC into a const char * field): a malformed address is
+ * a usage error, found before anything starts. */
+int cli_parse_listen(const char *cmd, const struct cli_opt *o, void *field, const char *arg);
+
 /* The best distinct individuals of a finished run against the defaults
  * (table 2 of Gottron 2008), on stdout (run_print.c). */
 struct cet_run;

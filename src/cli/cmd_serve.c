@@ -33,23 +33,12 @@ static void init(void *p)
     a->timeout = 30;
 }
 
-/* --listen: a malformed address is a usage error, found before anything starts. */
-static int parse_listen(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
-{
-    struct cet_error err;
-    (void)o;
-    if (cet_listen_check(arg, &err))
-        return cli_usage(cmd, "--listen: %s", err.msg);
-    *(const char **)field = arg;
-    return 0;
-}
-
 static const struct cli_opt options[] = {
     {.name = "config", .letter = 'c', .arg = "CONFIG.json", .type = CLI_STR, .off = ARG(config),
      .flags = CLI_ONE_OF, .help = "serve one configuration for every host"},
     {.name = "routes", .arg = "FILE", .type = CLI_STR, .off = ARG(routes), .flags = CLI_ONE_OF,
      .help = "a routes file: a configuration per host pattern (docs/serve.md)"},
-    {.name = "listen", .arg = "HOST:PORT", .type = CLI_FUNC, .off = ARG(listen), .parse = parse_listen,
+    {.name = "listen", .arg = "HOST:PORT", .type = CLI_FUNC, .off = ARG(listen), .parse = cli_parse_listen,
      .help = "address to listen on (port 0: any free port)"},
     {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
      .help = "worker threads; 0: all cores"},
@@ -113,14 +102,8 @@ static int cmd_serve(int argc, char **argv)
         cli_error("%s", err.msg);
         return CLI_USAGE;
     }
-    /* Signals wait for sigwait below: the server's threads inherit the mask. */
     sigset_t sigs;
-    sigemptyset(&sigs);
-    sigaddset(&sigs, SIGHUP);
-    sigaddset(&sigs, SIGTERM);
-    sigaddset(&sigs, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    cli_server_signals(&sigs);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     struct cet_server_opts o = {
         .listen = a.listen, .threads = (unsigned)(a.threads ? a.threads : cores > 0 ? cores : 1),

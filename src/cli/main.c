@@ -20,7 +20,8 @@
 #include "cli.h"
 
 const struct cli_command *const cli_commands[] = {
-    &cli_evolve, &cli_evaluate, &cli_extract, &cli_serve, &cli_sample, &cli_report, &cli_list, NULL,
+    &cli_evolve, &cli_evaluate, &cli_extract, &cli_serve, &cli_label, &cli_sample, &cli_report,
+    &cli_list, NULL,
 };
 
 static void usage(FILE *f)

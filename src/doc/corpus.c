@@ -390,6 +390,20 @@ static int read_gold(const struct cet_entry *e, char **gold, size_t *gold_len,
     return rc;
 }
 
+int cet_entry_read_page(struct cet_buf *html, const struct cet_entry *e, struct cet_error *err)
+{
+    struct cet_error ferr;
+    /* One byte over the model's own limit, so that the parser says the page
+     * is too large; a caller's smaller limit is the reader's. */
+    size_t limit = e->max_bytes && e->max_bytes <= CET_MAX_PAGE_BYTES ? e->max_bytes
+                                                                      : CET_MAX_PAGE_BYTES + 1;
+    if (cet_read_file(html, e->html_path, limit, &ferr))
+        return cet_fail(err, "cannot read page: %s", ferr.msg);
+    if (e->cleaneval)
+        strip_text_wrapper(html);
+    return 0;
+}
+
 int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned flags,
                    struct cet_error *err)
 {
@@ -402,17 +416,8 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned fla
         cet_fail(err, "no gold standard");
         goto done;
     }
-    struct cet_error ferr;
-    /* One byte over the model's own limit, so that the parser says the page
-     * is too large; a caller's smaller limit is the reader's. */
-    size_t limit = e->max_bytes && e->max_bytes <= CET_MAX_PAGE_BYTES ? e->max_bytes
-                                                                      : CET_MAX_PAGE_BYTES + 1;
-    if (cet_read_file(&html, e->html_path, limit, &ferr)) {
-        cet_fail(err, "cannot read page: %s", ferr.msg);
+    if (cet_entry_read_page(&html, e, err))
         goto done;
-    }
-    if (e->cleaneval)
-        strip_text_wrapper(&html);
     if (!(flags & CET_LOAD_PAGE_ONLY) && read_gold(e, &gold, &gold_len, err))
         goto done;
     if (cet_doc_parse(out, html.p, html.len, gold, gold_len, err))

@@ -14,6 +14,7 @@
 #include "cetune/buf.h"
 #include "cetune/clock.h"
 #include "cetune/text.h"
+#include "mark.h"
 #include "util/array.h"
 
 struct builder {
@@ -47,6 +48,7 @@ struct builder {
     size_t names_cap;
     int all_attrs;            /* keep every attribute, not only those extractors read */
     int failed;               /* out of memory or over a limit; message in err */
+    struct cet_mark *mark;    /* cetune label: the page written again, marked (mark.h) */
     struct cet_error *err;
     htmlParserCtxtPtr ctxt;
 };
@@ -271,6 +273,14 @@ static void continue_word(struct builder *b, const char *s, size_t n)
     a->nchars += code_points(s, n);
 }
 
+/* The text s[0..n) of text node `node`, for the marked page. */
+static void mark_text(struct builder *b, const char *s, size_t n, uint32_t node)
+{
+    uint32_t p = top(b);
+    cet_mark_text(b->mark, s, n, node, b->doc->nodes[node].block,
+                  p == CET_NONE ? CET_TAG_UNKNOWN : (enum cet_tag)b->doc->nodes[p].tag);
+}
+
 /* Ends the pending text node.  Outside <pre>, white space is collapsed and
  * trimmed, and becomes the separator before the next text (enum cet_sep);
  * a word the page continues from the last text node goes to that node;
@@ -314,6 +324,8 @@ static void flush_text(struct builder *b)
     b->pre_start = 0;
     if (lead)
         raise_sep(b, CET_SEP_SPACE);
+    if (lead && b->mark)
+        cet_mark_space(b->mark);
     if (len && b->last != CET_NONE && pending_sep(b) == CET_SEP_NONE &&
         !word_edge((unsigned char)s[0]) &&
         !word_edge((unsigned char)b->tpool.p[b->tpool.len - 2])) {
@@ -321,9 +333,13 @@ static void flush_text(struct builder *b)
         while (k < len && !word_edge((unsigned char)s[k]))
             k++;
         continue_word(b, s, k);
+        if (b->mark)
+            mark_text(b, s, k, b->last);
         s += k;
         len -= k;
         if (len && !b->pre && s[0] == ' ') {
+            if (b->mark)
+                cet_mark_space(b->mark);
             raise_sep(b, CET_SEP_SPACE);
             s++;
             len--;
@@ -346,11 +362,15 @@ static void flush_text(struct builder *b)
         t->len = (uint32_t)len;
         t->nchars = code_points(s, len);
         b->last = b->doc->nnodes - 1;
+        if (b->mark)
+            mark_text(b, s, len, b->last);
         b->unfinished = 1;
         b->sep = b->brs = 0;
     }
     if (trail)
         raise_sep(b, CET_SEP_SPACE);
+    if (trail && len && b->mark)
+        cet_mark_space(b->mark);
 }
 
 /* What an element's start or end puts into the text layout. */
@@ -388,6 +408,8 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     if (!e)
         return;
     uint32_t idx = d->nnodes - 1;
+    if (b->mark)
+        cet_mark_start(b->mark, (const char *)name, (const char *const *)atts, tag);
     e->kind = CET_ELEMENT;
     e->tag = (uint16_t)tag;
     e->str = pool_once(b, (const char *)name, nlen);
@@ -453,6 +475,8 @@ static void close_top(struct builder *b)
     struct cet_node *e = &d->nodes[idx];
     e->end = d->nnodes;
     e->w1 = d->nwords;
+    if (b->mark)
+        cet_mark_end(b->mark, b->pool.p + e->str, (enum cet_tag)e->tag);
     layout_boundary(b, e->tag);
     if (cet_tag_flags(e->tag) & CET_TAGF_INVISIBLE)
         b->invisible--;
@@ -479,6 +503,8 @@ static void on_chars(void *ctx, const xmlChar *ch, int len)
     if (b->invisible) {
         /* Script and style bodies are code, not text: they count as markup. */
         uint32_t t = top(b);
+        if (b->mark && t != CET_NONE)
+            cet_mark_chars(b->mark, (const char *)ch, (size_t)len, (enum cet_tag)b->doc->nodes[t].tag);
         if (t != CET_NONE) {
             uint64_t c = (uint64_t)b->doc->nodes[t].nchars + (uint64_t)len;
             b->doc->nodes[t].nchars = c < UINT32_MAX ? (uint32_t)c : UINT32_MAX;
@@ -663,7 +689,7 @@ static int past(double deadline)
 
 static int parse(struct cet_doc **out, const char *html, size_t len, const char *charset,
                  double deadline, const char *gold, size_t gold_len, int all_attrs,
-                 struct cet_error *err)
+                 struct cet_mark *mark, struct cet_error *err)
 {
     *out = NULL;
     if (len == 0)
@@ -697,6 +723,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     b.doc = d;
     b.err = err;
     b.all_attrs = all_attrs;
+    b.mark = mark;
     b.last = CET_NONE;
     cet_intern_init(&b.vocab);
     cet_intern_init(&b.name_ids);
@@ -736,6 +763,8 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
             close_top(&b);
         finish_text(&b);
     }
+    if (!b.failed && mark && mark->failed)
+        fail(&b, "out of memory");
     if (b.failed) {
         rc = -1;
         goto done;
@@ -828,11 +857,20 @@ done:
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char *gold,
                   size_t gold_len, struct cet_error *err)
 {
-    return parse(out, html, len, NULL, 0, gold, gold_len, 0, err);
+    return parse(out, html, len, NULL, 0, gold, gold_len, 0, NULL, err);
 }
 
 int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
                      double deadline, const char *gold, size_t gold_len, struct cet_error *err)
 {
-    return parse(out, html, len, charset, deadline, gold, gold_len, 1, err);
+    return parse(out, html, len, charset, deadline, gold, gold_len, 1, NULL, err);
+}
+
+int cet_doc_parse_marked(struct cet_doc **out, const char *html, size_t len,
+                         struct cet_buf *marked, struct cet_error *err)
+{
+    struct cet_mark m = {.out = marked};
+    if (cet_buf_puts(marked, "<!DOCTYPE html>\n"))
+        return cet_fail(err, "out of memory");
+    return parse(out, html, len, NULL, 0, NULL, 0, 0, &m, err);
 }

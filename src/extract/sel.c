@@ -79,6 +79,18 @@ void cet_sel_set_subtree(const struct cet_doc *doc, struct cet_sel *sel, uint32_
     memset(sel->keep + i, keep, doc->nodes[i].end - i);
 }
 
+int cet_sel_run(struct cet_sel *sel, const struct cet_doc *doc, const struct cet_extractor *ex,
+                const double *p, struct cet_error *err)
+{
+    void *prep = NULL;
+    if (ex->prepare && !(prep = ex->prepare(doc, err)))
+        return -1;
+    int rc = cet_sel_reset(sel, doc) || ex->run(doc, prep, p, sel) ? -1 : 0;
+    if (prep && ex->release)
+        ex->release(prep);
+    return rc ? cet_fail(err, "out of memory") : 0;
+}
+
 int cet_sel_words(const struct cet_doc *doc, const struct cet_sel *sel, uint32_t **words,
                   size_t *cap, uint32_t *n)
 {

@@ -34,27 +34,6 @@ int cet_extract_text(const struct cet_doc *doc, const struct cet_sel *sel, struc
     return 0;
 }
 
-static int add_escaped(struct cet_buf *out, const char *s, size_t n, int attr)
-{
-    size_t start = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *rep = NULL;
-        switch (s[i]) {
-        case '&': rep = "&amp;"; break;
-        case '<': rep = "&lt;"; break;
-        case '>': rep = "&gt;"; break;
-        case '"': rep = attr ? "&quot;" : NULL; break;
-        default: break;
-        }
-        if (!rep)
-            continue;
-        if (cet_buf_add(out, s + start, i - start) || cet_buf_puts(out, rep))
-            return -1;
-        start = i + 1;
-    }
-    return cet_buf_add(out, s + start, n - start);
-}
-
 static int close_tag(struct cet_buf *out, const struct cet_doc *doc, uint32_t e)
 {
     if (cet_tag_flags(doc->nodes[e].tag) & CET_TAGF_VOID)
@@ -96,15 +75,15 @@ static int open_frame(struct cet_buf *out, const struct cet_doc *doc, const char
     }
     int rc = cet_buf_puts(out, "<!DOCTYPE html>\n<html");
     if (lang)
-        rc = rc || cet_buf_puts(out, " lang=\"") || add_escaped(out, lang, strlen(lang), 1) ||
+        rc = rc || cet_buf_puts(out, " lang=\"") || cet_buf_escape(out, lang, strlen(lang), 1) ||
              cet_buf_puts(out, "\"");
     rc = rc || cet_buf_puts(out, ">\n<head>\n<meta charset=\"utf-8\">\n<title>");
     if (given)
-        rc = rc || add_escaped(out, given, strlen(given), 0);
+        rc = rc || cet_buf_escape(out, given, strlen(given), 0);
     for (uint32_t i = title + 1; !given && title < doc->nnodes && i < doc->nodes[title].end && !rc;
          i++)
         if (doc->nodes[i].kind == CET_TEXT)
-            rc = add_escaped(out, cet_node_str(doc, i), doc->nodes[i].len, 0);
+            rc = cet_buf_escape(out, cet_node_str(doc, i), doc->nodes[i].len, 0);
     return rc || cet_buf_puts(out, "</title>\n</head>\n<body>\n");
 }
 
@@ -150,7 +129,7 @@ int cet_render_html(const struct cet_doc *doc, const struct cet_sel *sel, const 
         if (n->kind == CET_TEXT) {
             /* Text nodes lost their edge white space in the model. */
             rc = (after_inline && (gap >= CET_SEP_SPACE || skipped) && cet_buf_puts(out, " ")) ||
-                 add_escaped(out, cet_node_str(doc, i), n->len, 0);
+                 cet_buf_escape(out, cet_node_str(doc, i), n->len, 0);
             after_inline = 1;
             gap = CET_SEP_NONE;
             skipped = 0;
@@ -162,7 +141,7 @@ int cet_render_html(const struct cet_doc *doc, const struct cet_sel *sel, const 
             const struct cet_attr *a = &doc->attrs[n->attr0 + k];
             const char *v = doc->pool + a->value;
             rc = cet_buf_printf(out, " %s=\"", doc->pool + a->name) ||
-                 add_escaped(out, v, strlen(v), 1) || cet_buf_puts(out, "\"");
+                 cet_buf_escape(out, v, strlen(v), 1) || cet_buf_puts(out, "\"");
         }
         rc = rc || cet_buf_puts(out, ">");
         if (rc == 0 && n->end > i + 1) {
@@ -177,7 +156,7 @@ int cet_render_html(const struct cet_doc *doc, const struct cet_sel *sel, const 
     }
     for (uint32_t j = 0; j < sel->nextra && rc == 0; j++) {
         const struct cet_node *n = &doc->nodes[sel->extra[j]];
-        rc = cet_buf_puts(out, "\n<p>") || add_escaped(out, cet_node_str(doc, sel->extra[j]), n->len, 0) ||
+        rc = cet_buf_puts(out, "\n<p>") || cet_buf_escape(out, cet_node_str(doc, sel->extra[j]), n->len, 0) ||
              cet_buf_puts(out, "</p>");
     }
     rc = rc || cet_buf_puts(out, "\n</body>\n</html>\n");

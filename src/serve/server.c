@@ -421,6 +421,73 @@ static enum MHD_Result configs(struct cet_server *s, struct MHD_Connection *c, s
     return respond(s, c, q, MHD_HTTP_OK, "application/json", body, strlen(body), NULL);
 }
 
+const char *cet_http_arg(const struct cet_http_req *q, const char *name)
+{
+    return mhd.lookup_connection_value(q->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+const char *cet_http_header(const struct cet_http_req *q, const char *name)
+{
+    return mhd.lookup_connection_value(q->conn, MHD_HEADER_KIND, name);
+}
+
+/* A request for the handler of another service (cet_server_opts.handler). */
+static enum MHD_Result call_handler(struct cet_server *s, struct MHD_Connection *c, struct req *q)
+{
+    if (q->too_large)
+        return fail(s, c, q, MHD_HTTP_CONTENT_TOO_LARGE, NULL,
+                    "the body is larger than the limit of %zu bytes", s->o.max_body);
+    char path[sizeof q->path];
+    snprintf(path, sizeof path, "%.*s", (int)strcspn(q->path, "?"), q->path);
+    struct cet_http_req hq = {.method = q->method, .path = path,
+                              .body = q->body.p ? q->body.p : "", .body_len = q->body.len,
+                              .conn = c};
+    struct cet_http_reply r = {.status = MHD_HTTP_INTERNAL_SERVER_ERROR,
+                               .type = "text/plain; charset=utf-8"};
+    s->o.handler(s->o.handler_ctx, &hq, &r);
+    cet_buf_free(&q->body);
+    snprintf(q->note, sizeof q->note, "%s", r.note);
+    struct MHD_Response *resp =
+        mhd.create_response_from_buffer(r.len, r.body ? r.body : (char *)"",
+                                        r.body ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    if (!resp) {
+        free(r.body);
+        return MHD_NO;
+    }
+    mhd.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r.type);
+    for (size_t i = 0; i < sizeof r.headers / sizeof *r.headers && r.headers[i].name; i++)
+        mhd.add_response_header(resp, r.headers[i].name, r.headers[i].value);
+    if (atomic_load(&s->draining))
+        mhd.add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+    q->status = r.status;
+    q->out_bytes = r.len;
+    enum MHD_Result ret = mhd.queue_response(c, r.status, resp);
+    mhd.destroy_response(resp);
+    return ret;
+}
+
+/* What answers a request once its body is in. */
+static enum MHD_Result finish(struct cet_server *s, struct MHD_Connection *c, struct req *q)
+{
+    return s->o.handler ? call_handler(s, c, q) : extract(s, c, q);
+}
+
+/* Before the body: refuses one that is too large before reading a byte of it. */
+static enum MHD_Result expect_body(struct cet_server *s, struct MHD_Connection *c, struct req *q)
+{
+    const char *len = mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (len) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(len, &end, 10);
+        if (errno || *end || n > s->o.max_body)
+            return finish(s, c, (q->too_large = 1, q));
+        if (cet_buf_reserve(&q->body, (size_t)n))
+            return fail(s, c, q, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL, "out of memory");
+    }
+    return MHD_YES;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *data,
                               size_t *size, void **con_cls)
@@ -436,6 +503,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         q->t0 = cet_now();
         snprintf(q->method, sizeof q->method, "%s", method);
         snprintf(q->path, sizeof q->path, "%s", url);
+        if (s->o.handler)
+            return expect_body(s, c, q);
         enum endpoint ep = !strcmp(url, "/extract") ? EP_EXTRACT
                            : !strcmp(url, "/health") ? EP_HEALTH
                            : !strcmp(url, "/configs") ? EP_CONFIGS
@@ -452,17 +521,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             return respond(s, c, q, MHD_HTTP_OK, "text/plain; charset=utf-8", strdup("ok\n"), 3, NULL);
         if (ep == EP_CONFIGS)
             return configs(s, c, q);
-        const char *len = mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (len) { /* refuse before reading a byte of a body that is too large */
-            char *end;
-            errno = 0;
-            unsigned long long n = strtoull(len, &end, 10);
-            if (errno || *end || n > s->o.max_body)
-                return extract(s, c, (q->too_large = 1, q));
-            if (cet_buf_reserve(&q->body, (size_t)n))
-                return fail(s, c, q, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL, "out of memory");
-        }
-        return MHD_YES;
+        return expect_body(s, c, q);
     }
     if (*size) { /* a piece of the body; beyond the limit it is read and dropped */
         q->received += *size;
@@ -476,7 +535,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *size = 0;
         return MHD_YES;
     }
-    return extract(s, c, q);
+    return finish(s, c, q);
 }
 
 static void client_ip(struct MHD_Connection *c, char *ip, size_t size)

@@ -64,6 +64,27 @@ int cet_buf_shell_word(struct cet_buf *b, const char *word)
     return bad || cet_buf_puts(b, "'");
 }
 
+int cet_buf_escape(struct cet_buf *b, const char *s, size_t n, int attr)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *rep = NULL;
+        switch (s[i]) {
+        case '&': rep = "&amp;"; break;
+        case '<': rep = "&lt;"; break;
+        case '>': rep = "&gt;"; break;
+        case '"': rep = attr ? "&quot;" : NULL; break;
+        default: break;
+        }
+        if (!rep)
+            continue;
+        if (cet_buf_add(b, s + start, i - start) || cet_buf_puts(b, rep))
+            return -1;
+        start = i + 1;
+    }
+    return cet_buf_add(b, s + start, n - start);
+}
+
 int cet_buf_printf(struct cet_buf *b, const char *fmt, ...)
 {
     va_list ap;

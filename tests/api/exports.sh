@@ -1,7 +1,7 @@
 # libcetune.so exports exactly what the installed headers declare: every
 # defined dynamic symbol is declared by include/cetune/ (a C file including
 # them all takes its address), and every function they declare is exported
-# (except serve.h's: the HTTP service is not part of libcetune).
+# (except serve.h's and label.h's: the HTTP services are not part of libcetune).
 # Usage: exports.sh LIBCETUNE.so SOURCE_DIR C_COMPILER
 LIB=$1 SRC=$2 CC=${3:-cc}
 TMP=$(mktemp -d)
@@ -28,7 +28,7 @@ fi
 # The other way: each function an installed header declares is exported.
 if command -v ctags >/dev/null; then
   for h in "$SRC"/include/cetune/*.h; do
-    [ "$(basename "$h")" = serve.h ] && continue
+    case $(basename "$h") in serve.h|label.h) continue ;; esac
     ctags -x --language-force=C --c-kinds=px -I CET_BEGIN_DECL,CET_END_DECL "$h"
   done | awk '{ print $1 }' | sort -u >"$TMP/declared"
   missing=$(comm -23 "$TMP/declared" "$TMP/exported")

@@ -13,7 +13,8 @@ X=$TMP/x
 expect_status 0 cmake --install "$BUILD" --prefix "$X"
 LIBDIR=$(dirname "$(find "$X" -name libcetune.a | head -1)")
 for f in bin/cetune include/cetune/page.h include/cetune/run.h share/cetune/params/lqf.json \
-         share/cetune/configs/article.json \
+         share/cetune/configs/article.json share/cetune/label/index.html \
+         share/cetune/label/label.js share/cetune/label/label.css \
          share/man/man1/cetune.1; do
   if [ -f "$X/$f" ]; then ok; else fail "$f not installed"; fi
 done
@@ -45,4 +46,19 @@ page=$SRC/samples/demo/cronaca/$(ls "$SRC/samples/demo/cronaca" | grep -m1 '\.ht
 "$X/bin/cetune" extract -c "$X/share/cetune/configs/article.json" "$page" > "$TMP/a" 2>&1
 CETUNE_CONFIG= "$X/bin/cetune" extract "$page" > "$TMP/b" 2>&1
 if [ -s "$TMP/a" ] && cmp -s "$TMP/a" "$TMP/b"; then ok; else fail "installed cetune without -c: $(head -2 "$TMP/b")"; fi
+# ... and its labelling page (cetune label), served from the prefix's share/cetune/label.
+cp -r "$SRC/tests/data/label" "$TMP/label"
+"$X/bin/cetune" label -d "$TMP/label" --listen 127.0.0.1:0 2>"$TMP/label.log" &
+pid=$!
+port=
+for _ in $(seq 1 600); do
+  port=$(sed -n 's|.*open http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$TMP/label.log")
+  [ -n "$port" ] && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.1
+done
+if [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/" | cmp -s - "$SRC/share/label/index.html"; then ok
+else fail "installed cetune label does not serve its page: $(cat "$TMP/label.log")"; fi
+kill -TERM $pid 2>/dev/null
+wait $pid
 finish

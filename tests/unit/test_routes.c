@@ -8,14 +8,7 @@ static char dir[] = "/tmp/cetune-routes.XXXXXX";
 
 static void put(const char *name, const char *text)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
+    test_put(dir, name, text);
 }
 
 /* Loads text as routes.json; returns the routes or NULL with err. */
