@@ -33,6 +33,18 @@ rm -rf "$OUT"
 mkdir -p "$OUT/crawl/$FAMILY" "$OUT/unlabelled/$FAMILY"
 OUT=$(realpath "$OUT")
 
+# The port a server started with --listen 127.0.0.1:0 prints in LOG.
+port_of() {
+    local port=
+    for _ in $(seq 1 600); do
+        port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$1" | head -1)
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    [ -n "$port" ] || { cat "$1" >&2; exit 1; }
+    echo "$port"
+}
+
 # 1. The crawl: the family's pages, no gold.  Odd positions train, even test.
 mapfile -t pages < <(cd "$C" && LC_ALL=C ls -- *.html | sed 's/\.html$//')
 train=() test=()
@@ -47,13 +59,7 @@ printf "$FAMILY/%s\n" "${test[@]}" > "$OUT/test.sample"
 "$CETUNE" label -d "$OUT/crawl" --listen 127.0.0.1:0 2> "$OUT/label.log" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
-port=
-for _ in $(seq 1 600); do
-    port=$(sed -n 's|.*open http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$OUT/label.log")
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-[ -n "$port" ] || { cat "$OUT/label.log"; exit 1; }
+port=$(port_of "$OUT/label.log")
 for p in "${train[@]:0:$LABELS}"; do
     cp "$C/$p.txt" "$OUT/crawl/$FAMILY/$p.txt" # the person's judgement
     keep=$(curl -sf "http://127.0.0.1:$port/api/page?id=$FAMILY/$p" |
@@ -88,12 +94,7 @@ printf '{"routes": [{"host": "*.%s", "config": "%s"}], "default": "%s"}\n' \
 "$CETUNE" serve --routes "$OUT/routes.json" --listen 127.0.0.1:0 2> "$OUT/serve.log" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
-port=
-for _ in $(seq 1 600); do
-    port=$(sed -n 's|.* on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$OUT/serve.log")
-    [ -n "$port" ] && break
-    sleep 0.1
-done
+port=$(port_of "$OUT/serve.log")
 page=$C/${test[0]}.html
 curl -sf --data-binary @"$page" -H "X-Url: https://www.$host/x" "http://127.0.0.1:$port/extract" \
     > "$OUT/served.txt"

@@ -16,10 +16,12 @@
 #include "cetune/page.h"
 #include "doc/mark.h"
 
-static const char *layout_name(enum cet_layout t)
+/* "a CleanEval", for "... corpus" in messages. */
+static const char *a_layout(enum cet_layout t)
 {
-    return t == CET_LAYOUT_CLEANEVAL ? "CleanEval" : t == CET_LAYOUT_ARTICLE_JSON ? "article JSON"
-                                                                                 : "canonical";
+    return t == CET_LAYOUT_CLEANEVAL      ? "a CleanEval"
+           : t == CET_LAYOUT_ARTICLE_JSON ? "an article-JSON"
+                                          : "a canonical";
 }
 
 static int is_file(const char *p)
@@ -71,9 +73,9 @@ int cet_label_new(struct cet_label **out, const struct cet_label_opts *o, struct
     if (cet_corpus_layout(o->corpus, &l->layout, err) || cet_corpus_scan(&l->e, dirs, 1, err))
         goto fail;
     if (!o->out && l->layout != CET_LAYOUT_CANONICAL) {
-        cet_fail(err, "%s is a %s corpus, whose gold has a format of its own (%s): label writes "
+        cet_fail(err, "%s is %s corpus, whose gold has a format of its own (%s): label writes "
                       "canonical gold, so give --out DIR, a corpus for the labels",
-                 o->corpus, layout_name(l->layout),
+                 o->corpus, a_layout(l->layout),
                  l->layout == CET_LAYOUT_CLEANEVAL ? "GoldStandard/NAME.txt with CleanEval markup"
                                                    : "the articleBody of ground-truth.json");
         goto fail;
@@ -88,9 +90,9 @@ int cet_label_new(struct cet_label **out, const struct cet_label_opts *o, struct
         if (cet_corpus_layout(o->out, &t, err))
             goto fail;
         if (t != CET_LAYOUT_CANONICAL) {
-            cet_fail(err, "--out %s is a %s corpus: label writes canonical gold "
+            cet_fail(err, "--out %s is %s corpus: label writes canonical gold "
                           "(PACKAGE/NAME.txt), which it would not read; choose another directory",
-                     o->out, layout_name(t));
+                     o->out, a_layout(t));
             goto fail;
         }
     }

@@ -99,7 +99,8 @@ function cetuneOut(args) {
 
 try {
   const base = await startServer();
-  const args = ['--headless=new', '--disable-gpu', '--no-first-run', '--no-default-browser-check'];
+  const args = ['--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
+                '--no-default-browser-check'];
   if (process.getuid && process.getuid() === 0) args.push('--no-sandbox'); // chromium's own sandbox refuses root
   browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM, headless: true, args });
   const page = await browser.newPage();
