@@ -16,7 +16,8 @@
 #   CETUNE   the cetune binary (default build/cetune)
 #   OUT      where the crawl, the runs and the routes go (default runs/label-example)
 # Environment: CETUNE_CORPORA (default ../shared/corpora), FAMILY (default
-# wapo), LABELS (default 5), SEED (default 1).
+# wapo), LABELS (default 5), SEED (default 1), STRATEGY (evolve --strategy,
+# default: evolve's own choice).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CETUNE=$(realpath "${1:-build/cetune}")
@@ -24,6 +25,7 @@ OUT=${2:-runs/label-example}
 FAMILY=${FAMILY:-wapo}
 LABELS=${LABELS:-5}
 SEED=${SEED:-1}
+STRATEGY=${STRATEGY:+--strategy $STRATEGY}
 C=$(realpath -m "${CETUNE_CORPORA:-../shared/corpora}/portals/$FAMILY")
 if [ ! -d "$C" ]; then
     echo "skipping: $C not found"
@@ -76,8 +78,9 @@ trap - EXIT
 # the rest; the same run without labels for comparison.
 for run in crawl unlabelled; do
     start=$SECONDS
+    # shellcheck disable=SC2086 # STRATEGY is empty or two words
     "$CETUNE" evolve -p params/score.json -d "$OUT/$run" --fitness template --seed "$SEED" \
-        -o "$OUT/runs/$run" --force -q > "$OUT/$run.evolve.txt" 2>&1 ||
+        $STRATEGY -o "$OUT/runs/$run" --force -q > "$OUT/$run.evolve.txt" 2>&1 ||
         { cat "$OUT/$run.evolve.txt"; exit 1; }
     echo "evolve on $run: $((SECONDS - start)) s"
 done

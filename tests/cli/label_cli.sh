@@ -22,7 +22,7 @@ expect_grep "$TMP/err" "is a CleanEval corpus: label writes canonical gold"
 expect_status 2 "$CETUNE" label -d "$TMP/c" -c "$SRC/tests/data/label/news/storm.html"
 expect_grep "$TMP/err" "storm.html:"
 
-"$CETUNE" label -d "$TMP/c" --out "$TMP/out" -v --listen 127.0.0.1:0 2>"$TMP/log" &
+"$CETUNE" label -d "$TMP/c" --out "$TMP/labels" -v --listen 127.0.0.1:0 2>"$TMP/log" &
 pid=$!
 port=
 for _ in $(seq 1 1200); do
@@ -37,9 +37,9 @@ curl -s "http://127.0.0.1:$port/api/pages" > "$TMP/pages"
 expect_grep "$TMP/pages" '"id":"news/market","labelled":false'
 curl -s -H 'Content-Type: application/json' --data-binary '{"id": "news/storm", "keep": []}' \
   "http://127.0.0.1:$port/api/save" > "$TMP/saved"
-expect_grep "$TMP/saved" "\"file\":\"$TMP/out/news/storm.txt\""
-if [ -f "$TMP/out/news/storm.txt" ] && [ ! -s "$TMP/out/news/storm.txt" ]; then ok; else fail "no empty gold in --out"; fi
-if cmp -s "$TMP/out/news/storm.html" "$TMP/c/news/storm.html"; then ok; else fail "the page is not copied beside its gold"; fi
+expect_grep "$TMP/saved" "\"file\":\"$TMP/labels/news/storm.txt\""
+if [ -f "$TMP/labels/news/storm.txt" ] && [ ! -s "$TMP/labels/news/storm.txt" ]; then ok; else fail "no empty gold in --out"; fi
+if cmp -s "$TMP/labels/news/storm.html" "$TMP/c/news/storm.html"; then ok; else fail "the page is not copied beside its gold"; fi
 if [ ! -e "$TMP/c/news/storm.txt" ]; then ok; else fail "with --out, gold was written into the corpus"; fi
 kill -TERM $pid
 wait $pid
