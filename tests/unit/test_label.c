@@ -211,10 +211,12 @@ static void test_label__save_is_atomic_and_exact(void)
     char **names;
     char news[600];
     snprintf(news, sizeof news, "%s/c/news", dir);
-    int n = test_files(news, "", &names), tmp = 0;
-    for (int i = 0; i < n; i++)
+    int n = test_files(news, "", &names), tmp = 0, files = 0;
+    for (int i = 0; i < n; i++) {
         tmp += strstr(names[i], ".tmp") != NULL;
-    CHECK_EQ_INT(n, 6); /* ., .., a.html, a.txt, linked.html, linked.txt */
+        files += names[i][0] != '.';
+    }
+    CHECK_EQ_INT(files, 4); /* a.html, a.txt, linked.html, linked.txt */
     CHECK_EQ_INT(tmp, 0);
     test_files_free(names, n);
     /* Shown again from its gold, exactly. */
