@@ -228,9 +228,40 @@ static void asset(struct cet_label *l, const char *name, const char *type,
     r->headers[0].value = "no-cache";
 }
 
+/* Whether a request's Host may reach the labelling page.  A web page can
+ * rebind its own domain name to 127.0.0.1 (DNS rebinding) and then read
+ * the corpus and save gold as if it were this page; its requests still
+ * name that domain in Host.  So only an IP literal, "localhost" or a name
+ * under .localhost is served; a request without Host (HTTP/1.0, not a
+ * browser) is too. */
+static int host_allowed(const char *host)
+{
+    if (!host)
+        return 1;
+    size_t n = strlen(host);
+    if (host[0] == '[') /* an IPv6 literal, with or without its port */
+        return strchr(host, ']') != NULL;
+    const char *colon = strchr(host, ':');
+    if (colon)
+        n = (size_t)(colon - host);
+    if (n == 0)
+        return 0;
+    if (strspn(host, "0123456789.") >= n)
+        return 1;
+    static const char lh[] = "localhost", sub[] = ".localhost";
+    return (n == sizeof lh - 1 && !strncasecmp(host, lh, n)) ||
+           (n > sizeof sub - 1 && !strncasecmp(host + n - (sizeof sub - 1), sub, sizeof sub - 1));
+}
+
 void cet_label_handle(void *ctx, const struct cet_http_req *q, struct cet_http_reply *r)
 {
     struct cet_label *l = ctx;
+    const char *host = cet_http_header(q, "Host");
+    if (!host_allowed(host)) {
+        fail(r, 403, "Host '%.100s' refused: open the labelling page by its address, such as "
+                     "http://127.0.0.1:PORT/ (a guard against DNS rebinding)", host);
+        return;
+    }
     static const struct {
         const char *path, *file, *type;
     } assets[] = {{"/", "index.html", "text/html; charset=utf-8"},

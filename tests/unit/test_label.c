@@ -35,6 +35,9 @@ static const char page[] =
     "<h1>Harbour closed</h1><p onclick=\"x()\">Waves broke over the wall.</p>"
     "<div>Copyright</div></body></html>";
 
+/* The Host header request() sends, or NULL for none. */
+static const char *req_host;
+
 /* One request over HTTP/1.0; the status, and the body into out. */
 static int request(unsigned port, const char *method, const char *path, const char *body,
                    struct cet_buf *out)
@@ -48,8 +51,12 @@ static int request(unsigned port, const char *method, const char *path, const ch
         return -1;
     }
     struct cet_buf q = {0};
-    cet_buf_printf(&q, "%s %s HTTP/1.0\r\nContent-Type: %s\r\nContent-Length: %zu\r\n\r\n%s",
-                   method, path, strcmp(path, "/api/save?as=text") ? "application/json" : "text/plain",
+    if (req_host)
+        cet_buf_printf(&q, "%s %s HTTP/1.0\r\nHost: %s\r\n", method, path, req_host);
+    else
+        cet_buf_printf(&q, "%s %s HTTP/1.0\r\n", method, path);
+    cet_buf_printf(&q, "Content-Type: %s\r\nContent-Length: %zu\r\n\r\n%s",
+                   strcmp(path, "/api/save?as=text") ? "application/json" : "text/plain",
                    body ? strlen(body) : 0, body ? body : "");
     CHECK(write(fd, q.p, q.len) == (ssize_t)q.len);
     cet_buf_free(&q);
@@ -129,6 +136,23 @@ static void test_label__pages_and_refusals(void)
     CHECK_EQ_INT(request(port, "POST", "/api/save", "{\"id\": \"../a\", \"keep\": []}", &b), 404);
     CHECK_EQ_INT(request(port, "GET", "/api/save", NULL, &b), 405);
     CHECK_EQ_INT(request(port, "DELETE", "/api/pages", NULL, &b), 405);
+    /* DNS rebinding: a page of another name resolved to loopback is refused;
+     * the loopback addresses and localhost are served. */
+    static const struct {
+        const char *host;
+        int status;
+    } hosts[] = {{"evil.example:8080", 403}, {"evil.example", 403}, {"localhost.evil.example", 403},
+                 {"127.0.0.1:8080", 200}, {"localhost:8080", 200}, {"LOCALHOST", 200},
+                 {"app.localhost", 200}, {"[::1]:8080", 200}, {"10.0.0.7", 200}};
+    for (size_t i = 0; i < sizeof hosts / sizeof *hosts; i++) {
+        req_host = hosts[i].host;
+        CHECK_EQ_INT(request(port, "GET", "/api/pages", NULL, &b), hosts[i].status);
+        req_host = NULL;
+    }
+    req_host = "evil.example";
+    CHECK_EQ_INT(request(port, "POST", "/api/save", "{\"id\": \"news/a\", \"keep\": []}", &b), 403);
+    CHECK(strstr(b.p, "DNS rebinding") != NULL);
+    req_host = NULL;
     /* JSON only: what a form of another site could send is refused. */
     CHECK_EQ_INT(request(port, "POST", "/api/save?as=text", "{\"id\": \"news/a\", \"keep\": []}", &b), 415);
     CHECK(strstr(b.p, "application/json") != NULL);
