@@ -70,6 +70,19 @@ signal_at() {
   local st=$? want=$((128 + $(kill -l "$sig")))
   if [ $st -eq $want ]; then ok; else fail "SIG$sig: exit $st, expected $want: $*"; fi
 }
+# label_port LOG PID TRIES: the port a `cetune label --listen 127.0.0.1:0`
+# prints to LOG, waiting up to TRIES tenths of a second while PID lives;
+# empty when it never came.
+label_port() {
+  local port= i
+  for ((i = 0; i < $3; i++)); do
+    port=$(sed -n 's|.*open http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$1")
+    [ -n "$port" ] && break
+    kill -0 "$2" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "$port"
+}
 finish() {
   echo "$((checks - fails)) passed, $fails failed"
   [ "$fails" -eq 0 ]

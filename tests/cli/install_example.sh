@@ -50,13 +50,7 @@ if [ -s "$TMP/a" ] && cmp -s "$TMP/a" "$TMP/b"; then ok; else fail "installed ce
 cp -r "$SRC/tests/data/label" "$TMP/label"
 "$X/bin/cetune" label -d "$TMP/label" --listen 127.0.0.1:0 2>"$TMP/label.log" &
 pid=$!
-port=
-for _ in $(seq 1 600); do
-  port=$(sed -n 's|.*open http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$TMP/label.log")
-  [ -n "$port" ] && break
-  kill -0 $pid 2>/dev/null || break
-  sleep 0.1
-done
+port=$(label_port "$TMP/label.log" $pid 600)
 if [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/" | cmp -s - "$SRC/share/label/index.html"; then ok
 else fail "installed cetune label does not serve its page: $(cat "$TMP/label.log")"; fi
 kill -TERM $pid 2>/dev/null

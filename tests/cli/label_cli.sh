@@ -24,13 +24,7 @@ expect_grep "$TMP/err" "storm.html:"
 
 "$CETUNE" label -d "$TMP/c" --out "$TMP/labels" -v --listen 127.0.0.1:0 2>"$TMP/log" &
 pid=$!
-port=
-for _ in $(seq 1 1200); do
-  port=$(sed -n 's|.*open http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$TMP/log")
-  [ -n "$port" ] && break
-  kill -0 $pid 2>/dev/null || break
-  sleep 0.1
-done
+port=$(label_port "$TMP/log" $pid 1200)
 [ -n "$port" ] || die "cetune label did not start: $(cat "$TMP/log")"
 expect_grep "$TMP/log" "labelling 2 pages of $TMP/c (0 labelled)"
 curl -s "http://127.0.0.1:$port/api/pages" > "$TMP/pages"
