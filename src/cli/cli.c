@@ -257,10 +257,16 @@ int cli_shipped_config(char *out, size_t size)
 {
     struct cet_error err;
     const char *env = getenv("CETUNE_CONFIG");
+    /* A file that is missing or unreadable is a runtime error (exit 1), as
+     * for -c and CETUNE_ADHOSTS, wherever its name came from. */
+    if (env && *env && cli_readable(env)) {
+        cli_error("the file comes from the environment variable CETUNE_CONFIG");
+        return CLI_RUNTIME;
+    }
     if (cet_config_shipped_path(out, size, env, &err) == 0)
         return 0;
     cli_error(env && *env ? "CETUNE_CONFIG: %s" : "%s; or set CETUNE_CONFIG to one", err.msg);
-    return CLI_USAGE;
+    return CLI_RUNTIME;
 }
 
 int cli_parse_listen(const char *cmd, const struct cli_opt *o, void *field, const char *arg)

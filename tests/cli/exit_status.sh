@@ -21,6 +21,11 @@ expect_status 1 "$CETUNE" serve -c "$TMP/nonexistent.json"
 expect_grep "$TMP/err" "nonexistent.json: No such file"
 expect_status 1 "$CETUNE" serve --routes "$TMP/nonexistent.json"
 expect_status 1 "$CETUNE" extract -c "$TMP/nonexistent.json" "$G/corpus/news/news-1.html"
+# The same file named by CETUNE_CONFIG is missing just the same: exit 1.
+CETUNE_CONFIG="$TMP/nonexistent.json" expect_status 1 "$CETUNE" extract "$G/corpus/news/news-1.html"
+expect_grep "$TMP/err" "nonexistent.json: No such file"
+expect_grep "$TMP/err" "environment variable CETUNE_CONFIG"
+CETUNE_CONFIG="$TMP/nonexistent.json" expect_status 1 "$CETUNE" serve
 
 # Output that cannot be written (a full disk) is a runtime error for every
 # command, --help and --version included.
