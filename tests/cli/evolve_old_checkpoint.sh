@@ -1,0 +1,30 @@
+# Checkpoints written before the search options had one table (their keys,
+# tests/data/checkpoints/README.md) still resume, and end byte-identically
+# with the same run left alone at that time; a new run of the same command
+# ends there too, so the results did not change.
+CETUNE=$1 SRC=$2
+. "$SRC/tests/cli_lib.sh"
+F=$SRC/tests/data/checkpoints
+G=$SRC/tests/data/ga
+declare -A RUN=(
+  [ga-race]="-p $G/lqf.json -d $G/corpus --strategy ga --race --race-first 2 --race-block 2 --pop 12 --generations 60 --patience 0 --resolution 0 --seed 5"
+  [cmaes]="-p $SRC/params/sw.json -d $G/corpus --strategy cmaes --generations 30 --patience 0 --seed 3")
+for r in ga-race cmaes; do
+  mkdir -p "$TMP/$r"
+  for f in "$F/$r/run/"*; do
+    sed "s|@SRC@|$SRC|g" "$f" > "$TMP/$r/$(basename "$f")"
+  done
+  expect_status 0 "$CETUNE" evolve --resume "$TMP/$r" --threads 2
+  expect_grep "$TMP/err" "resuming $TMP/$r after generation 6"
+  cut -d, -f1-7,9- "$TMP/$r/generations.csv" > "$TMP/$r/generations.cut"
+  same_files "$F/$r/ref" "$TMP/$r" "after resuming the old checkpoint ($r)" best.json individuals.csv top.json
+  if cmp -s "$F/$r/ref/generations.csv" "$TMP/$r/generations.cut"; then ok
+  else fail "generations.csv differs after resuming the old checkpoint ($r)"; fi
+
+  expect_status 0 "$CETUNE" evolve ${RUN[$r]} --threads 1 -o "$TMP/$r-new"
+  cut -d, -f1-7,9- "$TMP/$r-new/generations.csv" > "$TMP/$r-new/generations.cut"
+  same_files "$F/$r/ref" "$TMP/$r-new" "in a new run ($r)" best.json individuals.csv top.json
+  if cmp -s "$F/$r/ref/generations.csv" "$TMP/$r-new/generations.cut"; then ok
+  else fail "generations.csv differs in a new run ($r)"; fi
+done
+finish
