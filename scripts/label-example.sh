@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's worked example (issue 26), end to end and measured: a
+# The worked example of labelling (docs/tutorial-family.md, docs/label.md), end to end and measured: a
 # crawl-like folder of one site family (a portals family with its gold files
 # left out) -> `cetune label` five pages -> `evolve --fitness template` with
 # those five gold files and the pseudo-gold of the rest -> `serve --routes`.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Site-family tuning end to end (README "Site families"): tunes one
+# Site-family tuning end to end (docs/tutorial-family.md): tunes one
 # configuration per family (package) of the portals corpus, holding one page
 # of each back; writes the routes file from the families' hosts; serves it on
 # a free loopback port; extracts each held-back page through HTTP with its

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The check of issue 26 item 2 (docs/template.md, "Measured"): for each site
+# The template-fitness check (docs/template.md, "Measured"): for each site
 # family (a folder of NAME.html + NAME.txt), tune with --fitness template on
 # all its pages with their gold hidden (the .html files linked into a
 # scratch folder, no .txt), then score best.json against the real gold on

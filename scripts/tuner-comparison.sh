@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tuner comparison of docs/experiment.md (issue 22): every strategy that
+# The tuner comparison of docs/experiment.md: every strategy that
 # `cetune evolve --help` lists, Optuna (TPE multivariate, CMA-ES, random
 # search) and irace, on the same problems, budgets, seeds, training
 # documents and fitness (mean word F1 over the training documents):

@@ -1,4 +1,4 @@
-# Exit statuses (README "Exit status"): 0 success, 1 runtime error (a
+# Exit statuses (docs/cli.md): 0 success, 1 runtime error (a
 # missing file, output that could not be written), 2 usage error (a
 # malformed option value), the same rule in every command.
 CETUNE=$1 SRC=$2

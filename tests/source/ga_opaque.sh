@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GA is opaque (issue 25): its fields (src/ga/ga_internal.h) are seen by
+# The GA is opaque: its fields (src/ga/ga_internal.h) are seen by
 # src/ga alone; the run module, the CLI, the fuzzers and the tools read a GA
 # through include/cetune/ga.h and store it through src/ga/state.h.  The
 # GA's unit suites too: their white-box parts include the narrower

@@ -52,7 +52,7 @@ static void test_chars__dog_and_fox(void)
     size_t n = ids(a, 1, x), m = ids(b, 1, y);
     CHECK_EQ_INT(cet_lcstring(x, n, y, m, 256), 22);
     CHECK_EQ_INT(cet_lcs_dp(x, n, y, m), 28);
-    /* Without white space, as the metric specifies (README.md): 17 and 22. */
+    /* Without white space, as the metric specifies (docs/metric.md): 17 and 22. */
     n = ids(a, 0, x);
     m = ids(b, 0, y);
     CHECK_EQ_INT(n, 26);
