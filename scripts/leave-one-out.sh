@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Leave-one-corpus-out: for each dev corpus, tunes an extractor on the other
-# three and scores the best configuration on the one left out, which the GA
-# never saw.  When scrapinghub is left out it also runs the benchmark's own
-# evaluate.py (scripts/benchmark.sh), the figure the article-extraction
-# benchmark publishes for other systems.  Everything goes to OUT (git-ignored
+# Leave-one-corpus-out: for each dev corpus, tunes an extractor on the others
+# and scores the best configuration on the one left out, which the search
+# never saw, beside the description's defaults (where the search starts).
+# When scrapinghub is left out it also runs the benchmark's own evaluate.py
+# (scripts/benchmark.sh), the figure the article-extraction benchmark
+# publishes for other systems.  Everything goes to OUT (git-ignored
 # under runs/); summary.md holds the table of docs/experiment.md.
 #
 # Usage: scripts/leave-one-out.sh [CETUNE] [CORPORA] [OUT]
 #   CETUNE   the built binary (build/cetune)
-#   CORPORA  the folder holding portals, cleaneval-dev, scrapinghub, big5 (../shared/corpora)
+#   CORPORA  the folder holding the corpora of ALL (../shared/corpora)
 #   OUT      runs and tables (runs/leave-one-out)
 # Environment: PARAMS (params/score.json), SEED (1), POP (40), GENERATIONS (60),
 # PATIENCE (15), OBJECTIVE (f1), HOLDOUT (0.25: evolve's final choice on a
@@ -16,8 +17,12 @@
 # tuned setting that does not beat the defaults there; 0: the best training
 # fitness, the rule of the earlier figures of docs/experiment.md), STRATEGY
 # (ga, the search the figures were measured with; cmaes),
-# THREADS (all cores), ONLY (a space-separated
-# list of the corpora to leave out; default all four).
+# THREADS (all cores), ALL (the corpora, space-separated: portals big5
+# cleaneval-dev scrapinghub, the four of the earlier figures; scripts/
+# generalisation.sh adds l3s-gn1), ONLY (a space-separated list of the
+# corpora to leave out; default all of ALL), EVOLVE_OPTS (when set, evolve
+# runs with its own defaults and these options instead of STRATEGY, POP,
+# GENERATIONS, PATIENCE, OBJECTIVE and HOLDOUT).
 #
 # Honest figures need a description whose seeds and defaults were learned
 # without the corpus left out: params/score.json's were learned on portals,
@@ -33,7 +38,7 @@ cetune=${1:-build/cetune}
 corpora=${2:-../shared/corpora}
 out=${3:-runs/leave-one-out}
 params=${PARAMS:-params/score.json}
-all=(portals big5 cleaneval-dev scrapinghub)
+read -r -a all <<<"${ALL:-portals big5 cleaneval-dev scrapinghub}"
 read -r -a left <<<"${ONLY:-${all[*]}}"
 threads=()
 [ -n "${THREADS:-}" ] && threads=(--threads "$THREADS")
@@ -44,12 +49,14 @@ fi
 for c in "${all[@]}"; do
   [ -d "$corpora/$c" ] || { echo "leave-one-out.sh: $corpora/$c not found" >&2; exit 2; }
 done
-extractor=$(sed -n 's/.*"extractor": *"\([^"]*\)".*/\1/p' "$params" | head -1)
+defaults=$out/defaults.json
 mkdir -p "$out"
+scripts/params-defaults.py "$params" >"$defaults"
+extractor=$(sed -n 's/.*"extractor": *"\([^"]*\)".*/\1/p' "$params" | head -1)
 summary="$out/summary.md"
 {
-  echo "| left out | trained on | docs | precision | recall | word F1 (macro over packages) | evaluate.py F1 / P / R |"
-  echo "| --- | --- | ---: | ---: | ---: | ---: | --- |"
+  echo "| left out | trained on | docs | precision | recall | word F1 (macro over packages) | the defaults' word F1 | gain | evaluate.py F1 / P / R |"
+  echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 } >"$summary"
 for l in "${left[@]}"; do
   train=() names=()
@@ -59,13 +66,20 @@ for l in "${left[@]}"; do
     names+=("$c")
   done
   printf '\n== tuning on %s, scoring %s\n' "${names[*]}" "$l" >&2
-  "$cetune" evolve -p "$params" "${train[@]}" --strategy "${STRATEGY:-ga}" --pop "${POP:-40}" \
-    --generations "${GENERATIONS:-60}" --patience "${PATIENCE:-15}" --seed "${SEED:-1}" \
-    --objective "${OBJECTIVE:-f1}" --holdout "${HOLDOUT:-0.25}" "${threads[@]}" -o "$out/without-$l" --force \
-    >"$out/without-$l.txt"
+  if [ -n "${EVOLVE_OPTS+set}" ]; then
+    read -r -a settings <<<"$EVOLVE_OPTS"
+  else
+    settings=(--strategy "${STRATEGY:-ga}" --pop "${POP:-40}" --generations "${GENERATIONS:-60}"
+      --patience "${PATIENCE:-15}" --objective "${OBJECTIVE:-f1}" --holdout "${HOLDOUT:-0.25}")
+  fi
+  "$cetune" evolve -p "$params" "${train[@]}" "${settings[@]}" --seed "${SEED:-1}" \
+    "${threads[@]}" -o "$out/without-$l" --force >"$out/without-$l.txt"
   best="$out/without-$l/best.json"
   "$cetune" evaluate -c "$best" -d "$corpora/$l" "${threads[@]}" --format csv \
     >"$out/$l.csv" 2>/dev/null
+  "$cetune" evaluate -c "$defaults" -d "$corpora/$l" "${threads[@]}" --format csv \
+    >"$out/$l-defaults.csv" 2>/dev/null
+  start=$(awk -F, '$1 == "macro" { print $5 }' "$out/$l-defaults.csv")
   bench=
   if [ "$l" = scrapinghub ]; then
     bench=$(scripts/benchmark.sh -b "$cetune" "$corpora/$l" -c "$best" 2>/dev/null |
@@ -77,12 +91,12 @@ for l in "${left[@]}"; do
         2>/dev/null | awk '{print $3 " / " $5 " / " $7}')
     fi
   fi
-  awk -F, -v l="$l" -v t="${names[*]}" -v b="$bench" '$1 == "macro" {
-      printf "| %s | %s | %d | %.4f | %.4f | %.4f | %s |\n", l, t, $2, $3, $4, $5, b }' \
+  awk -F, -v l="$l" -v t="${names[*]}" -v b="$bench" -v s="$start" '$1 == "macro" {
+      printf "| %s | %s | %d | %.4f | %.4f | %.4f | %.4f | %+.4f | %s |\n", l, t, $2, $3, $4, $5, s, $5 - s, b }' \
     "$out/$l.csv" >>"$summary"
   if [ -n "${nohead:-}" ]; then
     awk -F, -v l="$l" -v t="${names[*]}" -v b="$nohead" '$1 == "macro" {
-        printf "| %s, drop_headline=1 | %s | %d | %.4f | %.4f | %.4f | %s |\n", l, t, $2, $3, $4, $5, b }' \
+        printf "| %s, drop_headline=1 | %s | %d | %.4f | %.4f | %.4f | | | %s |\n", l, t, $2, $3, $4, $5, b }' \
       "$out/$l-drop-headline.csv" >>"$summary"
     nohead=
   fi

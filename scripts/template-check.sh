@@ -27,12 +27,7 @@ fi
 [ $# -gt 0 ] || { echo "usage: $0 [-- EVOLVE-OPTIONS...] FAMILY-DIR..." >&2; exit 2; }
 f1() { tail -n 1 | awk -F, '{ printf "%.4f", $NF }'; }
 # The description's defaults as a configuration.
-python3 - "$params" > "$out/defaults.json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-print(json.dumps({"extractor": d["extractor"],
-                  "params": {p["name"]: p["default"] for p in d["parameters"] if "default" in p}}))
-EOF
+scripts/params-defaults.py "$params" > "$out/defaults.json"
 ex=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["extractor"])' "$params")
 echo "output in $out" >&2
 for dir in "$@"; do

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Does tuning pay off on pages it never saw?  Two measurements, each scored
+# only on pages the search did not use (docs/experiment.md, "Generalisation"):
+#
+# families  For each site family of the corpora (scripts/site-families.py:
+#           the four portals packages, the big5 sites per crawl year, the
+#           l3s-gn1 sites with at least 8 pages), and each K and seed: draw K
+#           labelled pages (`cetune sample -n K --seed SEED`), tune from the
+#           start configuration (evolve --seed-config START, otherwise
+#           evolve's defaults and EVOLVE-OPTIONS), score best.json and START
+#           on the family's other pages.  The gain is their difference in
+#           mean word F1.  A K runs only where at least 3 test pages remain.
+#           START is configs/article.json: learned on portals, big5 and
+#           cleaneval-dev (not on scrapinghub, not on l3s-gn1), so the l3s-gn1
+#           families are unseen by it and the portals and big5 families are
+#           not (docs/experiment.md says which rows are which).
+#           With --unlabelled, the search also sees the family's other pages
+#           without their gold (evolve --fitness template: K labels plus the
+#           pseudo-gold of the rest, docs/template.md), as a crawler team
+#           holding the family's pages would; the gold stays out of reach.
+# loco      Leave one corpus out across the five dev corpora (portals, big5,
+#           cleaneval-dev, scrapinghub, l3s-gn1) with scripts/leave-one-out.sh:
+#           tune on four with evolve's default settings, score the fifth,
+#           the start (the description's defaults) beside the tuned setting.
+#
+# Outputs in OUT: families.csv (one row per run), families.md (the
+# distribution of the gains per K and corpus: median, worst, best, share of
+# runs that lose, that lose more than 0.005), loco/summary.md, and the runs.
+#
+# Usage: scripts/generalisation.sh [OPTIONS] [CETUNE [CORPORA [OUT]]] [-- EVOLVE-OPTIONS...]
+#   CETUNE   the built binary (build/cetune)
+#   CORPORA  the folder holding the corpora (../shared/corpora)
+#   OUT      runs/generalisation
+# Options:
+#   --part families|loco|all     what to run (all)
+#   --seeds LIST                 family seeds, comma- or space-separated (1,2,3,4,5)
+#   --k LIST                     labelled pages per family run (3,5,10)
+#   --families LIST              only these families (names as families.md prints them)
+#   --max-evals N                evolve --max-evals of each family run (0: evolve's own stop)
+#   --loco-evals N               evolve --max-evals of each leave-one-out run (800)
+#   --loco-sample N              evolve --sample-size of each leave-one-out run (300)
+#   --start CONFIG.json          the family runs' start (configs/article.json)
+#   --unlabelled                 the family's other pages join the search without gold
+#   --threads N                  threads of every cetune call (2)
+#   --quick                      a check of the whole chain in about a minute: seed 1,
+#                                K 3, families bbc and big5-bbc.co.uk-2009, 30
+#                                evaluations; leave out cleaneval-dev only, 60
+#                                documents and 28 evaluations
+# Runs with nice.  Exit 77 when the corpora are absent (tests/cli skips).
+# Runtime on two loaded cores, default options: the families part takes
+# about 10 minutes (510 runs of a second or two), the leave-one-out part
+# about 20 (docs/experiment.md).
+set -euo pipefail
+die() { echo "generalisation.sh: $*" >&2; exit 2; }
+part=all seeds="1 2 3 4 5" ks="3 5 10" only="" max_evals=0 loco_evals=800 loco_sample=300
+start="" unlabelled=0 threads=2 quick=0
+args=() extra=()
+while [ $# -gt 0 ]; do
+  case $1 in
+  --part | --seeds | --k | --families | --max-evals | --loco-evals | --loco-sample | --start | --threads)
+    [ $# -ge 2 ] || die "$1 needs a value"
+    v=${2//,/ }
+    case $1 in
+    --part) part=$v ;; --seeds) seeds=$v ;; --k) ks=$v ;; --families) only=$v ;;
+    --max-evals) max_evals=$v ;; --loco-evals) loco_evals=$v ;; --loco-sample) loco_sample=$v ;;
+    --start) start=$2 ;; --threads) threads=$v ;;
+    esac
+    shift 2 ;;
+  --unlabelled) unlabelled=1; shift ;;
+  --quick) quick=1; shift ;;
+  -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  --) shift; extra=("$@"); break ;;
+  -*) die "unknown option $1 (see --help)" ;;
+  *) args+=("$1"); shift ;;
+  esac
+done
+[ ${#args[@]} -le 3 ] || die "too many arguments (CETUNE CORPORA OUT)"
+case $part in families | loco | all) ;; *) die "--part takes families, loco or all" ;; esac
+for n in $max_evals $loco_evals $loco_sample $threads $ks $seeds; do
+  [[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
+done
+if [ $quick = 1 ]; then
+  seeds=1 ks=3 max_evals=30 loco_evals=28 loco_sample=60
+  only=${only:-bbc big5-bbc.co.uk-2009}
+fi
+# Paths given are made absolute before the script moves to the repository.
+cetune=$(realpath -m "${args[0]:-build/cetune}")
+corpora=$(realpath -m "${args[1]:-../shared/corpora}")
+out=$(realpath -m "${args[2]:-runs/generalisation}")
+[ -n "$start" ] && start=$(realpath -m "$start")
+cd "$(dirname "$0")/.."
+start=${start:-$PWD/configs/article.json}
+params=${PARAMS:-params/score.json}
+[ -x "$cetune" ] || die "$cetune not found; build first: cmake -S . -B build && cmake --build build -j2"
+[ -f "$start" ] || die "$start not found"
+if [ ! -d "$corpora/portals" ]; then
+  echo "skipping: $corpora/portals not found (the shared corpora)"
+  exit 77
+fi
+mkdir -p "$out"
+log() { printf '== %s\n' "$*" >&2; }
+mean_f1() { awk -F, '$1 == "macro" { printf "%.6f", $5 }'; }
+
+families() {
+  rm -rf "$out/families"
+  python3 scripts/site-families.py "$corpora" "$out/families" >"$out/families.txt"
+  local csv=$out/families.csv
+  echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds" >"$csv"
+  local fam corpus n k s
+  while read -r fam corpus n; do
+    if [ -n "$only" ] && [[ " $only " != *" $fam "* ]]; then continue; fi
+    local dir=$out/families/$fam
+    for k in $ks; do
+      [ $((n - k)) -ge 3 ] || continue
+      for s in $seeds; do
+        local w=$out/work/$fam-k$k-s$s
+        rm -rf "$w"
+        mkdir -p "$w"
+        "$cetune" sample -d "$dir" -n "$k" --seed "$s" -o "$w/train.txt" --threads "$threads" \
+          >/dev/null 2>&1
+        "$cetune" sample -d "$dir" -n 1000000 -o "$w/all.txt" --threads "$threads" >/dev/null 2>&1
+        grep -v '^#' "$w/train.txt" | grep -vxF -f - "$w/all.txt" | grep -v '^#' >"$w/test.txt"
+        local data=(-d "$dir" -s "$w/train.txt")
+        if [ $unlabelled = 1 ]; then
+          # The family as a crawl: every page, gold beside the K labelled ones only.
+          mkdir -p "$w/crawl/$fam"
+          ln -s "$dir"/*.html "$w/crawl/$fam/"
+          sed "s|^$fam/||" "$w/train.txt" | grep -v '^#' | while read -r p; do
+            ln -s "$dir/$p.txt" "$w/crawl/$fam/$p.txt"
+          done
+          data=(-d "$w/crawl" --fitness template)
+        fi
+        local evals=()
+        [ "$max_evals" -gt 0 ] && evals=(--max-evals "$max_evals")
+        local t0=$SECONDS
+        nice -n 10 "$cetune" evolve -p "$params" "${data[@]}" --seed-config "$start" --seed "$s" \
+          --threads "$threads" "${evals[@]}" "${extra[@]}" -o "$w/run" -q >"$w/evolve.txt" 2>&1 ||
+          { cat "$w/evolve.txt" >&2; die "evolve failed on $fam k=$k seed $s"; }
+        local secs=$((SECONDS - t0))
+        local sf tf st tt ne
+        sf=$("$cetune" evaluate -c "$start" -d "$dir" -s "$w/test.txt" --format csv \
+          --threads "$threads" 2>/dev/null | mean_f1)
+        tf=$("$cetune" evaluate -c "$w/run/best.json" -d "$dir" -s "$w/test.txt" --format csv \
+          --threads "$threads" 2>/dev/null | mean_f1)
+        # The gain the search saw on its labelled pages (what a user is shown).
+        st=$("$cetune" evaluate -c "$start" -d "$dir" -s "$w/train.txt" --format csv \
+          --threads "$threads" 2>/dev/null | mean_f1)
+        tt=$("$cetune" evaluate -c "$w/run/best.json" -d "$dir" -s "$w/train.txt" --format csv \
+          --threads "$threads" 2>/dev/null | mean_f1)
+        ne=$(($(wc -l <"$w/run/individuals.csv") - 1))
+        awk -v f="$fam" -v c="$corpus" -v n="$n" -v k="$k" -v s="$s" -v m="$(wc -l <"$w/test.txt")" \
+          -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" 'BEGIN {
+            printf "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%d\n", f, c, n, k, s, m, sf, tf,
+              tf - sf, tt - st, ne, sec }' >>"$csv"
+        log "$fam k=$k seed $s: start $sf, tuned $tf on $(wc -l <"$w/test.txt") test pages"
+      done
+    done
+  done <"$out/families.txt"
+  python3 - "$csv" "$out/families.md" "$start" "${extra[*]}" "$unlabelled" <<'EOF'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+out, start, extra, unl = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
+md = [f"Start: `{start.split('/')[-1]}`; evolve options: `{extra or '(defaults)'}`"
+      + ("; the family's other pages join the search without gold" if unl else "") + ".", "",
+      "| K | families | corpus | runs | median gain | mean gain | worst | best | lose | lose > 0.005 | median training gain |",
+      "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+def line(k, corpus, rs):
+    g = [float(r["gain"]) for r in rs]
+    t = [float(r["train_gain"]) for r in rs]
+    lose = sum(x < -1e-9 for x in g)
+    big = sum(x < -0.005 for x in g)
+    return (f"| {k} | {len({r['family'] for r in rs})} | {corpus} | {len(g)} | {statistics.median(g):+.4f} "
+            f"| {statistics.mean(g):+.4f} | {min(g):+.4f} | {max(g):+.4f} | {lose} ({lose / len(g):.0%}) "
+            f"| {big} ({big / len(g):.0%}) | {statistics.median(t):+.4f} |")
+for k in sorted({int(r["k"]) for r in rows}):
+    rk = [r for r in rows if int(r["k"]) == k]
+    for corpus in sorted({r["corpus"] for r in rk}):
+        md.append(line(k, corpus, [r for r in rk if r["corpus"] == corpus]))
+    md.append(line(k, "**all**", rk))
+open(out, "w").write("\n".join(md) + "\n")
+print("\n".join(md))
+EOF
+}
+
+loco() {
+  local all=(portals big5 cleaneval-dev scrapinghub l3s-gn1) left c
+  for c in "${all[@]}"; do
+    [ -d "$corpora/$c" ] || { echo "skipping the leave-one-out part: $corpora/$c not found" >&2; return 0; }
+  done
+  left=${LOCO_ONLY:-${all[*]}}
+  [ $quick = 1 ] && left=cleaneval-dev
+  log "leave one corpus out: $left"
+  ALL="${all[*]}" ONLY="$left" THREADS=$threads \
+    EVOLVE_OPTS="--max-evals $loco_evals --sample-size $loco_sample --generations 0 --patience 0" \
+    nice -n 10 scripts/leave-one-out.sh "$cetune" "$corpora" "$out/loco"
+}
+
+case $part in
+families) families ;;
+loco) loco ;;
+all) families; loco ;;
+esac
+log "done: $out"

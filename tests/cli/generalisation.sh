@@ -1,0 +1,44 @@
+#!/bin/bash
+# scripts/generalisation.sh --quick: the family protocol on two families
+# (one seed, K = 3, 30 evaluations) and the leave-one-corpus-out part on
+# cleaneval-dev, bounded; every run is scored on pages its search did not
+# use, the tables are written, and the script skips cleanly without corpora.
+# usage: generalisation.sh CETUNE SOURCE_DIR
+set -u
+CETUNE=$1
+SRC=$2
+. "$SRC/tests/cli_lib.sh"
+
+# Without the corpora: exit 77 (skip) and a message, nothing run.
+"$SRC/scripts/generalisation.sh" --quick "$CETUNE" "$TMP/no-corpora" "$TMP/none" >"$TMP/skip" 2>&1
+rc=$?
+[ $rc = 77 ] && ok || fail "without corpora: exit $rc, expected 77"
+expect_grep "$TMP/skip" "skipping"
+expect_status 2 "$SRC/scripts/generalisation.sh" --part nothing "$CETUNE"
+expect_status 2 "$SRC/scripts/generalisation.sh" --k three "$CETUNE"
+
+need_corpora portals big5 cleaneval-dev scrapinghub l3s-gn1
+"$SRC/scripts/generalisation.sh" --quick "$CETUNE" "$C" "$TMP/g" >"$TMP/log" 2>&1
+rc=$?
+tail -20 "$TMP/log"
+[ $rc = 0 ] || die "generalisation.sh --quick: exit $rc"
+csv=$TMP/g/families.csv
+[ "$(grep -c '^bbc,portals,12,3,1,9,' "$csv")" = 1 ] && ok || fail "no bbc run of 3 labelled and 9 test pages in $csv"
+[ "$(grep -c '^big5-bbc.co.uk-2009,big5,10,3,1,7,' "$csv")" = 1 ] && ok ||
+  fail "no big5-bbc.co.uk-2009 run of 3 labelled and 7 test pages in $csv"
+# The test pages never include a labelled one, and together they are the family.
+for w in "$TMP"/g/work/*; do
+  if grep -v '^#' "$w/train.txt" | grep -qxF -f - "$w/test.txt"; then fail "$w: a labelled page is a test page"
+  else ok; fi
+  [ $(($(grep -vc '^#' "$w/train.txt") + $(wc -l <"$w/test.txt"))) = "$(grep -vc '^#' "$w/all.txt")" ] &&
+    ok || fail "$w: labelled and test pages are not the family"
+  [ "$(($(wc -l <"$w/run/individuals.csv") - 1))" -le 30 ] && ok || fail "$w: more than 30 evaluations"
+done
+# The gain is the tuned F1 minus the start's, as evaluate prints them.
+w=$TMP/g/work/bbc-k3-s1
+start=$("$CETUNE" evaluate -c "$SRC/configs/article.json" -d "$TMP/g/families/bbc" -s "$w/test.txt" \
+  --format csv 2>/dev/null | awk -F, '$1 == "macro" { printf "%.6f", $5 }')
+[ "$(grep '^bbc,' "$csv" | cut -d, -f7)" = "$start" ] && ok || fail "bbc's start F1 is not $start"
+expect_grep "$TMP/g/families.md" "| 3 | 2 | \*\*all\*\* | 2 |"
+expect_grep "$TMP/g/loco/summary.md" "| cleaneval-dev | portals big5 scrapinghub l3s-gn1 | 58 |"
+finish
