@@ -4,8 +4,10 @@
  * Nodes are stored in document (pre-)order, so the subtree of node i is the
  * index range [i, nodes[i].end).  Text nodes hold the visible text with white
  * space collapsed (kept in <pre>) and what separates each from the text before
- * it (cet_node_sep); script, style, noscript, comments and the head are not text
- * (their size still counts as markup for content code blurring).  Words are
+ * it (cet_node_sep); script, style, noscript, title and comments are not text
+ * (their size still counts as markup for content code blurring).  The head is
+ * not hidden as a whole: where libxml2 leaves body content in it (an unknown
+ * element or an unclosed <title> in the head), a browser shows that content.  Words are
  * interned per document: gold and page words share one vocabulary, so the
  * metric compares integers. */
 #ifndef CETUNE_DOC_H

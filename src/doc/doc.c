@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
@@ -595,6 +596,40 @@ static int looks_binary(const char *s, size_t len)
     return n && ctl * 100 > n * 2;
 }
 
+/* End tags and the doctype before the first start tag, blanked with spaces
+ * (offsets stay).  A browser ignores such end tags and ends a doctype at its
+ * first '>'; libxml2's push parser takes a stray end tag for the end of the
+ * root element and drops everything after it as "extra content", and reads
+ * a doctype with an unclosed quote to the next quote, pages away (pages cut
+ * by a crawler: a doctype followed by the tail of a script element).  No
+ * text depends on the doctype. */
+static void blank_stray_end_tags(char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        if (isspace((unsigned char)s[i])) {
+            i++;
+            continue;
+        }
+        if (s[i] != '<' || i + 1 >= len)
+            return;
+        const char *close = s[i + 1] == '!' && i + 3 < len && s[i + 2] == '-' && s[i + 3] == '-'
+                                ? "-->"
+                                : ">";
+        if (s[i + 1] != '/' && s[i + 1] != '!' && s[i + 1] != '?')
+            return; /* a start tag: the document proper */
+        size_t cl = strlen(close), end = i + 2;
+        while (end + cl <= len && memcmp(s + end, close, cl) != 0)
+            end++;
+        if (end + cl > len)
+            return;
+        end += cl;
+        if (s[i + 1] == '/' || (end - i > 9 && strncasecmp(s + i + 2, "doctype", 7) == 0))
+            memset(s + i, ' ', end - i);
+        i = end;
+    }
+}
+
 /* p shrunk to n items of size bytes (at least one); p itself if realloc fails. */
 static void *fit(void *p, size_t n, size_t size)
 {
@@ -717,6 +752,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
         free(d);
         return cet_fail(err, "time limit exceeded"), CET_ETIMEOUT;
     }
+    blank_stray_end_tags(utf8, ulen);
 
     struct builder b;
     memset(&b, 0, sizeof b);

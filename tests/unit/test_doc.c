@@ -305,6 +305,32 @@ static void test_doc__dropped_attributes_are_not_read(void)
     CHECK(pages >= 10);
 }
 
+/* Pages cut by a crawler: a doctype with an unclosed quote or the tail of a
+ * script before the first start tag, body content left in the head.  A
+ * browser shows their text; libxml2's push parser alone stops at the stray
+ * end tag and hides the head. */
+static void test_doc__broken_prolog_and_head_keep_text(void)
+{
+    static const char *const pages[] = {
+        "<!doctype html public \"-//W3C//DTD HTML 4.0//EN\" \"http://www.w3.org/TR/REC-h "
+        "type=\"text/javascript\"></script>\n<!-- end library -->\n"
+        "<script src=\"a.js\"></script><body><p>Gale closes the port today.</p></body>",
+        "<!doctype html public \"-//wsi library v1.27-->\n<script src=\"x.js\"></script>\n"
+        "<html><body><p>Gale closes the port today.</p></body></html>",
+        "<html><head><title>T</title><mbox><table><tr><td><p>Gale closes the port today.</p>"
+        "</td></tr></table></head></html>",
+    };
+    for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
+        struct cet_doc *d = parse(pages[k], NULL);
+        CHECK(d != NULL);
+        if (!d)
+            continue;
+        CHECK(find_text(d, "Gale closes the port today.") != CET_NONE);
+        CHECK(find_text(d, "T") == CET_NONE); /* the title is still not text */
+        cet_doc_free(d);
+    }
+}
+
 int main(void)
 {
     RUN(test_doc__structure);
@@ -312,6 +338,7 @@ int main(void)
     RUN(test_doc__void_elements_hold_nothing);
     RUN(test_doc__declared_charsets);
     RUN(test_doc__bad_pages);
+    RUN(test_doc__broken_prolog_and_head_keep_text);
     RUN(test_doc__memory_accounting);
     RUN(test_doc__evaluation_model_keeps_read_attributes);
     RUN(test_doc__dropped_attributes_are_not_read);
