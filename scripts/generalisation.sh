@@ -99,11 +99,20 @@ if [ ! -d "$corpora/portals" ]; then
 fi
 mkdir -p "$out"
 log() { printf '== %s\n' "$*" >&2; }
-mean_f1() { awk -F, '$1 == "macro" { printf "%.6f", $5 }'; }
+# scores SAMPLE BEST.json: the mean word F1 of the start and of BEST on
+# the family's pages that SAMPLE lists ($dir, one package: the macro column;
+# evaluate names a row by its file, or a best.json by its run's folder).
+scores() {
+  "$cetune" evaluate -c "$out/start.json" -c "$2" -d "$dir" -s "$1" --format csv \
+    --threads "$threads" 2>/dev/null |
+    awk -F, 'NR > 1 && $3 == "\"start\"" { s = $NF; next } NR > 1 { b = $NF }
+      END { printf "%.6f %.6f\n", s, b }'
+}
 
 families() {
   rm -rf "$out/families"
   python3 scripts/site-families.py "$corpora" "$out/families" >"$out/families.txt"
+  cp "$start" "$out/start.json" # named so that evaluate's rows say "start"
   local csv=$out/families.csv
   echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds" >"$csv"
   local fam corpus n k s
@@ -138,15 +147,10 @@ families() {
           { cat "$w/evolve.txt" >&2; die "evolve failed on $fam k=$k seed $s"; }
         local secs=$((SECONDS - t0))
         local sf tf st tt ne
-        sf=$("$cetune" evaluate -c "$start" -d "$dir" -s "$w/test.txt" --format csv \
-          --threads "$threads" 2>/dev/null | mean_f1)
-        tf=$("$cetune" evaluate -c "$w/run/best.json" -d "$dir" -s "$w/test.txt" --format csv \
-          --threads "$threads" 2>/dev/null | mean_f1)
+        # One evaluate per page set, the start and best.json side by side.
+        read -r sf tf < <(scores "$w/test.txt" "$w/run/best.json")
         # The gain the search saw on its labelled pages (what a user is shown).
-        st=$("$cetune" evaluate -c "$start" -d "$dir" -s "$w/train.txt" --format csv \
-          --threads "$threads" 2>/dev/null | mean_f1)
-        tt=$("$cetune" evaluate -c "$w/run/best.json" -d "$dir" -s "$w/train.txt" --format csv \
-          --threads "$threads" 2>/dev/null | mean_f1)
+        read -r st tt < <(scores "$w/train.txt" "$w/run/best.json")
         ne=$(($(wc -l <"$w/run/individuals.csv") - 1))
         awk -v f="$fam" -v c="$corpus" -v n="$n" -v k="$k" -v s="$s" -v m="$(wc -l <"$w/test.txt")" \
           -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" 'BEGIN {

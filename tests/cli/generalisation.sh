@@ -39,6 +39,10 @@ w=$TMP/g/work/bbc-k3-s1
 start=$("$CETUNE" evaluate -c "$SRC/configs/article.json" -d "$TMP/g/families/bbc" -s "$w/test.txt" \
   --format csv 2>/dev/null | awk -F, '$1 == "macro" { printf "%.6f", $5 }')
 [ "$(grep '^bbc,' "$csv" | cut -d, -f7)" = "$start" ] && ok || fail "bbc's start F1 is not $start"
+# best.json's F1 is the one evaluate prints for it (its row is named after the run's folder).
+tuned=$("$CETUNE" evaluate -c "$w/run/best.json" -d "$TMP/g/families/bbc" -s "$w/test.txt" \
+  --format csv 2>/dev/null | awk -F, '$1 == "macro" { printf "%.6f", $5 }')
+[ "$(grep '^bbc,' "$csv" | cut -d, -f8)" = "$tuned" ] && ok || fail "bbc's tuned F1 is not $tuned"
 expect_grep "$TMP/g/families.md" "| 3 | 2 | \*\*all\*\* | 2 |"
 expect_grep "$TMP/g/loco/summary.md" "| cleaneval-dev | portals big5 scrapinghub l3s-gn1 | 58 |"
 finish
