@@ -31,8 +31,16 @@ void cet_buf_free(struct cet_buf *b);
 struct cet_error;
 int cet_read_file(struct cet_buf *out, const char *path, size_t limit, struct cet_error *err);
 /* Writes data to path atomically: a temporary file in the same directory,
- * fsync, then rename.  No partial file is left behind on failure. */
+ * fsync, then rename.  No partial file is left behind on failure.  Only a
+ * regular file is ever replaced: a symbolic link's target is replaced and
+ * the link kept; a character device or a FIFO is written through (not
+ * waiting for a FIFO no process reads); a directory, block device or
+ * socket is refused.  Returns -1 with "PATH: cannot write: reason" in err. */
 int cet_write_atomic(const char *path, const char *data, size_t len, struct cet_error *err);
+/* Removes path when it is a regular file; 0 also when it does not exist,
+ * -1 with the reason in err for anything else (a link, device, FIFO, ...),
+ * which is left as it is. */
+int cet_remove_file(const char *path, struct cet_error *err);
 /* Creates a directory and its missing parents; 0 or -1 with errno set. */
 int cet_mkdirs(const char *path);
 

@@ -33,7 +33,9 @@ int cet_guard_corpora(struct cet_guard *g, const char *const *dirs, size_t ndirs
 int cet_guard_page(struct cet_guard *g, const char *page, struct cet_error *err);
 
 /* 0 when writing the file path replaces nothing protected and lies outside
- * every protected directory; otherwise -1 with the reason in err. */
+ * every protected directory; otherwise -1 with the reason in err.  A
+ * NAME.txt beside a page NAME.html (.htm, .gz) is refused too, whether or
+ * not its folder was given as a corpus. */
 int cet_guard_file(struct cet_guard *g, const char *path, struct cet_error *err);
 /* The same for a directory that will be created or filled: it, and what is
  * already in it (four levels down, links followed), touches nothing

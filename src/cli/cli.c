@@ -165,6 +165,15 @@ int cli_guard_check(struct cet_guard *g, const char *opt, const char *path, int 
     return 0;
 }
 
+int cli_refuse_existing(const char *opt, const char *path, int force)
+{
+    struct stat st;
+    if (force || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    cli_error("%s: %s exists; use --force to overwrite it", opt, path);
+    return CLI_RUNTIME;
+}
+
 int cli_guard_output(const char *const *dirs, size_t ndirs, const char *opt, const char *path,
                      int is_dir)
 {

@@ -84,6 +84,9 @@ int cli_readable(const char *path);
 struct cet_guard;
 int cli_guard_new(struct cet_guard **g, const char *const *dirs, size_t ndirs);
 int cli_guard_check(struct cet_guard *g, const char *opt, const char *path, int is_dir);
+/* Refuses (CLI_RUNTIME, printed) to replace an existing regular file
+ * without force: cetune never overwrites a file it may not have written. */
+int cli_refuse_existing(const char *opt, const char *path, int force);
 /* Both at once: refuses path when it would write into the corpora dirs. */
 int cli_guard_output(const char *const *dirs, size_t ndirs, const char *opt, const char *path,
                      int is_dir);

@@ -28,9 +28,10 @@ struct result {
 
 /* Writes DIR/PACKAGE/NAME.txt for every document (DIR/N-EXTRACTOR/... when
  * several configurations are evaluated); with a guard instead of an
- * evaluator, only checks that no file written would touch a corpus. */
+ * evaluator, only checks that no file written would touch a corpus, nor,
+ * without force, replace an existing file. */
 static int write_extracts(const char *dir, struct cet_evaluator *ev, struct cet_guard *guard,
-                          const struct cet_config *cfg, size_t idx, size_t nres,
+                          int force, const struct cet_config *cfg, size_t idx, size_t nres,
                           const struct cet_corpus *c)
 {
     struct cet_buf path = {0}, text = {0};
@@ -67,7 +68,8 @@ static int write_extracts(const char *dir, struct cet_evaluator *ev, struct cet_
                 break;
             }
             if (guard) {
-                if ((rc = cli_guard_check(guard, "--extracts", path.p, 0)))
+                if ((rc = cli_guard_check(guard, "--extracts", path.p, 0)) ||
+                    (rc = cli_refuse_existing("--extracts", path.p, force)))
                     break;
                 continue;
             }
@@ -110,7 +112,7 @@ static int write_all_extracts(const char *dir, const struct result *res, size_t 
         }
         for (size_t i = j; i < n && !rc; i++)
             if (res[i].cfg->ex == res[j].cfg->ex)
-                rc = write_extracts(dir, ev, NULL, res[i].cfg, i, n, c);
+                rc = write_extracts(dir, ev, NULL, 1, res[i].cfg, i, n, c);
         cet_evaluator_free(ev);
     }
     return rc;
@@ -481,7 +483,7 @@ struct args {
     struct cli_configs cfgs;
     struct cli_list dirs, template_refs;
     const char *sample, *extracts;
-    int metric, fmt, per_doc, show, fitness;
+    int metric, fmt, per_doc, show, fitness, force;
     long threads;
     size_t max_body;
 };
@@ -532,6 +534,8 @@ static const struct cli_opt options[] = {
     {.name = "extracts", .arg = "DIR", .type = CLI_STR, .off = ARG(extracts),
      .help = "also write each extract to DIR/PACKAGE/NAME.txt (DIR/N-EXTRACTOR/... with "
              "several configurations)"},
+    {.name = "force", .type = CLI_FLAG, .off = ARG(force),
+     .help = "let --extracts replace files that exist already"},
     {.name = "show", .arg = "p,r,f1", .type = CLI_FUNC, .off = ARG(show), .parse = parse_show,
      .def = "f1", .help = "the figures of the multi-configuration table, one table each"},
     {.name = "max-body", .arg = "BYTES", .type = CLI_SIZE, .off = ARG(max_body), .min = 1,
@@ -611,7 +615,7 @@ static int cmd_evaluate(int argc, char **argv)
         goto done;
     /* Every file --extracts would write is checked before the first is. */
     for (size_t j = 0; guard && j < cfgs.n && !rc; j++)
-        rc = write_extracts(extracts, NULL, guard, &cfgs.v[j], j, cfgs.n, &corpus);
+        rc = write_extracts(extracts, NULL, guard, a.force, &cfgs.v[j], j, cfgs.n, &corpus);
     if (rc)
         goto done;
     res = calloc(cfgs.n, sizeof *res);

@@ -28,6 +28,7 @@ struct job {
     int printed, open_line; /* pages on stdout so far; the last one's text lacks its '\n' */
     size_t max_body;        /* --max-body: larger pages fail */
     const char *out_dir, *url;
+    int force;             /* --force: --out-dir may replace existing files */
     struct cet_page *pg;   /* reused across pages */
     struct cet_buf page, out;
     uint64_t *written;     /* hashes of the --out-dir files written so far */
@@ -111,7 +112,8 @@ static int guard_outputs(const struct job *j, char *const *inputs, size_t n)
             cli_error("out of memory");
             rc = CLI_RUNTIME;
         } else {
-            rc = cli_guard_check(g, "--out-dir", target, 0);
+            rc = cli_guard_check(g, "--out-dir", target, 0) ||
+                 cli_refuse_existing("--out-dir", target, j->force);
         }
         free(target);
     }
@@ -182,6 +184,7 @@ struct args {
     int format, headers;
     const char *out_dir, *adhosts, *routes, *url;
     size_t max_body;
+    int force;
 };
 #define ARG(field) offsetof(struct args, field)
 
@@ -211,6 +214,8 @@ static const struct cli_opt options[] = {
     {.name = "out-dir", .letter = 'o', .arg = "DIR", .type = CLI_STR, .off = ARG(out_dir),
      .def = "standard output",
      .help = "write DIR/NAME.txt (NAME.html with --format html) for each page"},
+    {.name = "force", .type = CLI_FLAG, .off = ARG(force),
+     .help = "let --out-dir replace files that exist already"},
     {.name = "url", .arg = "URL", .type = CLI_STR, .off = ARG(url),
      .help = "the pages' URL: picks the configuration with --routes, and is the JSON's url"},
     {.name = "max-body", .arg = "BYTES", .type = CLI_SIZE, .off = ARG(max_body), .min = 1,
@@ -267,6 +272,7 @@ static int cmd_extract(int argc, char **argv)
     j.url = a.url;
     j.headers = a.headers;
     j.out_dir = a.out_dir;
+    j.force = a.force;
     j.max_body = a.max_body;
     if (rc)
         goto done;

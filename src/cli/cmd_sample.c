@@ -82,7 +82,9 @@ static int cmd_sample(int argc, char **argv)
     if (strcmp(out, "-") && (rc = cli_guard_output(dirs.v, dirs.n, "-o", out, 0)))
         goto done;
     struct stat st;
-    if (strcmp(out, "-") && !force && stat(out, &st) == 0) {
+    /* A device or FIFO is written through (cet_write_atomic): nothing to lose. */
+    if (strcmp(out, "-") && !force && stat(out, &st) == 0 && !S_ISCHR(st.st_mode) &&
+        !S_ISFIFO(st.st_mode)) {
         cli_error("%s exists; use --force to overwrite it", out);
         rc = CLI_RUNTIME;
         goto done;

@@ -294,6 +294,29 @@ static int check_container(struct cet_guard *g, const char *shown, const char *d
     return rc;
 }
 
+/* A NAME.txt beside NAME.html (.htm, .html.gz, .htm.gz) is that page's gold:
+ * a folder of such pairs is a corpus whether or not -d named it. */
+static int beside_page(const char *path, struct cet_error *err)
+{
+    size_t n = strlen(path);
+    if (n < 5 || strcmp(path + n - 4, ".txt"))
+        return 0;
+    static const char *const pages[] = {".html", ".htm", ".html.gz", ".htm.gz"};
+    struct cet_buf p = {0};
+    int rc = 0;
+    for (size_t k = 0; k < 4 && !rc; k++) {
+        struct stat st;
+        p.len = 0;
+        if (cet_buf_printf(&p, "%.*s%s", (int)(n - 4), path, pages[k]))
+            rc = cet_fail(err, "out of memory");
+        else if (stat(p.p, &st) == 0 && S_ISREG(st.st_mode))
+            rc = cet_fail(err, "%s would be the gold standard of the page %s (a folder of NAME.html "
+                          "and NAME.txt is a corpus); corpora are never written", path, p.p);
+    }
+    cet_buf_free(&p);
+    return rc;
+}
+
 int cet_guard_file(struct cet_guard *g, const char *path, struct cet_error *err)
 {
     const char *slash = strrchr(path, '/');
@@ -305,7 +328,7 @@ int cet_guard_file(struct cet_guard *g, const char *path, struct cet_error *err)
     cet_buf_free(&dir);
     struct stat st;
     const struct item *it = rc || stat(path, &st) ? NULL : set_find(&g->files, &st);
-    return it ? refuse_file(path, it, err) : rc;
+    return it ? refuse_file(path, it, err) : rc ? rc : beside_page(path, err);
 }
 
 int cet_guard_dir(struct cet_guard *g, const char *dir, struct cet_error *err)

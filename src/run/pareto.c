@@ -53,8 +53,8 @@ static int remove_stale(const char *pdir, size_t n, struct cet_error *err)
             continue;
         if (!(path = cet_run_path(pdir, de->d_name)))
             rc = cet_fail(err, "%s: out of memory", pdir);
-        else if (unlink(path) && errno != ENOENT)
-            rc = cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+        else
+            rc = cet_remove_file(path, err);
         free(path);
     }
     closedir(d);

@@ -690,8 +690,7 @@ int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
         char *path = cet_run_path(r->dir, r->plots[i]);
         if (!path)
             goto oom;
-        if (unlink(path) && errno != ENOENT) {
-            cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+        if (cet_remove_file(path, err)) {
             free(path);
             goto done;
         }

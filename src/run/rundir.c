@@ -227,12 +227,17 @@ static int dead_temporary(const char *name)
     return is_run_file(base) && !*end && pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-static int remove_matching(const char *dir, int run_files, struct cet_error *err)
+/* Removes the run's files in dir (run_files 1), every .json (2) or only the
+ * dead temporaries (0).  With dry set removes nothing and fails, as the
+ * removal would, on one that is not a regular file: a clear that stops
+ * half-way would lose a run. */
+static int remove_matching(const char *dir, int run_files, int dry, struct cet_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
         return cet_fail(err, "%s: %s", dir, strerror(errno));
     struct dirent *de;
+    struct stat st;
     int rc = 0;
     while (!rc && (de = readdir(d))) {
         char *path;
@@ -243,8 +248,10 @@ static int remove_matching(const char *dir, int run_files, struct cet_error *err
             continue;
         if (!(path = path_in(dir, de->d_name, err)))
             rc = -1;
-        else if (unlink(path) && errno != ENOENT)
-            rc = cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+        else if (!dry)
+            rc = cet_remove_file(path, err);
+        else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+            rc = cet_remove_file(path, err); /* refuses, naming it */
         free(path);
     }
     closedir(d);
@@ -261,8 +268,8 @@ static int clear_fold(const char *sub, struct cet_error *err)
         char *file = path_in(sub, own[i], err);
         if (!file)
             rc = -1;
-        else if (unlink(file) && errno != ENOENT)
-            rc = cet_fail(err, "%s: cannot remove: %s", file, strerror(errno));
+        else
+            rc = cet_remove_file(file, err);
         free(file);
     }
     if (!rc && rmdir(sub) && errno != ENOENT && errno != ENOTEMPTY)
@@ -297,23 +304,23 @@ static int clear_folds(const char *dir, struct cet_error *err)
 
 int cet_rundir_clear(const char *dir, struct cet_error *err)
 {
-    if (clear_folds(dir, err))
+    if (remove_matching(dir, 1, 1, err) || clear_folds(dir, err))
         return -1;
     for (size_t i = 0; cet_run_dirs[i]; i++) {
         char *sub = path_in(dir, cet_run_dirs[i], err);
         int rc = !sub ? -1
                : access(sub, F_OK) ? 0
-               : remove_matching(sub, 2, err) ? -1
+               : remove_matching(sub, 2, 1, err) || remove_matching(sub, 2, 0, err) ? -1
                : rmdir(sub) && errno != ENOENT && errno != ENOTEMPTY
                    ? cet_fail(err, "%s: cannot remove: %s", sub, strerror(errno)) : 0;
         free(sub);
         if (rc)
             return -1;
     }
-    return remove_matching(dir, 1, err);
+    return remove_matching(dir, 1, 0, err);
 }
 
 void cet_rundir_remove_temporaries(const char *dir)
 {
-    remove_matching(dir, 0, NULL);
+    remove_matching(dir, 0, 0, NULL);
 }

@@ -229,46 +229,94 @@ static int read_file(struct cet_buf *out, const char *path, size_t limit, struct
     return 0;
 }
 
-int cet_write_atomic(const char *path, const char *data, size_t len, struct cet_error *err)
+/* Writes all of data to fd; 0 or the errno of the failure. */
+static int write_all(int fd, const char *data, size_t len)
 {
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 32);
-    if (!tmp)
-        return cet_fail(err, "%s: out of memory", path);
-    snprintf(tmp, n + 32, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return cet_fail(err, "%s: cannot write: %s", path, strerror(e));
-    }
     size_t done = 0;
     while (done < len) {
         ssize_t w = write(fd, data + done, len - done);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return cet_fail(err, "%s: cannot write: %s", path, strerror(e));
-        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return errno;
         done += (size_t)w;
     }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        int e = errno;
-        unlink(tmp);
-        free(tmp);
-        return cet_fail(err, "%s: cannot write: %s", path, strerror(e));
+    return 0;
+}
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket"
+                                                                              : "not a regular file";
+}
+
+/* A character device (/dev/null, a terminal, /dev/stdout) or a FIFO is
+ * written to as it is, never replaced: opened without O_CREAT, and without
+ * waiting for a FIFO that no process reads. */
+static int write_through(const char *path, const char *data, size_t len, struct cet_error *err)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return cet_fail(err, "%s: cannot write: %s", path,
+                        errno == ENXIO ? "a FIFO that no process reads" : strerror(errno));
+    int fl = fcntl(fd, F_GETFL), e = 0;
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+        e = errno;
+    e = e ? e : write_all(fd, data, len);
+    if (close(fd) != 0 && !e)
+        e = errno;
+    return e ? cet_fail(err, "%s: cannot write: %s", path, strerror(e)) : 0;
+}
+
+int cet_write_atomic(const char *path, const char *data, size_t len, struct cet_error *err)
+{
+    /* Only a regular file (or nothing) is replaced: rename over a device,
+     * a FIFO or a link would put a plain file in its place. */
+    struct stat st, lst;
+    int exists = stat(path, &st) == 0;
+    if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+        return write_through(path, data, len, err);
+    if (exists && !S_ISREG(st.st_mode))
+        return cet_fail(err, "%s: cannot write: %s; cetune replaces only regular files", path,
+                        file_kind(st.st_mode));
+    char *real = NULL; /* a symbolic link: its target is replaced, the link stays */
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && !(real = realpath(path, NULL)))
+        return cet_fail(err, "%s: cannot write: a symbolic link to %s", path,
+                        exists ? "a file that cannot be resolved" : "nothing");
+    const char *target = real ? real : path;
+    size_t n = strlen(target);
+    char *tmp = malloc(n + 32);
+    if (!tmp) {
+        free(real);
+        return cet_fail(err, "%s: out of memory", path);
     }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
+    snprintf(tmp, n + 32, "%s.tmp.%ld", target, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int e = fd < 0 ? errno : write_all(fd, data, len);
+    if (fd >= 0 && !e && fsync(fd) != 0)
+        e = errno;
+    if (fd >= 0 && close(fd) != 0 && !e)
+        e = errno;
+    if (!e && rename(tmp, target) != 0)
+        e = errno;
+    if (e && fd >= 0)
         unlink(tmp);
-        free(tmp);
-        return cet_fail(err, "%s: cannot write: %s", path, strerror(e));
-    }
     free(tmp);
+    free(real);
+    return e ? cet_fail(err, "%s: cannot write: %s", path, strerror(e)) : 0;
+}
+
+int cet_remove_file(const char *path, struct cet_error *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return cet_fail(err, "%s: cannot remove: %s; cetune removes only regular files", path,
+                        S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISCHR(st.st_mode) ? "a character device"
+                        : S_ISFIFO(st.st_mode) ? "a FIFO" : file_kind(st.st_mode));
+    if (unlink(path) != 0 && errno != ENOENT)
+        return cet_fail(err, "%s: cannot remove: %s", path, strerror(errno));
     return 0;
 }
 

@@ -62,10 +62,41 @@ expect_status 1 "$CETUNE" report "$TMP/runs/r"
 expect_grep "$TMP/err" "inside the corpus $TMP/runs"
 if [ -e "$TMP/runs/r/report.md" ]; then fail "report wrote report.md"; else ok; fi
 
-# Outputs elsewhere still work.
+# A folder of NAME.html + NAME.txt pairs is a corpus whether or not -d
+# named it: a copy of the corpus given only as --extracts, or a package of it
+# as --out-dir, keeps its gold files, with or without --force.
+C3=$TMP/c3
+cp -r "$SRC/samples/demo" "$C3"
+sum3() { find "$C3" -type f | sort | xargs cat | md5sum; }
+before3=$(sum3)
+for force in "" --force; do
+  expect_status 1 "$CETUNE" evaluate -x lqf -d "$D" --extracts "$C3" $force
+  expect_grep "$TMP/err" "would be the gold standard of the page $C3/.*\.html"
+  expect_status 1 "$CETUNE" extract -x lqf -o "$C3/cronaca" $force "$D/cronaca/festa-san-donato.html"
+  expect_grep "$TMP/err" "$C3/cronaca/festa-san-donato.txt would be the gold standard of the page"
+  if [ "$(sum3)" = "$before3" ]; then ok; else fail "the unnamed corpus changed (${force:-no --force})"; fi
+done
+# A gzipped page has its pair too.
+mkdir -p "$TMP/gz/p"
+gzip -c "$D/cronaca/festa-san-donato.html" >"$TMP/gz/p/festa-san-donato.html.gz"
+expect_status 1 "$CETUNE" extract -x lqf -o "$TMP/gz/p" "$D/cronaca/festa-san-donato.html"
+expect_grep "$TMP/err" "festa-san-donato.html.gz"
+
+# Outputs elsewhere still work; a second time over the files written, or
+# over any existing file, only with --force.
 expect_status 0 "$CETUNE" evaluate -x lqf -d "$D" --extracts "$TMP/ex"
 if [ -s "$TMP/ex/cronaca/festa-san-donato.txt" ]; then ok; else fail "--extracts elsewhere"; fi
+cp "$TMP/ex/cronaca/festa-san-donato.txt" "$TMP/ex1"
+echo mine >"$TMP/ex/cronaca/festa-san-donato.txt"
+expect_status 1 "$CETUNE" evaluate -x lqf -d "$D" --extracts "$TMP/ex"
+expect_grep "$TMP/err" "cronaca/.*.txt exists; use --force"
+if [ "$(cat "$TMP/ex/cronaca/festa-san-donato.txt")" = mine ]; then ok; else fail "--extracts replaced a file without --force"; fi
+expect_status 0 "$CETUNE" evaluate -x lqf -d "$D" --extracts "$TMP/ex" --force
+if cmp -s "$TMP/ex1" "$TMP/ex/cronaca/festa-san-donato.txt"; then ok; else fail "--extracts --force"; fi
 expect_status 0 "$CETUNE" extract -x lqf --out-dir "$TMP/o" "$D/cronaca/festa-san-donato.html"
+expect_status 1 "$CETUNE" extract -x lqf --out-dir "$TMP/o" "$D/cronaca/festa-san-donato.html"
+expect_grep "$TMP/err" "festa-san-donato.txt exists; use --force"
+expect_status 0 "$CETUNE" extract -x lqf --out-dir "$TMP/o" --force "$D/cronaca/festa-san-donato.html"
 expect_status 0 "$CETUNE" sample -d "$D" -n 3 -o "$TMP/s.txt"
 unchanged "the allowed commands"
 finish

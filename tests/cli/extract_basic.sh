@@ -71,7 +71,8 @@ mkdir "$TMP/d1" "$TMP/d2" && cp "$TMP/a.html" "$TMP/d1/x.html" && cp "$TMP/b.htm
 [ $? = 1 ] || die "a second page of the same name must fail"
 grep -q 'already written' "$TMP/err" || die "same-name message: $(cat "$TMP/err")"
 grep -q 'Main text of page a' "$TMP/dup/x.txt" || die "the first page of a name was overwritten"
-"$CETUNE" extract -x alltext --out-dir "$TMP/dup" "$TMP/d1/x.html" 2>/dev/null || die "a new run may replace old outputs"
+"$CETUNE" extract -x alltext --out-dir "$TMP/dup" "$TMP/d1/x.html" 2>/dev/null && die "a new run replaced old outputs without --force"
+"$CETUNE" extract -x alltext --out-dir "$TMP/dup" --force "$TMP/d1/x.html" 2>/dev/null || die "a new run with --force may replace old outputs"
 # ... and never over the page itself.
 cp "$TMP/a.html" "$TMP/keep.html"
 "$CETUNE" extract -x crunch --format html --out-dir "$TMP" "$TMP/keep.html" 2>"$TMP/err"
