@@ -12,14 +12,14 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(page gold config params sample checkpoint meta)
+[ ${#targets[@]} -gt 0 ] || targets=(page gold config params sample checkpoint meta warc)
 
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCETUNE_FUZZ=ON -DCETUNE_SANITIZE=ON >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
 
 # Inputs per target: about what one core runs in 60 s on the development VM.
 declare -A runs=([page]=8000 [gold]=1500000 [config]=4000000 [params]=2000000 [sample]=6000000
-                 [checkpoint]=200000 [meta]=200000)
+                 [checkpoint]=200000 [meta]=200000 [warc]=400000)
 status=0
 for t in "${targets[@]}"; do
   work=$(mktemp -d /tmp/cetune-fuzz-$t.XXXXXX)

@@ -21,6 +21,7 @@
 #include "cetune/page.h"
 #include "cetune/routes.h"
 #include "cli.h"
+#include "extract_warc.h"
 
 struct job {
     const struct cet_config *cfg;
@@ -181,7 +182,8 @@ done:
 
 struct args {
     struct cli_configs cfgs;
-    int format, headers;
+    int format, headers, warc;
+    long threads;
     const char *out_dir, *adhosts, *routes, *url;
     size_t max_body;
     int force;
@@ -220,6 +222,11 @@ static const struct cli_opt options[] = {
      .help = "the pages' URL: picks the configuration with --routes, and is the JSON's url"},
     {.name = "max-body", .arg = "BYTES", .type = CLI_SIZE, .off = ARG(max_body), .min = 1,
      .max = CET_MAX_PAGE_BYTES, .help = "largest page read (as serve's); a larger one fails"},
+    {.name = "warc", .type = CLI_FLAG, .off = ARG(warc),
+     .help = "the operands are WARC files (.warc, .warc.gz): print each HTML response as one "
+             "JSON line with its WARC-Target-URI, WARC-Record-ID and WARC-Date (docs/warc.md)"},
+    {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
+     .help = "threads extracting a crawl's pages (--warc); 0: all cores"},
     {.name = "headers", .type = CLI_FLAG, .off = ARG(headers),
      .help = "on standard output, a line ==> FILE <== before each page instead of a form feed "
              "line between pages"},
@@ -251,7 +258,7 @@ static int cmd_extract(int argc, char **argv);
 const struct cli_command cli_extract = {
     .name = "extract", .run = cmd_extract, .opts = options, .size = sizeof(struct args),
     .init = init,
-    .operands = "[FILE.html... | -]",
+    .operands = "[FILE.html... | -] | --warc FILE.warc[.gz]...",
     .summary = "print the main text of pages with one configuration",
     .about = "Prints the main text of each page (standard input when no FILE is given) with the "
              "configuration\ngiven, else the shipped one (share/cetune/configs/article.json, or "
@@ -282,7 +289,14 @@ static int cmd_extract(int argc, char **argv)
     }
     if (j.out_dir && (rc = check_out_dir(j.out_dir)))
         goto done;
-    if (a.routes && !a.url) {
+    if (a.warc && (a.url || j.out_dir || a.headers || optind >= argc ||
+                   (a.format != CET_PAGE_TEXT && a.format != CET_PAGE_JSON))) {
+        rc = cli_usage("extract", "--warc takes WARC files and prints JSON Lines: it goes with "
+                                  "neither --url, --out-dir, --headers nor another --format, "
+                                  "and needs at least one FILE");
+        goto done;
+    }
+    if (a.routes && !a.url && !a.warc) {
         rc = cli_usage("extract", "--routes needs --url URL");
         goto done;
     }
@@ -299,7 +313,9 @@ static int cmd_extract(int argc, char **argv)
             rc = CLI_USAGE;
             goto done;
         }
-        if (!(j.cfg = cet_routes_pick(routes, a.url, NULL, &err))) {
+        if (a.warc)
+            ; /* each page's own configuration, by its URI */
+        else if (!(j.cfg = cet_routes_pick(routes, a.url, NULL, &err))) {
             cli_error("--url: %s", err.msg);
             rc = CLI_USAGE;
             goto done;
@@ -319,7 +335,7 @@ static int cmd_extract(int argc, char **argv)
     }
     if ((rc = cli_adhosts(adhosts)))
         goto done;
-    if (j.cfg->adhosts[0]) { /* tuned with another ad-host list: the text may differ */
+    if (j.cfg && j.cfg->adhosts[0]) { /* tuned with another ad-host list: the text may differ */
         const struct cet_adhosts *h = cet_adhosts_current(&err);
         char now[17];
         if (h && (cet_adhosts_digest(h, now), strcmp(now, j.cfg->adhosts)))
@@ -327,6 +343,12 @@ static int cmd_extract(int argc, char **argv)
                      "extraction uses %s (digest %s): give the run's list with --adhosts",
                      j.cfg->adhosts, cet_adhosts_source(h) ? cet_adhosts_source(h) : "the built-in list",
                      now);
+    }
+    if (a.warc) {
+        struct cli_warc_job wj = {.cfg = j.cfg, .routes = j.cfg ? NULL : routes,
+                                  .max_body = a.max_body, .threads = (int)a.threads};
+        rc = cli_extract_warc(&wj, argv + optind, (size_t)(argc - optind));
+        goto done;
     }
     if (cet_page_new(&j.pg, &err)) {
         cli_error("%s", err.msg);
