@@ -122,7 +122,8 @@ head -c 200000 /dev/urandom >"$TMP/random.warc"
 expect_status 1 "$CETUNE" extract --warc "$TMP/random.warc"
 expect_grep "$TMP/err" "random.warc: offset 0: bytes that are not a WARC record"
 [ ! -s "$TMP/out" ] && ok || fail "output from random bytes"
-(printf '\037\213\010'; head -c 50000 /dev/urandom) >"$TMP/random.warc.gz"
+# A gzip header, then a stored block whose lengths disagree.
+(printf '\037\213\010\000\000\000\000\000\000\003'; head -c 50000 /dev/zero | tr '\0' x) >"$TMP/random.warc.gz"
 expect_status 1 "$CETUNE" extract --warc "$TMP/random.warc.gz"
 expect_grep "$TMP/err" "random.warc.gz: offset 0: corrupt gzip member"
 mid=$(awk 'NR == 40 {print $2}' <($PY "$TOOL" ends "$TMP/plain.warc"))
@@ -144,8 +145,11 @@ expect_status 1 "$CETUNE" extract --warc "$TMP/no-such.warc"
 expect_grep "$TMP/err" "no-such.warc: No such file"
 
 # Memory: a WARC five times larger (pages and 1 MB images, per-record gzip)
-# peaks at the same resident memory.
-if [ -x /usr/bin/time ]; then
+# peaks at the same resident memory (not under sanitizers: their quarantine
+# keeps freed memory).
+if [ -n "${CETUNE_SANITIZED:-}" ]; then
+    echo "memory check skipped under sanitizers"
+elif [ -x /usr/bin/time ]; then
     # Both hold more pages than a batch (256), so both fill one.
     $PY "$TOOL" gen "$TMP/small.warc.gz" "$first" 300 1048576 4
     $PY "$TOOL" gen "$TMP/large.warc.gz" "$first" 1500 1048576 20
