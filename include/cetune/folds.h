@@ -1,5 +1,6 @@
-/* Cross-validation (evolve --folds K, src/ga/folds.c): the split of the
- * training documents into folds. */
+/* The seeded, package-stratified splits of a loaded corpus's documents
+ * (src/space/split.c): cross-validation folds (evolve --folds K, and the
+ * holdout) and racing's document order. */
 #ifndef CETUNE_FOLDS_H
 #define CETUNE_FOLDS_H
 
@@ -17,6 +18,13 @@ CET_BEGIN_DECL
  * Fails when k < 2 or there are fewer than k documents. */
 int cet_folds_split(uint32_t *fold, const struct cet_corpus *c, size_t k, uint64_t seed,
                     struct cet_error *err);
+
+/* The racing order of the corpus's documents into order[0..c->ndocs):
+ * each package in a seeded random order (stream CET_STREAM_RACE of seed),
+ * the packages interleaved in proportion to their size, so every prefix
+ * holds each package about in its share. */
+int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
+                   struct cet_error *err);
 
 CET_END_DECL
 

@@ -16,14 +16,9 @@
  * So the same seed gives the same run for any thread count, and a run
  * restored from a checkpoint continues exactly as if never stopped.
  *
- * Every genome is normalised before it is used: put back into its bounds,
- * integers rounded, booleans 0/1, floats rounded to a grid of `resolution`
- * times the range (a power of ten, so values print short; on a log scale
- * to that many significant digits), inactive genes (params.h, "when") set
- * to their default.  The archive keys on the normalised genome, so no
- * genome is ever evaluated twice, and genomes differing only in inactive
- * genes are one.  Operators visit only active genes, and a child matching a
- * "forbidden" combination is repaired or redrawn, never evaluated. */
+ * Genomes are normalised (cet_genome_normalise, cetune/params.h) before
+ * they are used, so the archive, keyed on the normalised genome, never
+ * evaluates a genome twice. */
 #ifndef CETUNE_GA_H
 #define CETUNE_GA_H
 
@@ -33,6 +28,7 @@
 #include "cetune/common.h"
 #include "cetune/error.h"
 #include "cetune/eval.h"
+#include "cetune/folds.h"
 #include "cetune/objective.h"
 #include "cetune/params.h"
 
@@ -227,15 +223,6 @@ int cet_ga_front(const struct cet_ga *ga, size_t **out, size_t *n);
  * never evaluated. */
 int cet_ga_lookup(const struct cet_ga *ga, const double *g, size_t *at);
 
-/* ---- genomes (genome.c) ---- */
-
-/* Puts every gene inside its bounds and onto its grid (see above). */
-void cet_genome_normalise(const struct cet_params_desc *d, double resolution, double *g);
-/* Mean over genes of the standard deviation of the unit positions of n
- * genomes; a gene counts over the genomes where it is active, and not at
- * all when it is active in none. */
-double cet_genome_diversity(const struct cet_params_desc *d, const double *genomes, size_t n);
-
 /* ---- strategies and operators by name (strategy.c, select.c) ---- */
 
 /* The search strategies' names, by enum cet_strategy_kind; NULL-terminated. */
@@ -246,15 +233,6 @@ extern const char *const cet_strategy_names[CET_STRATEGY_COUNT + 1];
 enum cet_strategy_kind cet_strategy_default(const struct cet_params_desc *d);
 /* The selection schemes' names, by enum cet_select; NULL-terminated. */
 extern const char *const cet_selection_names[CET_SELECT_COUNT + 1];
-
-/* ---- racing (race.c) ---- */
-
-/* The racing order of the corpus's documents into order[0..c->ndocs):
- * each package in a seeded random order (the racing stream of seed),
- * the packages interleaved in proportion to their size, so every prefix
- * holds each package about in its share. */
-int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
-                   struct cet_error *err);
 
 CET_END_DECL
 

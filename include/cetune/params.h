@@ -35,7 +35,7 @@
  * assignments of enum, bool and int parameters; a genome that has all the
  * entries of one, with those parameters active, is never evaluated.  The
  * whole logic at run time is cet_params_active and cet_params_forbidden
- * (conditions.c). */
+ * (src/space/conditions.c). */
 #ifndef CETUNE_PARAMS_H
 #define CETUNE_PARAMS_H
 
@@ -129,7 +129,7 @@ int cet_params_genome(const struct cet_params_desc *d, const double *full, doubl
 /* The genome of the described defaults. */
 void cet_params_default_genome(const struct cet_params_desc *d, double *genome);
 
-/* ---- conditions (conditions.c) ---- */
+/* ---- conditions (src/space/conditions.c) ---- */
 
 /* Sets active[g] (d->ngenes flags) to 1 when gene g is active in genome,
  * else 0; returns how many are active. */
@@ -149,6 +149,25 @@ size_t cet_params_forbidden(const struct cet_params_desc *d, const double *genom
  * leave inactive parameters out. */
 void cet_params_full_active(const struct cet_params_desc *d, const double *genome,
                             uint8_t *full_active);
+
+/* ---- genomes (src/space/genome.c) ----
+ *
+ * Every genome is normalised before it is used: put back into its bounds,
+ * integers rounded, booleans 0/1, floats rounded to a grid of `resolution`
+ * times the range (a power of ten, so values print short; on a log scale
+ * to that many significant digits), inactive genes ("when") set to their
+ * default.  The search's archive keys on the normalised genome, so no
+ * genome is ever evaluated twice, and genomes differing only in inactive
+ * genes are one.  The search operators visit only active genes, and a
+ * child matching a "forbidden" combination is repaired or redrawn, never
+ * evaluated. */
+
+/* Puts every gene inside its bounds and onto its grid. */
+void cet_genome_normalise(const struct cet_params_desc *d, double resolution, double *g);
+/* Mean over genes of the standard deviation of the unit positions of n
+ * genomes; a gene counts over the genomes where it is active, and not at
+ * all when it is active in none. */
+double cet_genome_diversity(const struct cet_params_desc *d, const double *genomes, size_t n);
 
 CET_END_DECL
 

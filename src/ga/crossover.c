@@ -8,7 +8,7 @@
  * drawn first, in group order, then one draw per ungrouped gene, so the
  * stream is consumed the same way every time.
  *
- * Conditions (conditions.c): genes are visited parents first.  A gene the
+ * Conditions (src/space/conditions.c): genes are visited parents first.  A gene the
  * child's own values leave inactive takes its default; an active one comes
  * from the parents where it is active too (recombined when both, copied
  * from the one, the default when neither), so an inactive gene never

@@ -11,7 +11,7 @@
 #include "cetune/ga.h"
 #include "operators.h"
 #include "race.h"
-#include "seed.h"
+#include "space/space.h"
 
 /* Private to src/ga: everything else reads a GA through include/cetune/ga.h
  * and writes or reads its state through state.h. */
@@ -76,15 +76,6 @@ struct cet_ga {
     cet_ga_cancel_fn cancel;
     void *ctx;
 };
-
-/* ---- the seeded document order (shuffle.c) ---- */
-
-/* Each package's documents in a seeded random order, for folds.c and
- * race.c: perm[pk->first .. pk->first + pk->count) becomes a permutation
- * of that range, drawn from stream `stream` of seed (c's packages cover
- * docs[0 .. ndocs), so perm holds c->ndocs entries). */
-int cet_shuffle_packages(uint32_t *perm, const struct cet_corpus *c, uint64_t seed,
-                         uint64_t stream, struct cet_error *err);
 
 /* ---- stopping (stop.c) ---- */
 

@@ -8,7 +8,7 @@
  *   integer ranges would barely mutate.
  * - bool: flipped (so booleans flip with probability rate).
  * - enum: another allowed value, uniformly.
- * Only active genes (conditions.c) mutate, and the default rate counts only
+ * Only active genes (src/space/conditions.c) mutate, and the default rate counts only
  * them.  Genes are visited parents first, so a child a mutated parent has
  * just switched on may mutate too; one it switched off reverts to its
  * default on normalisation. */

@@ -1,5 +1,6 @@
 /* Internal to src/ga and its tests: the variation operators on the run's
- * random stream (genome.c, select.c, crossover.c, mutate.c) and the
+ * random stream (select.c, crossover.c, mutate.c; random genomes are
+ * src/space/genome.c's) and the
  * mutation spread of adaptive mutation (stop.c). */
 #ifndef CETUNE_GA_OPERATORS_H
 #define CETUNE_GA_OPERATORS_H
@@ -10,12 +11,7 @@
 
 #include "cetune/ga.h"
 #include "cetune/params.h"
-
-/* ---- genomes (genome.c) ---- */
-
-/* A random genome, uniform (or log-uniform) within the ranges, normalised. */
-void cet_genome_random(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
-                       double *g);
+#include "space/space.h"
 
 /* ---- operators (select.c, crossover.c, mutate.c) ---- */
 

@@ -44,52 +44,6 @@
 #include "ga_internal.h"
 #include "race.h"
 
-/* ---- the document order ---- */
-
-struct keyed {
-    double key;     /* (place in its package + 0.5) / package size */
-    uint32_t pkg;
-    uint32_t doc;
-};
-
-static int cmp_keyed(const void *a, const void *b)
-{
-    const struct keyed *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->pkg < y->pkg ? -1 : x->pkg > y->pkg;
-}
-
-int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
-                   struct cet_error *err)
-{
-    struct keyed *k = malloc((c->ndocs ? c->ndocs : 1) * sizeof *k);
-    uint32_t *perm = malloc((c->ndocs ? c->ndocs : 1) * sizeof *perm);
-    if (!k || !perm) {
-        free(k);
-        free(perm);
-        return cet_fail(err, "out of memory");
-    }
-    if (cet_shuffle_packages(perm, c, seed, CET_STREAM_RACE, err) < 0) {
-        free(k);
-        free(perm);
-        return -1;
-    }
-    size_t n = 0;
-    for (size_t p = 0; p < c->npkgs; p++) {
-        const struct cet_package *pk = &c->pkgs[p];
-        for (uint32_t i = 0; i < pk->count; i++)
-            k[n++] = (struct keyed){((double)i + 0.5) / (double)pk->count, (uint32_t)p,
-                                    perm[pk->first + i]};
-    }
-    qsort(k, n, sizeof *k, cmp_keyed);
-    for (size_t i = 0; i < n; i++)
-        order[i] = k[i].doc;
-    free(k);
-    free(perm);
-    return 0;
-}
-
 /* ---- the test ---- */
 
 static int by_size_desc(const void *x, const void *y)

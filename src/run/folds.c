@@ -1,6 +1,6 @@
 /* Cross-validation of a run (evolve --folds K): how much will tuning gain on
  * documents it has not seen?  Before the final run on all training
- * documents, the whole GA runs K times (cet_folds_split, src/ga/folds.c),
+ * documents, the whole GA runs K times (cet_folds_split, src/space/split.c),
  * each time on K-1 folds; each fold's best and the defaults are then scored
  * on the held-out fold.
  *

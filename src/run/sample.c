@@ -9,7 +9,7 @@
  *   capped at its size, the rest spread over packages with room), for
  *   corpora whose packages differ much in size.
  * - Within a package: a seeded Fisher-Yates permutation of all its entries,
- *   taking the first usable ones.  Marking a document unusable (it failed
+ *   taking the first usable ones (cet_split_make, src/space/split.c).  Marking a document unusable (it failed
  *   to load) therefore only brings in the next one of the permutation and
  *   leaves the rest of the sample as it was.
  * - The stream is cet_seed_derive(seed, CET_STREAM_SAMPLE): `cetune sample
@@ -22,10 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_rng.h>
-
 #include "cetune/run.h"
-#include "ga/seed.h"
+#include "space/space.h"
 
 /* Quotas q[k] for packages of sizes u[k]: proportional or equal shares. */
 static void quotas(size_t *q, const size_t *u, size_t npk, size_t n, int by_package)
@@ -84,10 +82,9 @@ int cet_sample_draw(uint8_t *want, const struct cet_entries *e, const uint8_t *u
     size_t *first = calloc(npk + 1, sizeof *first);
     size_t *u = calloc(npk + 1, sizeof *u);
     size_t *q = calloc(npk + 1, sizeof *q);
-    size_t *perm = malloc((e->n ? e->n : 1) * sizeof *perm);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    uint32_t *taken = malloc((e->n ? e->n : 1) * sizeof *taken);
     int rc = -1;
-    if (!first || !u || !q || !perm || !rng) {
+    if (!first || !u || !q || !taken) {
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -99,34 +96,20 @@ int cet_sample_draw(uint8_t *want, const struct cet_entries *e, const uint8_t *u
     }
     first[npk] = e->n;
     quotas(q, u, npk, n, by_package);
-    gsl_rng_set(rng, (unsigned long)cet_seed_derive(seed, CET_STREAM_SAMPLE));
-    for (k = 0; k < npk; k++) {
-        size_t m = first[k + 1] - first[k], take = q[k];
-        for (size_t j = 0; j < m; j++)
-            perm[j] = first[k] + j;
-        /* Fisher-Yates over the whole package, so the draw of a package
-         * does not depend on which of its documents are usable. */
-        for (size_t j = 0; j + 1 < m; j++) {
-            size_t r = j + (size_t)gsl_rng_uniform_int(rng, m - j);
-            size_t t = perm[j];
-            perm[j] = perm[r];
-            perm[r] = t;
-        }
-        for (size_t j = 0; j < m && take; j++)
-            if (!usable || usable[perm[j]]) {
-                want[perm[j]] = 1;
-                take--;
-                (*drawn)++;
-            }
+    struct cet_split s = {.kind = CET_SPLIT_SAMPLE, .first = first, .npkgs = npk, .seed = seed,
+                          .quota = q, .usable = usable};
+    if (cet_split_make(&s, taken, err))
+        goto done;
+    for (size_t i = 0; i < e->n; i++) {
+        want[i] = (uint8_t)taken[i];
+        *drawn += taken[i];
     }
     rc = 0;
 done:
     free(first);
     free(u);
     free(q);
-    free(perm);
-    if (rng)
-        gsl_rng_free(rng);
+    free(taken);
     return rc;
 }
 

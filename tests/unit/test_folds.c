@@ -1,4 +1,4 @@
-/* Cross-validation folds (src/ga/folds.c): a partition into folds of sizes
+/* Cross-validation folds (src/space/split.c): a partition into folds of sizes
  * differing by at most one, each package dealt evenly, the same for the
  * same seed and different for another. */
 #include "cetune/folds.h"

@@ -1,7 +1,7 @@
 /* Drawing training samples: in proportion to the packages, seeded, and
  * stable when a drawn document turns out unusable. */
 #include "cetune/run.h"
-#include "ga/seed.h"
+#include "space/space.h"
 #include "test.h"
 
 /* Entries of packages a (10 documents), b (30) and c (60), sorted as a scan sorts them. */

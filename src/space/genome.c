@@ -21,8 +21,8 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "cetune/ga.h"
-#include "ga_internal.h"
+#include "cetune/params.h"
+#include "space.h"
 
 /* splitmix64 of the seed and the stream number. */
 uint64_t cet_seed_derive(uint64_t seed, uint64_t stream)
