@@ -28,7 +28,7 @@
 #include "cetune/common.h"
 #include "cetune/error.h"
 #include "cetune/eval.h"
-#include "cetune/folds.h"
+#include "cetune/split.h"
 #include "cetune/objective.h"
 #include "cetune/params.h"
 

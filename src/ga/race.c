@@ -34,55 +34,13 @@
  * at alpha, without correction for the repeated looks, as in F-race: the
  * rate of dropping an individual as good as the incumbent is then above
  * alpha, which the defaults were tuned for (docs/racing.md). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "cetune/ga.h"
+#include "eval/signflip.h"
 #include "ga_internal.h"
 #include "race.h"
-
-/* ---- the test ---- */
-
-static int by_size_desc(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? 1 : a > b ? -1 : 0;
-}
-
-/* The sign patterns of the CET_RACE_EXACT largest differences are
- * enumerated; the others' sum is normal (their sign-flip sum has mean 0
- * and variance sum d^2, and is a sum of many small terms). */
-#define CET_RACE_EXACT 12
-
-double cet_race_pvalue(double *d, size_t n)
-{
-    size_t k = 0;
-    double obs = 0, scale = 0;
-    for (size_t i = 0; i < n; i++)
-        if (d[i] != 0) {
-            obs += d[i];
-            scale += fabs(d[i]);
-            d[k++] = fabs(d[i]);
-        }
-    qsort(d, k, sizeof *d, by_size_desc);
-    size_t e = k < CET_RACE_EXACT ? k : CET_RACE_EXACT;
-    double var = 0;
-    for (size_t i = e; i < k; i++)
-        var += d[i] * d[i];
-    /* The observed signs are one of the patterns; summed in another order
-     * it may differ in the last bits, so it must still count as <= obs. */
-    double sd = sqrt(var), at = obs + 1e-9 * scale, p = 0;
-    for (size_t pat = 0; pat < ((size_t)1 << e); pat++) {
-        double s = 0;
-        for (size_t i = 0; i < e; i++)
-            s += pat >> i & 1 ? -d[i] : d[i];
-        p += sd > 0 ? gsl_cdf_ugaussian_P((at - s) / sd) : s <= at;
-    }
-    return p / (double)((size_t)1 << e);
-}
 
 /* ---- racing a generation ---- */
 
@@ -212,7 +170,7 @@ int cet_ga_race_worse(const struct cet_race *R, size_t j, double alpha, double *
     size_t m = 0;
     for (size_t i = R->nweak; i < R->done; i++)
         d[m++] = row[R->seq[i]].f1 - R->inc_f1[R->seq[i]] + shift;
-    return cet_race_pvalue(d, m) < alpha;
+    return cet_signflip_pvalue(d, m) < alpha;
 }
 
 /* Means of individual j over the documents it was scored on, in corpus

@@ -1,5 +1,5 @@
-/* Internal to src/ga and its tests: racing's state, its sequence of
- * documents and its significance test (race.c). */
+/* Internal to src/ga and its tests: racing's state and its sequence of
+ * documents (race.c; its test is src/eval/signflip.h). */
 #ifndef CETUNE_GA_RACE_H
 #define CETUNE_GA_RACE_H
 
@@ -34,13 +34,6 @@ struct cet_race {
     size_t done;                  /* documents of seq scored so far */
     struct cet_score *scores;     /* n x ndocs (row j by document index) */
 };
-
-/* One-sided sign-flip (Fisher-Pitman) randomization test of H1 "the
- * differences d[0..n) have a mean below 0": the p-value P(S <= sum d), S
- * the sum of the |d[i]| with independent random signs.  Exact over the 12
- * largest |d[i]|, the others' part normal (mean 0, variance sum d^2).
- * Zeros count for nothing (1 when all are 0); d is overwritten. */
-double cet_race_pvalue(double *d, size_t n);
 
 /* Puts the generation's sequence in R->seq, R->nweak and R->pos from the
  * run's order and the incumbent's F1 (no weak pages without an incumbent

@@ -10,7 +10,7 @@
  *   the top there (ties go to the better training rank) becomes best.json
  *   only if it beats the defaults on the holdout's pages beyond chance: a
  *   one-sided sign-flip test on the per-page F1 differences (racing's,
- *   cet_race_pvalue) with p < CET_HOLDOUT_ALPHA.  Otherwise, when the search
+ *   cet_signflip_pvalue) with p < CET_HOLDOUT_ALPHA.  Otherwise, when the search
  *   evaluated the defaults, they stay: a run whose tuning only fits its
  *   training pages exports them (docs/experiment.md measures the rules).
  * - The run reports both gains over the defaults: on the documents the
@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/folds.h"
-#include "ga/race.h" /* cet_race_pvalue: racing's sign-flip test */
+#include "cetune/split.h"
+#include "eval/signflip.h" /* cet_signflip_pvalue: racing's sign-flip test */
 #include "run_internal.h"
 
 /* Below this, a quarter of the sample is too few pages to choose on. */
@@ -145,7 +145,7 @@ int cet_run_choose(struct cet_run *run, struct cet_error *err)
         size_t H = run->nhold;
         for (size_t i = 0; i < H; i++)
             diff[i] = sc[n * H + i].f1 - sc[best * H + i].f1;
-        info->top_pvalue = cet_race_pvalue(diff, H);
+        info->top_pvalue = cet_signflip_pvalue(diff, H);
         if (!(info->top_pvalue < CET_HOLDOUT_ALPHA)) {
             info->chosen = def;
             info->chosen_holdout = f1[n];

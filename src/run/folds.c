@@ -34,7 +34,7 @@
 
 #include "cetune/config.h"
 #include "cetune/eval.h"
-#include "cetune/folds.h"
+#include "cetune/split.h"
 #include "run_internal.h"
 #include "util/array.h"
 

@@ -1,8 +1,8 @@
 /* The search space's library-internal side (src/space): the run seed's
  * random streams, random genomes, and the seeded package-stratified
  * splits of documents.  The public side is include/cetune/params.h (the
- * parameter description, conditions, genomes) and include/cetune/folds.h
- * (the splits by name). */
+ * parameter description, conditions, genomes) and include/cetune/split.h
+ * (the splits of a loaded corpus). */
 #ifndef CETUNE_SPACE_H
 #define CETUNE_SPACE_H
 

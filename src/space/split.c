@@ -17,7 +17,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "cetune/folds.h"
+#include "cetune/split.h"
 #include "space.h"
 
 static uint64_t stream_of(enum cet_split_kind kind)
@@ -105,7 +105,7 @@ int cet_split_make(const struct cet_split *s, uint32_t *out, struct cet_error *e
     return 0;
 }
 
-/* ---- the splits of a loaded corpus (cetune/folds.h) ---- */
+/* ---- the splits of a loaded corpus (cetune/split.h) ---- */
 
 /* Makes kind's split of c's documents (c's packages cover docs[0 .. ndocs)). */
 static int corpus_split(uint32_t *out, const struct cet_corpus *c, enum cet_split_kind kind,

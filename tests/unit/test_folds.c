@@ -1,7 +1,7 @@
 /* Cross-validation folds (src/space/split.c): a partition into folds of sizes
  * differing by at most one, each package dealt evenly, the same for the
  * same seed and different for another. */
-#include "cetune/folds.h"
+#include "cetune/split.h"
 #include "test.h"
 
 /* Packages of 7, 5 and 1 documents. */

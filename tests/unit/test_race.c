@@ -13,7 +13,8 @@
 
 #include "cetune/eval.h"
 #include "cetune/ga.h"
-#include "ga/race.h"  /* white-box: the racing state, its sequence and test */
+#include "eval/signflip.h" /* the sign-flip test */
+#include "ga/race.h"  /* white-box: the racing state and its sequence */
 #include "ga/state.h" /* the racing state as a checkpoint stores it */
 #include "run/run_internal.h"
 #include "test.h"
@@ -43,7 +44,7 @@ static double pvalue(const double *d, size_t n)
 {
     double v[128];
     memcpy(v, d, n * sizeof *v);
-    return cet_race_pvalue(v, n);
+    return cet_signflip_pvalue(v, n);
 }
 
 static void test_race__sign_flip_test_known_values(void)

@@ -1,8 +1,8 @@
 /* The seeded, package-stratified splits of a loaded corpus's documents
  * (src/space/split.c): cross-validation folds (evolve --folds K, and the
  * holdout) and racing's document order. */
-#ifndef CETUNE_FOLDS_H
-#define CETUNE_FOLDS_H
+#ifndef CETUNE_SPLIT_H
+#define CETUNE_SPLIT_H
 
 #include <stddef.h>
 #include <stdint.h>
