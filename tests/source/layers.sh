@@ -4,6 +4,7 @@
 #
 #   util <- doc <- extract <- page <- space <- eval <- ga <- run <- mpi <- cli
 #                                \-- serve (doc, extract, page) -----------^
+#                 doc <- warc (WARC input) ----------------------------------^
 #
 # An include of "cetune/X.h" counts as a use of the folder that implements
 # X.h (OWNER below: a new public header needs a row), "DIR/Y.h" as a use of
@@ -22,7 +23,8 @@ for f in "${CHAIN[@]}"; do
   below="$below $f"
 done
 BELOW[serve]="util doc extract page"
-BELOW[cli]="${BELOW[cli]} serve"
+BELOW[warc]="util doc"
+BELOW[cli]="${BELOW[cli]} serve warc"
 
 declare -A OWNER=(
   [common]=util [error]=util [buf]=util [clock]=util [datadir]=util [version]=util
@@ -33,7 +35,7 @@ declare -A OWNER=(
   [eval]=eval [chars]=eval [lcs]=eval
   [ga]=ga [objective]=ga
   [run]=run [rundir]=run [report]=run
-  [serve]=serve [label]=serve)
+  [serve]=serve [label]=serve [warc]=warc)
 
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
