@@ -230,7 +230,12 @@ int cet_decode_page(char **out, size_t *out_len, const char *bytes, size_t len,
                     const char *declared, char charset[32], struct cet_error *err);
 /* 1 when label names a charset cet_decode_page can decode. */
 int cet_charset_known(const char *label);
-/* Gold text: UTF-8 when valid, else windows-1252. */
+/* 1 when more than 2% of the first 64 KB of s are control characters other
+ * than white space: random binary data has about 11%, any real page or
+ * text next to none. */
+int cet_looks_binary(const char *s, size_t len);
+/* Gold text: UTF-8 when valid, else windows-1252.  Binary data
+ * (cet_looks_binary) is refused: "binary data, not text". */
 int cet_decode_text(char **out, size_t *out_len, const char *bytes, size_t len,
                     struct cet_error *err);
 /* CleanEval gold clean-up, in place: drops a leading "URL:" line, paragraph

@@ -385,6 +385,11 @@ static int read_gold(const struct cet_entry *e, char **gold, size_t *gold_len,
     }
     int rc = cet_decode_text(gold, gold_len, g, len, err);
     cet_buf_free(&raw);
+    if (rc) { /* the reason names the gold, not the page the document is known by */
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        cet_fail(err, "gold standard: %s", why);
+    }
     if (rc == 0 && e->cleaneval && !e->gold_pseudo)
         *gold_len = cet_gold_cleanup(*gold, *gold_len);
     return rc;

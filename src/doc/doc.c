@@ -583,19 +583,6 @@ static int add_gold(const char *w, size_t n, void *ctx)
     return 0;
 }
 
-/* Share of control characters (other than white space) in the first 64 KB:
- * random binary data has about 11%, any real page next to none. */
-static int looks_binary(const char *s, size_t len)
-{
-    size_t n = len < 65536 ? len : 65536, ctl = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7F)
-            ctl++;
-    }
-    return n && ctl * 100 > n * 2;
-}
-
 /* End tags and the doctype before the first start tag, blanked with spaces
  * (offsets stay).  A browser ignores such end tags and ends a doctype at its
  * first '>'; libxml2's push parser takes a stray end tag for the end of the
@@ -742,7 +729,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
         free(d);
         return -1;
     }
-    if (looks_binary(utf8, ulen)) {
+    if (cet_looks_binary(utf8, ulen)) {
         free(utf8);
         free(d);
         return cet_fail(err, "binary data, not an HTML page");

@@ -334,6 +334,54 @@ static void test_corpus__extremes(void)
     CHECK(system(cmd) == 0);
 }
 
+/* A gold file of binary data (5 KB of pseudo-random bytes, NULs among them)
+ * is skipped with its reason and counted, as a binary page is: scored, its
+ * bytes read as windows-1252 matched a word here and there.  A gold in
+ * UTF-16 (NUL bytes between the letters) is not text either. */
+static void test_corpus__binary_gold_skipped(void)
+{
+    char dir[] = "/tmp/cetune-binary-gold-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char pkg[512], path[600];
+    snprintf(pkg, sizeof pkg, "%s/p", dir);
+    mkdir(pkg, 0755);
+    static const char page[] = "<html><body><p>Some words of a page about the weather, "
+                               "and more of them.</p></body></html>";
+    const char *names[] = {"text", "random", "utf16"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/%s.html", pkg, names[k]);
+        CHECK(write_file(path, page, sizeof page - 1) == 0);
+    }
+    snprintf(path, sizeof path, "%s/text.txt", pkg);
+    CHECK(write_file(path, "Some words of a page", 20) == 0);
+    char junk[5000];
+    uint32_t x = 12345, nul = 0;
+    for (size_t i = 0; i < sizeof junk; i++) {
+        x = x * 1103515245u + 12345u;
+        junk[i] = (char)(x >> 24);
+        nul += junk[i] == 0;
+    }
+    CHECK(nul > 0);
+    snprintf(path, sizeof path, "%s/random.txt", pkg);
+    CHECK(write_file(path, junk, sizeof junk) == 0);
+    static const char utf16[] = "S\0o\0m\0e\0 \0w\0o\0r\0d\0s\0";
+    snprintf(path, sizeof path, "%s/utf16.txt", pkg);
+    CHECK(write_file(path, utf16, sizeof utf16 - 1) == 0);
+
+    struct cet_corpus c;
+    CHECK(load(&c, dir) == 0);
+    CHECK_EQ_INT(c.ndocs, 1);
+    CHECK(find_doc(&c, "text") != NULL);
+    CHECK_EQ_INT(c.nskips, 2);
+    const char *r;
+    CHECK((r = find_skip(&c, "random")) && strstr(r, "gold standard: binary data, not text"));
+    CHECK((r = find_skip(&c, "utf16")) && strstr(r, "gold standard: binary data, not text"));
+    cet_corpus_free(&c);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
     RUN(test_corpus__canonical_charsets_and_skips);
@@ -342,5 +390,6 @@ int main(void)
     RUN(test_corpus__several_dirs_and_samples);
     RUN(test_corpus__texts_only_when_asked);
     RUN(test_corpus__extremes);
+    RUN(test_corpus__binary_gold_skipped);
     TEST_END();
 }
