@@ -86,7 +86,13 @@ struct cet_server {
     atomic_uint in_flight; /* requests begun and not yet completed */
     atomic_int draining;
     pthread_key_t page_key; /* each worker thread's struct cet_page */
+    /* libmicrohttpd's messages, at most MHD_LOG_BURST a minute (mhd_logger) */
+    pthread_mutex_t mhd_lock;
+    time_t mhd_window;
+    unsigned long mhd_count;
 };
+
+enum { MHD_LOG_BURST = 10, MHD_LOG_WINDOW = 60 };
 
 enum endpoint { EP_NONE, EP_EXTRACT, EP_HEALTH, EP_CONFIGS };
 
@@ -121,13 +127,35 @@ static void say(struct cet_server *s, const char *fmt, ...)
     s->o.log(s->o.log_ctx, line);
 }
 
+/* libmicrohttpd's own messages, in the log's format (a timestamp first) and
+ * rate-limited: thousands of half-open connections each make one, and the
+ * log must stay readable.  The first MHD_LOG_BURST of a minute are logged,
+ * the rest counted in one line when the next minute's first comes. */
 static void mhd_logger(void *cls, const char *fmt, va_list ap)
 {
     struct cet_server *s = cls;
-    char msg[512];
+    if (!s->o.log)
+        return;
+    char msg[512], when[32];
     vsnprintf(msg, sizeof msg, fmt, ap);
     msg[strcspn(msg, "\r\n")] = 0;
-    say(s, "libmicrohttpd: %s", msg);
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+    pthread_mutex_lock(&s->mhd_lock);
+    unsigned long dropped = 0;
+    if (t - s->mhd_window >= MHD_LOG_WINDOW) {
+        dropped = s->mhd_count > MHD_LOG_BURST ? s->mhd_count - MHD_LOG_BURST : 0;
+        s->mhd_window = t;
+        s->mhd_count = 0;
+    }
+    int show = ++s->mhd_count <= MHD_LOG_BURST;
+    pthread_mutex_unlock(&s->mhd_lock);
+    if (dropped)
+        say(s, "%s libmicrohttpd: %lu more message%s not logged (at most %d a minute)", when,
+            dropped, dropped == 1 ? "" : "s", MHD_LOG_BURST);
+    if (show)
+        say(s, "%s libmicrohttpd: %s", when, msg);
 }
 
 static struct table *table_new(struct cet_routes *routes, const char *source)
@@ -654,6 +682,7 @@ int cet_server_start(struct cet_server **out, struct cet_routes *routes, const c
     s->o = *opts;
     s->fd = -1;
     pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->mhd_lock, NULL);
     pthread_key_create(&s->page_key, free_page);
     if (!(s->current = table_new(routes, source))) {
         cet_fail(err, "out of memory");
@@ -670,10 +699,15 @@ int cet_server_start(struct cet_server **out, struct cet_routes *routes, const c
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
                      MHD_USE_ERROR_LOG | (family == AF_INET6 ? MHD_USE_IPv6 : 0);
     unsigned threads = opts->threads ? opts->threads : 1;
+    /* A thread pool only for several threads: a size of 0 or 1 makes
+     * libmicrohttpd warn ("Zero size, specified for thread pool size"). */
+    struct MHD_OptionItem pool[] = {
+        {threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, threads, NULL},
+        {MHD_OPTION_END, 0, NULL}};
     s->d = mhd.start_daemon(flags, 0, NULL, NULL, handle, s,
                             MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, s, /* first, as it must be */
                             MHD_OPTION_LISTEN_SOCKET, s->fd,
-                            MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0,
+                            MHD_OPTION_ARRAY, pool,
                             MHD_OPTION_CONNECTION_TIMEOUT, opts->idle_timeout,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, s,
                             MHD_OPTION_END);
@@ -690,6 +724,7 @@ fail:
         table_unref(s, s->current);
     pthread_key_delete(s->page_key);
     pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->mhd_lock);
     free(s);
     return -1;
 }
@@ -735,6 +770,7 @@ unsigned cet_server_stop(struct cet_server *s, double wait)
     table_unref(s, s->current);
     pthread_key_delete(s->page_key);
     pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->mhd_lock);
     free(s);
     return left;
 }
