@@ -11,6 +11,7 @@
 
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 
 #include "cetune/buf.h"
 #include "cetune/clock.h"
@@ -52,6 +53,9 @@ struct builder {
     struct cet_mark *mark;    /* cetune label: the page written again, marked (mark.h) */
     struct cet_error *err;
     htmlParserCtxtPtr ctxt;
+    double deadline;          /* cet_now() after which the parse stops (0: none) */
+    uint32_t events;          /* start tags and text runs seen, for the deadline check */
+    int timed_out;
 };
 
 static void fail(struct builder *b, const char *msg)
@@ -60,6 +64,18 @@ static void fail(struct builder *b, const char *msg)
         b->failed = 1;
         cet_fail(b->err, "%s", msg);
         xmlStopParser(b->ctxt);
+    }
+}
+
+static int past(double deadline);
+
+/* Every 4096 parser events, whether the deadline has passed: then the parse
+ * stops with CET_ETIMEOUT. */
+static void tick(struct builder *b)
+{
+    if (b->deadline > 0 && !(++b->events & 4095) && past(b->deadline)) {
+        fail(b, "time limit exceeded");
+        b->timed_out = 1;
     }
 }
 
@@ -391,6 +407,7 @@ static void close_top(struct builder *b);
 static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 {
     struct builder *b = ctx;
+    tick(b);
     if (b->failed)
         return;
     flush_text(b);
@@ -499,6 +516,7 @@ static void close_top(struct builder *b)
 static void on_chars(void *ctx, const xmlChar *ch, int len)
 {
     struct builder *b = ctx;
+    tick(b);
     if (b->failed || len <= 0)
         return;
     if (b->invisible) {
@@ -740,6 +758,9 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
         return cet_fail(err, "time limit exceeded"), CET_ETIMEOUT;
     }
     blank_stray_end_tags(utf8, ulen);
+    /* A browser drops NUL characters; libxml2's pull parser ends the page at one. */
+    for (char *z = memchr(utf8, 0, ulen); z; z = memchr(z, 0, ulen - (size_t)(z - utf8)))
+        *z = ' ';
 
     struct builder b;
     memset(&b, 0, sizeof b);
@@ -758,28 +779,27 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     sax.characters = on_chars;
     sax.ignorableWhitespace = on_chars;
     sax.cdataBlock = on_chars;
-    htmlParserCtxtPtr ctxt = htmlCreatePushParserCtxt(&sax, &b, NULL, 0, NULL, XML_CHAR_ENCODING_UTF8);
+    /* The pull parser over the whole page: libxml2 2.9's push parser stops
+     * early on markup the pull parser and browsers read on (a "</scr" + "ipt>"
+     * written by a script, a stray end tag before <html>). */
+    htmlParserCtxtPtr ctxt = htmlCreateMemoryParserCtxt(utf8, (int)ulen);
     int rc = 0;
-    if (!ctxt) {
+    if (!ctxt || !ctxt->sax) {
         rc = cet_fail(err, "out of memory");
         goto done;
     }
     b.ctxt = ctxt;
+    b.deadline = deadline;
+    memcpy(ctxt->sax, &sax, sizeof sax);
+    ctxt->userData = &b;
+    xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
     htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
                                  HTML_PARSE_NOWARNING | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
-    /* Feed in chunks: the push parser keeps its buffers small that way. */
-    const size_t chunk = 1 << 20;
-    for (size_t off = 0; off < ulen && !b.failed; off += chunk) {
-        size_t n = ulen - off < chunk ? ulen - off : chunk;
-        htmlParseChunk(ctxt, utf8 + off, (int)n, 0);
-        if (past(deadline)) {
-            cet_fail(err, "time limit exceeded");
-            rc = CET_ETIMEOUT;
-            goto done;
-        }
+    htmlParseDocument(ctxt);
+    if (b.timed_out) {
+        rc = CET_ETIMEOUT;
+        goto done;
     }
-    if (!b.failed)
-        htmlParseChunk(ctxt, NULL, 0, 1);
     if (!b.failed) {
         flush_text(&b);
         while (b.depth) /* close what the parser left open */

@@ -329,6 +329,16 @@ static void test_doc__broken_prolog_and_head_keep_text(void)
         CHECK(find_text(d, "T") == CET_NONE); /* the title is still not text */
         cet_doc_free(d);
     }
+    /* A NUL byte (a browser drops it) does not end the page. */
+    static const char nul[] = "<html><body><p>Gale closes\0 the port.</p><p>Ferries wait.</p></body></html>";
+    struct cet_doc *d = NULL;
+    struct cet_error err;
+    CHECK(cet_doc_parse(&d, nul, sizeof nul - 1, NULL, 0, &err) == 0);
+    if (d) {
+        CHECK(find_text(d, "Gale closes the port.") != CET_NONE);
+        CHECK(find_text(d, "Ferries wait.") != CET_NONE);
+        cet_doc_free(d);
+    }
 }
 
 int main(void)
