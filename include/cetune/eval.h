@@ -22,6 +22,11 @@ struct cet_score {
 
 /* P, R and F1 from the counts, with the metric's empty cases. */
 void cet_score_set(struct cet_score *s, uint32_t n_extract, uint32_t n_gold, uint32_t overlap);
+/* The word metric of an extract against a gold, both UTF-8 text (words as
+ * the metric defines them; invalid bytes separate words) into *out.
+ * Returns 0, or -1 with the reason (out of memory) in err. */
+int cet_score_text(struct cet_score *out, const char *extract, size_t n, const char *gold,
+                   size_t m, struct cet_error *err);
 /* Means of the per-document scores docs[0..c->ndocs) (corpus order): per
  * package into pkgs[0..c->npkgs) (may be NULL), and their mean over the
  * packages, the macro average of the tables, into *macro (p, r and f1 only;

@@ -55,4 +55,14 @@ if [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/" | cmp -s - "$SRC/share/l
 else fail "installed cetune label does not serve its page: $(cat "$TMP/label.log")"; fi
 kill -TERM $pid 2>/dev/null
 wait $pid
+# The Python module, installed into the prefix's Debian site directory, finds the
+# prefix's shipped configuration: the documented one-liner prints the page's title.
+pydir=$(dirname "$(dirname "$(find "$X" -name '_cetune*.so' | head -1)")")
+if [ -x /usr/bin/python3 ] && [ "$pydir" != . ]; then
+  case $pydir in */lib/python3*/dist-packages) ok ;; *) fail "the Python module went to $pydir" ;; esac
+  P=$SRC/samples/demo/cronaca/allerta-arancione-temporali.html
+  got=$(cd "$TMP" && PYTHONPATH=$pydir CETUNE_CONFIG= /usr/bin/python3 -c "import cetune; print(cetune.Extractor().extract(open('$P','rb').read(), format='json')['title'])" 2>&1)
+  want=$("$X/bin/cetune" extract --format json "$P" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["title"])')
+  if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else fail "import cetune from the prefix: '$got', want '$want'"; fi
+fi
 finish
