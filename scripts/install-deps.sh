@@ -8,6 +8,7 @@ pkgs=(build-essential cmake pkg-config git
       g++ # tests/api/cxx_headers.sh (build-essential brings it too)
       libmicrohttpd-dev curl
       wget # tests/cli/extract_warc.sh: crawls made by wget --warc-file
+      python3-dev # the Python module (python/, docs/python.md)
       universal-ctags # tests/source/hand_decls.sh
       chromium nodejs # tests/browser/label.sh: cetune label in a real browser
       libopenmpi-dev openmpi-bin # MPI only for -DCETUNE_MPI=ON (docs/distributed.md)
