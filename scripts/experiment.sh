@@ -147,8 +147,8 @@ i=0
 args=()
 for a in "${ablate[@]}" END; do
   if { [ "$a" = -c ] || [ "$a" = END ]; } && [ ${#args[@]} -gt 0 ]; then
-    m490=$("$cetune" evaluate "${args[@]}" "${dirs[@]}" "${threads[@]}" --format csv 2>/dev/null | awk -F, '$1 == "macro average" || $1 == "macro" { print $NF }' | tail -1)
-    m370=$("$cetune" evaluate "${args[@]}" "${dirs[@]}" -s "$out/heldout.txt" "${threads[@]}" --format csv 2>/dev/null | awk -F, '$1 == "macro average" || $1 == "macro" { print $NF }' | tail -1)
+    m490=$("$cetune" evaluate "${args[@]}" "${dirs[@]}" "${threads[@]}" --format csv 2>/dev/null | awk -F, '$1 == "macro" { print $5 }')
+    m370=$("$cetune" evaluate "${args[@]}" "${dirs[@]}" -s "$out/heldout.txt" "${threads[@]}" --format csv 2>/dev/null | awk -F, '$1 == "macro" { print $5 }')
     trn=$("$cetune" evaluate "${args[@]}" "${dirs[@]}" -s "$out/sample.txt" "${threads[@]}" --per-doc --format csv 2>/dev/null | awk -F, 'NR > 1 { s += $NF; n++ } END { if (n) printf "%.4f", s / n }')
     printf '%-42s %9.4f %9.4f %9s\n' "${labels[i]}" "$m490" "$m370" "$trn" >>"$out/ablation.txt"
     i=$((i + 1))

@@ -105,7 +105,7 @@ log() { printf '== %s\n' "$*" >&2; }
 scores() {
   "$cetune" evaluate -c "$out/start.json" -c "$2" -d "$dir" -s "$1" --format csv \
     --threads "$threads" 2>/dev/null |
-    awk -F, 'NR > 1 && $3 == "\"start\"" { s = $NF; next } NR > 1 { b = $NF }
+    awk -F, '$1 == "f1" && $3 == "\"start\"" { s = $NF; next } $1 == "f1" { b = $NF }
       END { printf "%.6f %.6f\n", s, b }'
 }
 

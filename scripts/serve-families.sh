@@ -95,7 +95,7 @@ for f in "${families[@]}"; do
     [ "${route% *}" = "$host" ] || { same="NO (routed to ${route% *})"; status=1; }
     name=$(basename "$held" .html)
     echo "$fam/$name" > "$OUT/$fam.held"
-    f1() { "$CETUNE" evaluate "$@" -d "$C/$fam" -s "$OUT/$fam.held" --format csv 2>/dev/null | awk -F, 'END {print $NF}'; }
+    f1() { "$CETUNE" evaluate "$@" -d "$C/$fam" -s "$OUT/$fam.held" --format csv 2>/dev/null | awk -F, '$1 == "macro" {print $5}'; }
     tuned=$(python3 -c 'import json,sys
 names = [q["name"] for q in json.load(open(sys.argv[2]))["parameters"]]
 p = json.load(open(sys.argv[1]))["params"]

@@ -25,7 +25,7 @@ if [ "${1:-}" = -- ]; then
   while [ $# -gt 0 ] && [ ! -d "$1" ]; do extra+=("$1"); shift; done
 fi
 [ $# -gt 0 ] || { echo "usage: $0 [-- EVOLVE-OPTIONS...] FAMILY-DIR..." >&2; exit 2; }
-f1() { tail -n 1 | awk -F, '{ printf "%.4f", $NF }'; }
+f1() { awk -F, '$1 == "macro" { printf "%.4f", $5 }'; }
 # The description's defaults as a configuration.
 scripts/params-defaults.py "$params" > "$out/defaults.json"
 ex=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["extractor"])' "$params")

@@ -26,6 +26,26 @@ struct result {
     struct cet_score macro;    /* mean over packages */
 };
 
+/* Extractions that came back empty while the gold was not, among the
+ * documents [first, first + count): the pages a crawler would lose. */
+static unsigned empties(const struct cet_score *docs, uint32_t first, uint32_t count)
+{
+    unsigned n = 0;
+    for (uint32_t i = first; i < first + count; i++)
+        n += docs[i].n_extract == 0 && docs[i].n_gold > 0;
+    return n;
+}
+
+static unsigned pkg_empties(const struct result *r, const struct cet_corpus *c, size_t k)
+{
+    return empties(r->docs, c->pkgs[k].first, c->pkgs[k].count);
+}
+
+static unsigned all_empties(const struct result *r, const struct cet_corpus *c)
+{
+    return empties(r->docs, 0, (uint32_t)c->ndocs);
+}
+
 /* Writes DIR/PACKAGE/NAME.txt for every document (DIR/N-EXTRACTOR/... when
  * several configurations are evaluated); with a guard instead of an
  * evaluator, only checks that no file written would touch a corpus, nor,
@@ -285,23 +305,26 @@ static void print_single(const struct result *res, const struct cet_corpus *c, e
         return;
     }
     if (fmt == FMT_CSV) {
-        printf("package,docs,precision,recall,f1\n");
+        printf("package,docs,precision,recall,f1,empty\n");
         for (size_t k = 0; k < c->npkgs; k++)
-            printf("%s,%u,%.6f,%.6f,%.6f\n", c->pkgs[k].name, c->pkgs[k].count, res->pkgs[k].p,
-                   res->pkgs[k].r, res->pkgs[k].f1);
-        printf("macro,%zu,%.6f,%.6f,%.6f\n", c->ndocs, res->macro.p, res->macro.r, res->macro.f1);
+            printf("%s,%u,%.6f,%.6f,%.6f,%u\n", c->pkgs[k].name, c->pkgs[k].count, res->pkgs[k].p,
+                   res->pkgs[k].r, res->pkgs[k].f1, pkg_empties(res, c, k));
+        printf("macro,%zu,%.6f,%.6f,%.6f,%u\n", c->ndocs, res->macro.p, res->macro.r, res->macro.f1,
+               all_empties(res, c));
         return;
     }
     int w = 13; /* "macro average" */
     for (size_t k = 0; k < c->npkgs; k++)
         if ((int)strlen(c->pkgs[k].name) > w)
             w = (int)strlen(c->pkgs[k].name);
-    printf("%-*s %6s %10s %10s %10s\n", w, "package", "docs", "precision", "recall", "f1");
+    printf("%-*s %6s %10s %10s %10s %6s\n", w, "package", "docs", "precision", "recall", "f1",
+           "empty");
     for (size_t k = 0; k < c->npkgs; k++)
-        printf("%-*s %6u %10.4f %10.4f %10.4f\n", w, c->pkgs[k].name, c->pkgs[k].count,
-               res->pkgs[k].p, res->pkgs[k].r, res->pkgs[k].f1);
-    printf("%-*s %6zu %10.4f %10.4f %10.4f\n", w, "macro average", c->ndocs, res->macro.p,
-           res->macro.r, res->macro.f1);
+        printf("%-*s %6u %10.4f %10.4f %10.4f %6u\n", w, c->pkgs[k].name, c->pkgs[k].count,
+               res->pkgs[k].p, res->pkgs[k].r, res->pkgs[k].f1, pkg_empties(res, c, k));
+    printf("%-*s %6zu %10.4f %10.4f %10.4f %6u\n", w, "macro average", c->ndocs, res->macro.p,
+           res->macro.r, res->macro.f1, all_empties(res, c));
+    printf("\nempty: extractions that came back empty while the gold was not\n");
 }
 
 /* --per-doc with several configurations: each one's rows, in command-line
@@ -332,11 +355,14 @@ static void print_json(const struct result *res, size_t nres, const struct cet_c
         for (size_t k = 0; k < c->npkgs; k++) {
             printf("%s{\"name\": ", k ? ", " : "");
             print_json_string(c->pkgs[k].name);
-            printf(", \"docs\": %u, \"precision\": %.6f, \"recall\": %.6f, \"f1\": %.6f}",
-                   c->pkgs[k].count, res[j].pkgs[k].p, res[j].pkgs[k].r, res[j].pkgs[k].f1);
+            printf(", \"docs\": %u, \"precision\": %.6f, \"recall\": %.6f, \"f1\": %.6f, "
+                   "\"empty\": %u}",
+                   c->pkgs[k].count, res[j].pkgs[k].p, res[j].pkgs[k].r, res[j].pkgs[k].f1,
+                   pkg_empties(&res[j], c, k));
         }
-        printf("], \"macro\": {\"docs\": %zu, \"precision\": %.6f, \"recall\": %.6f, \"f1\": %.6f}",
-               c->ndocs, res[j].macro.p, res[j].macro.r, res[j].macro.f1);
+        printf("], \"macro\": {\"docs\": %zu, \"precision\": %.6f, \"recall\": %.6f, \"f1\": %.6f, "
+               "\"empty\": %u}",
+               c->ndocs, res[j].macro.p, res[j].macro.r, res[j].macro.f1, all_empties(&res[j], c));
         if (per_doc) {
             printf(", \"per_doc\": [");
             for (size_t i = 0; i < c->ndocs; i++) {
@@ -448,6 +474,43 @@ static void print_table3(const struct result *res, size_t nres, const struct cet
         if (fmt == FMT_TABLE)
             printf("\n");
     }
+    /* The empty extractions (the gold is not empty), always: per package and
+     * in all; the CSV's rows "empty" come last. */
+    if (fmt == FMT_TABLE) {
+        printf("Empty extractions where the gold is not empty (%zu documents)\n\n", c->ndocs);
+        printf("  %-*s", lw, "");
+        for (size_t k = 0; k < c->npkgs; k++)
+            printf(" %*s", w[k], c->pkgs[k].name);
+        printf(" %10s\n", "All");
+    }
+    const struct cet_extractor *group = NULL;
+    for (size_t o = 0; o < nres; o++) {
+        const struct result *r = &res[order[o]];
+        if (fmt == FMT_CSV) {
+            printf("empty,%s,", r->cfg->ex->name);
+            print_csv_string(r->label);
+            for (size_t k = 0; k < c->npkgs; k++)
+                printf(",%u", pkg_empties(r, c, k));
+            printf(",%u\n", all_empties(r, c));
+            continue;
+        }
+        if (r->cfg->ex != group) {
+            group = r->cfg->ex;
+            printf("%s\n", group->name);
+        }
+        if (legend) {
+            char key[32];
+            snprintf(key, sizeof key, "[%zu]", order[o] + 1);
+            printf("  %-*s", lw, key);
+        } else {
+            printf("  %-*s", lw, r->label);
+        }
+        for (size_t k = 0; k < c->npkgs; k++)
+            printf(" %*u", w[k], pkg_empties(r, c, k));
+        printf(" %10u\n", all_empties(r, c));
+    }
+    if (fmt == FMT_TABLE)
+        printf("\n");
     for (size_t j = 0; legend && fmt == FMT_TABLE && j < nres; j++)
         printf("[%zu] %s %s\n", j + 1, res[j].cfg->ex->name, res[j].label);
     free(order);

@@ -52,4 +52,27 @@ expect_grep "$TMP/out" '^figure,extractor,config,pages,macro$'
 expect_status 0 "$CETUNE" evaluate -x alltext -x lqf -d "$D/canon" --extracts "$TMP/ex2"
 if [ "$(cat "$TMP/ex2/1-alltext/pages/utf8-bom.txt")" = "Perchè no? Città bella." ] &&
    [ -f "$TMP/ex2/2-lqf/pages/utf8-bom.txt" ]; then ok; else fail "extracts of two configurations: $(ls -R "$TMP/ex2")"; fi
+
+# Empty extractions where the gold is not: counted per package and in all, in
+# the table, the CSV and the JSON.  Of the four pages, one extraction is empty
+# with a gold (lost), one is empty with an empty gold (gold-empty: not a loss),
+# one has text against an empty gold (boilerplate), one is right (kept).
+E=$SRC/tests/data/corpus/empties
+expect_status 0 "$CETUNE" evaluate -x alltext -d "$E"
+expect_grep "$TMP/out" '^package  *docs  *precision  *recall  *f1  *empty$'
+expect_grep "$TMP/out" '^macro average  *4  *0.7500  *0.7500  *0.5000  *1$'
+expect_status 0 "$CETUNE" evaluate -x alltext -d "$E" --format csv
+expect_grep "$TMP/out" '^package,docs,precision,recall,f1,empty$'
+expect_grep "$TMP/out" '^empties,4,0.750000,0.750000,0.500000,1$'
+expect_grep "$TMP/out" '^macro,4,0.750000,0.750000,0.500000,1$'
+expect_status 0 "$CETUNE" evaluate -x alltext -d "$E" --format json
+expect_grep "$TMP/out" '"name": "empties", "docs": 4, .*"f1": 0.500000, "empty": 1}'
+expect_grep "$TMP/out" '"macro": {"docs": 4, .*"empty": 1}'
+expect_status 0 "$CETUNE" evaluate -x alltext -x lqf -P t=0 -d "$E" --format csv
+expect_grep "$TMP/out" '^empty,alltext,"defaults",1,1$'
+# lqf with t=0 drops every block with a link-text ratio above 0: none here.
+expect_grep "$TMP/out" '^empty,lqf,"t=0",1,1$'
+expect_status 0 "$CETUNE" evaluate -x alltext -x lqf -d "$E" -d "$D/canon"
+expect_grep "$TMP/out" '^Empty extractions where the gold is not empty (8 documents)$'
+expect_grep "$TMP/out" '^  defaults  *1  *0  *1$'
 finish
