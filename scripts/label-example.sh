@@ -9,8 +9,9 @@
 #
 # The person labelling is played by the corpus's own gold, so that the run is
 # reproducible: each of the five pages gets its real gold beside it, label
-# shows it (approximately: the texts with half their words in it) and saves
-# that selection over it, exactly as a person pressing S on that page would.
+# shows it (approximately: the texts with half their words in the word
+# alignment with it) and that selection is saved, exactly as a person
+# pressing S on that page would, which leaves the gold file as it was.
 #
 # usage: scripts/label-example.sh [CETUNE [OUT]]
 #   CETUNE   the cetune binary (default build/cetune)

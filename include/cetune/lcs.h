@@ -76,6 +76,15 @@ void cet_lcs_feed(uint64_t *v, const struct cet_peq *t, const uint32_t *a, size_
 void cet_lcs_feed_rows(uint64_t *v, const struct cet_peq *t, const uint32_t *rows, size_t n);
 uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m);
 
+/* One longest common subsequence of a[0..n) and b[0..m) (symbols below
+ * nsym), as the metric counts it: matched[i] = 1 for each a[i] in it.
+ * Traced back from the end, so each b[j] takes the last a[i] an optimal
+ * alignment allows (the article rather than the navigation above it).
+ * Keeps the bit vector after each a[i] found in b: about n * m / 8 bytes.
+ * Returns -1 when out of memory. */
+int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
+                  uint32_t nsym);
+
 /* Textbook O(nm) dynamic programming; the oracle in tests and the baseline in bench. */
 uint32_t cet_lcs_dp(const uint32_t *a, size_t n, const uint32_t *b, size_t m);
 

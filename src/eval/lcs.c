@@ -129,6 +129,68 @@ uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m)
     return (uint32_t)((uint64_t)blocks * 64 - ones) <= m ? (uint32_t)((uint64_t)blocks * 64 - ones) : m;
 }
 
+/* LCS of the first i symbols of a and the first j of b, from V after those
+ * i: the zero bits of V below j. */
+static uint32_t prefix_lcs(const uint64_t *v, uint32_t j)
+{
+    uint32_t ones = 0, k = 0;
+    for (; (k + 1) * 64 <= j; k++)
+        ones += (uint32_t)__builtin_popcountll(v[k]);
+    if (j % 64)
+        ones += (uint32_t)__builtin_popcountll(v[k] & ((1ull << (j % 64)) - 1));
+    return j - ones;
+}
+
+int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
+                  uint32_t nsym)
+{
+    memset(matched, 0, n);
+    if (!n || !m)
+        return 0;
+    struct cet_peq t;
+    if (cet_peq_build(&t, b, m, nsym))
+        return -1;
+    size_t found = 0, blocks = t.blocks;
+    for (size_t i = 0; i < n; i++)
+        found += t.row[a[i]] != CET_NONE;
+    /* snap[k]: V after the first k symbols of a that occur in b; the others
+     * leave V as it was. */
+    uint64_t *snap = malloc((found + 1) * blocks * sizeof *snap);
+    if (!snap) {
+        cet_peq_free(&t);
+        return -1;
+    }
+    cet_lcs_start(snap, t.blocks);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t.row[a[i]] != CET_NONE) {
+            memcpy(snap + (k + 1) * blocks, snap + k * blocks, blocks * sizeof *snap);
+            k++;
+            cet_lcs_feed(snap + k * blocks, &t, a + i, 1);
+        }
+    /* Back from (n, m): L(i, j) is prefix_lcs of V after a[0..i). */
+    size_t i = n;
+    uint32_t j = m, len = prefix_lcs(snap + k * blocks, m);
+    while (i > 0 && j > 0 && len > 0) {
+        int in_b = t.row[a[i - 1]] != CET_NONE;
+        if (a[i - 1] == b[j - 1]) { /* L(i, j) = L(i-1, j-1) + 1 */
+            matched[i - 1] = 1;
+            len--;
+            j--;
+            i--;
+            k -= (size_t)in_b;
+        } else if (!in_b || prefix_lcs(snap + (k - 1) * blocks, j) == len) {
+            i--; /* a[i-1] is not needed */
+            k -= (size_t)in_b;
+        } else {
+            j--; /* b[j-1] is not needed: L(i, j-1) = L(i, j) */
+        }
+    }
+    free(snap);
+    cet_peq_free(&t);
+    return 0;
+}
+
 uint32_t cet_lcs_bits(const struct cet_peq *t, const uint32_t *a, size_t n, uint64_t *v)
 {
     if (t->m == 0 || n == 0)

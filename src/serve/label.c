@@ -183,12 +183,11 @@ static void save(struct cet_label *l, const struct cet_http_req *q, struct cet_h
             }
             nodes[n++] = (uint32_t)x;
         }
-        char path[PATH_MAX];
-        uint32_t words = 0;
-        size_t bytes = 0;
+        struct label_saved *s = calloc(1, sizeof *s);
         struct cet_error err;
-        int rc = bad ? (cet_fail(&err, "keep: every element must be a node number"), 400)
-                     : label_save(l, (size_t)i, nodes, n, path, sizeof path, &words, &bytes, &err);
+        int rc = bad  ? (cet_fail(&err, "keep: every element must be a node number"), 400)
+                 : !s ? (cet_fail(&err, "out of memory"), 500)
+                      : label_save(l, (size_t)i, nodes, n, s, &err);
         if (rc) {
             fail(r, (unsigned)rc, "%s", err.msg);
         } else {
@@ -196,13 +195,23 @@ static void save(struct cet_label *l, const struct cet_http_req *q, struct cet_h
             pthread_mutex_lock(&l->lock);
             size_t labelled = l->nlabelled;
             pthread_mutex_unlock(&l->lock);
-            int ok = o && cJSON_AddStringToObject(o, "file", path) &&
-                     cJSON_AddNumberToObject(o, "words", words) &&
-                     cJSON_AddNumberToObject(o, "bytes", (double)bytes) &&
-                     cJSON_AddNumberToObject(o, "labelled", (double)labelled);
-            snprintf(r->note, sizeof r->note, "saved=%.150s words=%u", path, (unsigned)words);
+            int ok = o && cJSON_AddStringToObject(o, "file", s->path) &&
+                     cJSON_AddNumberToObject(o, "words", s->words) &&
+                     cJSON_AddNumberToObject(o, "bytes", (double)s->bytes) &&
+                     cJSON_AddNumberToObject(o, "labelled", (double)labelled) &&
+                     cJSON_AddBoolToObject(o, "unchanged", s->unchanged) &&
+                     (!s->backup[0] || cJSON_AddStringToObject(o, "previous", s->backup));
+            /* The previous gold is PATH.~N~: its number is enough. */
+            const char *num = s->backup[0] ? strrchr(s->backup, '~') : NULL;
+            while (num && num > s->backup && num[-1] != '~')
+                num--;
+            if (snprintf(r->note, sizeof r->note, "%s=%.150s words=%u%s%.8s",
+                         s->unchanged ? "unchanged" : "saved", s->path, (unsigned)s->words,
+                         num ? " previous=~" : "", num ? num : "") >= (int)sizeof r->note)
+                r->note[sizeof r->note - 1] = 0; /* a long path: the line is cut */
             reply_json(r, o, ok);
         }
+        free(s);
     }
     free(nodes);
     cJSON_Delete(in);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cetune/layout.h"
+#include "cetune/lcs.h"
 #include "cetune/page.h"
 #include "doc/mark.h"
 
@@ -198,24 +199,31 @@ static int gold_nodes(const struct cet_doc *d, const char *g, size_t n, uint8_t 
     return (size_t)skip_space(g, n, p) == n;
 }
 
-/* Gold not written by label (by hand, another tool): the text nodes with
- * at least half of their words in it. */
-static int gold_words(const struct cet_doc *d, uint8_t *keep, struct cet_error *err)
+/* Gold not written by label (by hand, another tool): the page's words
+ * aligned with the gold's as the metric aligns them (the word LCS, in
+ * document order), and the text nodes with at least half of their words in
+ * that alignment.  A word of the gold matches one place of the page, so
+ * "Home" or "Business" in a menu stays unmarked when the gold's one is the
+ * article's. */
+static int gold_aligned(const struct cet_doc *d, uint8_t *keep, struct cet_error *err)
 {
-    uint8_t *in = calloc(d->nvocab ? d->nvocab : 1, 1);
-    if (!in)
-        return cet_fail(err, "out of memory"), 500;
-    for (uint32_t r = 0; r < d->nrows; r++)
-        in[d->row_word[r]] = 1;
-    for (uint32_t k = 0; k < d->ntexts; k++) {
+    uint32_t *b = malloc((d->ngold ? d->ngold : 1) * sizeof *b);
+    uint8_t *in = malloc(d->nwords ? d->nwords : 1);
+    int rc = !b || !in;
+    for (uint32_t j = 0; j < d->ngold && !rc; j++)
+        b[j] = cet_gold_word(d, j);
+    if (!rc)
+        rc = cet_lcs_align(in, d->words, d->nwords, b, d->ngold, d->nvocab);
+    for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
         const struct cet_node *t = &d->nodes[d->texts[k]];
         uint32_t hits = 0;
         for (uint32_t w = t->w0; w < t->w1; w++)
-            hits += in[d->words[w]];
+            hits += in[w];
         keep[d->texts[k]] = t->w1 > t->w0 && 2 * hits >= t->w1 - t->w0;
     }
+    free(b);
     free(in);
-    return 0;
+    return rc ? (cet_fail(err, "out of memory"), 500) : 0;
 }
 
 int label_selection(struct cet_label *l, size_t i, uint32_t **keep, size_t *n,
@@ -244,7 +252,7 @@ int label_selection(struct cet_label *l, size_t i, uint32_t **keep, size_t *n,
         *source = gold_nodes(d, gold, gold_len, sel.keep) ? "gold" : "gold-approx";
         if (!strcmp(*source, "gold-approx")) {
             memset(sel.keep, 0, d->nnodes);
-            if ((rc = gold_words(d, sel.keep, err)))
+            if ((rc = gold_aligned(d, sel.keep, err)))
                 goto done;
         }
     } else {
@@ -318,12 +326,55 @@ static int copy_page(const struct cet_label *l, size_t i, struct cet_error *err)
     return rc;
 }
 
-int label_save(struct cet_label *l, size_t i, const uint32_t *keep, size_t n, char *path,
-               size_t size, uint32_t *words, size_t *bytes, struct cet_error *err)
+/* 1 when the nodes keep[0..n) are, as a set, what page i shows first from
+ * its gold (label_selection): a save of it changes nothing the user did. */
+static int as_shown(struct cet_label *l, size_t i, const uint8_t *keep, uint32_t nnodes)
+{
+    uint32_t *shown = NULL;
+    size_t nshown = 0, kept = 0;
+    const char *source = "";
+    struct cet_error ignored;
+    if (label_selection(l, i, &shown, &nshown, &source, &ignored) || strncmp(source, "gold", 4)) {
+        free(shown);
+        return 0;
+    }
+    int same = 1;
+    for (size_t k = 0; k < nshown && same; k++)
+        same = shown[k] < nnodes && keep[shown[k]];
+    for (uint32_t x = 0; x < nnodes; x++)
+        kept += keep[x];
+    free(shown);
+    return same && kept == nshown;
+}
+
+/* Keeps the gold file path that a save is about to replace as
+ * PATH.~N~, N the first number free (as `cp --backup=numbered`): the
+ * gold made by hand survives any number of saves. */
+static int keep_previous(const char *path, const struct cet_buf *old, char *backup, size_t size,
+                         struct cet_error *err)
+{
+    for (unsigned k = 1; k < 100000; k++) {
+        struct stat st;
+        if (snprintf(backup, size, "%s.~%u~", path, k) >= (int)size)
+            return (cet_fail(err, "the path of the copy of %s is too long", path), 500);
+        if (lstat(backup, &st) != 0)
+            return cet_write_atomic(backup, old->p ? old->p : "", old->len, err) ? 500 : 0;
+    }
+    return (cet_fail(err, "%s: no free name for a copy of the previous gold", path), 500);
+}
+
+int label_save(struct cet_label *l, size_t i, const uint32_t *keep, size_t n,
+               struct label_saved *out, struct cet_error *err)
 {
     struct cet_doc *d = NULL;
     struct cet_sel sel = {0};
-    struct cet_buf text = {0};
+    struct cet_buf text = {0}, old = {0};
+    char *path = out->path;
+    size_t size = sizeof out->path;
+    uint32_t *words = &out->words;
+    size_t *bytes = &out->bytes;
+    out->backup[0] = 0;
+    out->unchanged = 0;
     int rc = label_gold_path(l, i, path, size, err);
     if (rc || (rc = parse_page(l, i, NULL, 0, &d, err)))
         goto done;
@@ -357,8 +408,23 @@ int label_save(struct cet_label *l, size_t i, const uint32_t *keep, size_t n, ch
         rc = inside(l->out ? l->out_real : l->corpus_real, path, err);
     if (rc == 0 && l->out)
         rc = copy_page(l, i, err);
-    if (rc == 0 && cet_write_atomic(path, text.p ? text.p : "", text.len, err))
+    /* A gold that is there stays byte for byte when the selection is the
+     * one shown from it (it may be hand-made: its text is not the
+     * selection's), or when the text is the same; else it is kept aside. */
+    int there = rc == 0 && is_file(path);
+    if (there && cet_read_file(&old, path, (size_t)256 << 20, err))
         rc = 500;
+    if (rc == 0 && there &&
+        (as_shown(l, i, sel.keep, d->nnodes) ||
+         (old.len == text.len && !memcmp(old.p, text.p ? text.p : "", text.len)))) {
+        out->unchanged = 1;
+        text.len = old.len;
+    } else {
+        if (rc == 0 && there)
+            rc = keep_previous(path, &old, out->backup, sizeof out->backup, err);
+        if (rc == 0 && cet_write_atomic(path, text.p ? text.p : "", text.len, err))
+            rc = 500;
+    }
     if (rc == 0 && !l->labelled[i]) {
         l->labelled[i] = 1;
         l->nlabelled++;
@@ -367,6 +433,7 @@ int label_save(struct cet_label *l, size_t i, const uint32_t *keep, size_t n, ch
     *bytes = text.len;
 done:
     cet_buf_free(&text);
+    cet_buf_free(&old);
     cet_sel_free(&sel);
     cet_doc_free(d);
     return rc;

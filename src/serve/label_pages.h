@@ -4,6 +4,7 @@
 #ifndef CETUNE_SERVE_LABEL_PAGES_H
 #define CETUNE_SERVE_LABEL_PAGES_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,10 +43,20 @@ int label_marked(const struct cet_label *l, size_t i, struct cet_buf *out, struc
 int label_gold_path(const struct cet_label *l, size_t i, char *path, size_t size,
                     struct cet_error *err);
 
+/* What a save did. */
+struct label_saved {
+    char path[PATH_MAX];   /* the gold file */
+    char backup[PATH_MAX]; /* where the gold it replaced was kept, or "" */
+    uint32_t words;        /* words of the selection */
+    size_t bytes;          /* bytes of the gold file */
+    int unchanged;         /* the gold file was left as it was */
+};
+
 /* Writes the gold of page i: the text of the text nodes keep[0..n) as
- * `extract` prints it.  *words and *bytes tell what was written, path[size]
- * where. */
-int label_save(struct cet_label *l, size_t i, const uint32_t *keep, size_t n, char *path,
-               size_t size, uint32_t *words, size_t *bytes, struct cet_error *err);
+ * `extract` prints it.  A gold file already there is left byte for byte
+ * when keep is what label_selection shows from it, or when the text is the
+ * same; otherwise it is kept as PATH.~N~ before it is replaced. */
+int label_save(struct cet_label *l, size_t i, const uint32_t *keep, size_t n,
+               struct label_saved *out, struct cet_error *err);
 
 #endif

@@ -224,8 +224,56 @@ static void test_lcs__empty_cases(void)
     CHECK(s.f1 == 0);
 }
 
+/* cet_lcs_align marks a common subsequence of a and b (the marked a, in
+ * order, is a subsequence of b) as long as the LCS, on random pairs across
+ * block boundaries; and it takes the last occurrence: "home news" against
+ * "home x home news" marks the second "home". */
+static void test_lcs__alignment_is_an_lcs(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 777);
+    uint32_t *a = malloc(700 * sizeof *a), *b = malloc(700 * sizeof *b), *sub = malloc(700 * sizeof *sub);
+    uint8_t *mk = malloc(700);
+    int bad = 0;
+    for (int iter = 0; iter < 600; iter++) {
+        size_t n = gsl_rng_uniform_int(rng, iter % 20 ? 150 : 700);
+        uint32_t m = (uint32_t)gsl_rng_uniform_int(rng, iter % 20 == 1 ? 700 : 150);
+        uint32_t nsym = 1 + (uint32_t)gsl_rng_uniform_int(rng, iter % 2 ? 6 : 300);
+        for (size_t i = 0; i < n; i++)
+            a[i] = (uint32_t)gsl_rng_uniform_int(rng, nsym);
+        for (uint32_t j = 0; j < m; j++)
+            b[j] = (uint32_t)gsl_rng_uniform_int(rng, nsym);
+        CHECK(cet_lcs_align(mk, a, n, b, m, nsym) == 0);
+        size_t k = 0, j = 0;
+        for (size_t i = 0; i < n; i++)
+            if (mk[i])
+                sub[k++] = a[i];
+        for (size_t q = 0; q < k; q++) { /* sub is a subsequence of b */
+            while (j < m && b[j] != sub[q])
+                j++;
+            if (j++ >= m) {
+                k = (size_t)-1;
+                break;
+            }
+        }
+        if (k != cet_lcs_dp(a, n, b, m) && bad++ < 5)
+            fprintf(stderr, "n=%zu m=%u nsym=%u: aligned %zd, lcs %u\n", n, m, nsym, (ssize_t)k,
+                    cet_lcs_dp(a, n, b, m));
+    }
+    CHECK_EQ_INT(bad, 0);
+    const uint32_t page[] = {1, 9, 1, 2}, gold[] = {1, 2};
+    CHECK(cet_lcs_align(mk, page, 4, gold, 2, 10) == 0);
+    CHECK(!mk[0] && !mk[1] && mk[2] && mk[3]);
+    free(a);
+    free(b);
+    free(sub);
+    free(mk);
+    gsl_rng_free(rng);
+}
+
 int main(void)
 {
+    RUN(test_lcs__alignment_is_an_lcs);
     RUN(test_lcs__random_pairs_match_dp);
     RUN(test_lcs__block_boundaries);
     RUN(test_lcs__match_table);
