@@ -3,7 +3,7 @@
 # only the folders below it, and src/util is used by all:
 #
 #   util <- doc <- extract <- page <- space <- eval <- ga <- run <- mpi <- cli
-#                                \-- serve (doc, extract, page) -----------^
+#                                \-- serve (doc, extract, page, eval) -----^
 #                 doc <- warc (WARC input) ----------------------------------^
 #
 # An include of "cetune/X.h" counts as a use of the folder that implements
@@ -22,7 +22,7 @@ for f in "${CHAIN[@]}"; do
   BELOW[$f]="$below"
   below="$below $f"
 done
-BELOW[serve]="util doc extract page"
+BELOW[serve]="util doc extract page eval" # eval: label aligns gold as the metric does
 BELOW[warc]="util doc"
 BELOW[cli]="${BELOW[cli]} serve warc"
 
