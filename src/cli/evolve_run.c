@@ -91,8 +91,15 @@ int evolve_resume(const char *dir, const char *command, int threads)
         goto done;
     }
     cet_ga_status(ga, &st); /* the training sample is loaded: racing knows its documents */
-    fprintf(stderr, "cetune: resuming %s after generation %ld (%ld evaluations so far)\n",
-            dir, st.gen, st.evals);
+    /* Counted as the progress line and the interruption count them:
+     * complete generations, from 1. */
+    if (st.gen < 0)
+        fprintf(stderr, "cetune: resuming %s before its first generation is complete "
+                        "(%ld evaluation%s so far)\n", dir, st.evals, cli_s((size_t)st.evals));
+    else
+        fprintf(stderr, "cetune: resuming %s after %ld complete generation%s (%ld evaluation%s "
+                        "so far)\n", dir, st.gen + 1, cli_s((size_t)st.gen + 1), st.evals,
+                cli_s((size_t)st.evals));
     if (cet_run_info(run)->folds && st.gen < 0 && (rc = evolve_folds(run)))
         goto done;
     if (st.race_pending)

@@ -183,13 +183,42 @@ static void option_head(const struct cli_opt *o, char *buf, size_t size)
              o->letter ? ", " : "  ", o->name, *a ? " " : "", a);
 }
 
+/* A command's about text as one paragraph wrapped at width columns: its
+ * own line breaks are spaces (they were placed by hand, and drifted as the
+ * text changed), and two spaces after a sentence stay two. */
+static void print_paragraph(FILE *f, const char *s, size_t width)
+{
+    size_t col = 0;
+    while (*s) {
+        size_t gap = 0;
+        for (; *s == ' ' || *s == '\n'; s++)
+            gap += *s == ' ' && s[1] == ' ' ? 2 : 0;
+        size_t n = strcspn(s, " \n");
+        if (!n)
+            break;
+        if (col && col + (gap ? 2 : 1) + n > width) {
+            fputc('\n', f);
+            col = 0;
+        } else if (col) {
+            fputs(gap ? "  " : " ", f);
+            col += gap ? 2 : 1;
+        }
+        fwrite(s, 1, n, f);
+        col += n;
+        s += n;
+    }
+    fputc('\n', f);
+}
+
 void cli_print_help(const struct cli_command *cmd, FILE *f)
 {
     void *defaults = defaults_of(cmd);
     print_usage(cmd, f, "usage: ", 100);
     fprintf(f, "\n%c%s.\n", toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
-    if (cmd->about)
-        fprintf(f, "\n%s\n", cmd->about);
+    if (cmd->about) {
+        fputc('\n', f);
+        print_paragraph(f, cmd->about, 100);
+    }
     fprintf(f, "\noptions:\n");
     for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
         char head[300], def[256] = "", help[1024];

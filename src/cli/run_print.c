@@ -210,8 +210,9 @@ void cli_print_run(struct cet_run *run)
         for (size_t k = 0; k < d->ngenes; k++)
             shown[k] |= active[k];
     }
-    printf("%s on %ld documents: %ld generations, %ld evaluations, stopped by %s\n",
-           d->ex->name, info->docs, st.gen + 1, st.evals, cet_ga_stop_name(st.stop));
+    printf("%s on %ld document%s: %ld generation%s, %ld evaluation%s, stopped by %s\n",
+           d->ex->name, info->docs, cli_s((size_t)info->docs), st.gen + 1,
+           cli_s((size_t)st.gen + 1), st.evals, cli_s((size_t)st.evals), cet_ga_stop_name(st.stop));
     if (info->holdout_docs)
         printf("the search used %ld of them; %ld were held out to choose best.json\n",
                info->docs - info->holdout_docs, info->holdout_docs);

@@ -393,12 +393,15 @@ static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fi
     return add_plot(r, CET_RUN_PLOT_CONVERGENCE) || gp_png(b, CET_RUN_PLOT_CONVERGENCE, 960, 780) ||
            gp_title(b, "set multiplot title ",
                     "%s: fitness per generation (training sample of %ld documents)",
-                    r->desc.ex->name, r->run.docs) ||
+                    r->desc.ex->name, r->run.docs - r->run.holdout_docs) || /* what fitness read */
+           /* The key above the panel, in one row: inside it would cover the
+            * worst curve, which runs along the bottom. */
            cet_buf_printf(b, "\nset lmargin at screen 0.09\nset rmargin at screen 0.97\n"
-                             "set tmargin at screen 0.92\nset bmargin at screen 0.40\n"
+                             "set tmargin at screen 0.88\nset bmargin at screen 0.40\n"
                              "set xrange [%g:%g]\nset yrange [%.6f:%.6f]\n"
                              "set ylabel 'fitness (mean word F1, training sample)'\n"
-                             "set grid lc rgb '#dddddd'\nset key bottom right box opaque\n"
+                             "set grid lc rgb '#dddddd'\n"
+                             "set key horizontal at screen 0.53, screen 0.935 center center box\n"
                              "set xtics nomirror%s\n",
                           -0.5, (double)nhist - 0.5, lo, hi,
                           nhist <= 15 ? " 1" : "\nset mxtics") || /* whole generations */
@@ -417,7 +420,7 @@ static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fi
            cet_buf_puts(b, "\n") ||
            cet_buf_printf(b, "set tmargin at screen 0.31\nset bmargin at screen 0.07\n"
                              "set yrange [%.6f:%.6f]\nset xlabel 'generation'\n"
-                             "set ylabel 'best (zoomed)'\nset key center right box opaque\n"
+                             "set ylabel 'best (zoomed)'\nunset key\n"
                              "plot '%s' using 1:2 with linespoints lw 2.5 pt 7 ps 0.7 lc rgb "
                              "'#1f4e99' title 'best'\nunset multiplot\n",
                           blo, bhi, file_gen);

@@ -38,7 +38,7 @@ if cmp -s "$TMP/run/checkpoint.json" "$TMP/checkpoint.killed"; then ok; else fai
 # (pid 2^22 + 1 is above Linux's largest pid, so no process has it).
 echo partial > "$TMP/run/best.json.tmp.4194305"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/run" --threads 1
-expect_grep "$TMP/err" "resuming $TMP/run after generation $killed"
+expect_grep "$TMP/err" "resuming $TMP/run after $((killed + 1)) complete generation"
 expect_grep "$TMP/out" 'crunch on 36 documents: 15 generations'
 same_run "$TMP/ref" "$TMP/run" "from the uninterrupted run"
 expect_grep "$TMP/run/run.json" '"status":	"finished"'

@@ -15,7 +15,7 @@ for r in ga-race cmaes; do
     sed "s|@SRC@|$SRC|g" "$f" > "$TMP/$r/$(basename "$f")"
   done
   expect_status 0 "$CETUNE" evolve --resume "$TMP/$r" --threads 2
-  expect_grep "$TMP/err" "resuming $TMP/$r after generation 6"
+  expect_grep "$TMP/err" "resuming $TMP/$r after 7 complete generations"
   cut -d, -f1-7,9- "$TMP/$r/generations.csv" > "$TMP/$r/generations.cut"
   same_files "$F/$r/ref" "$TMP/$r" "after resuming the old checkpoint ($r)" best.json individuals.csv top.json
   if cmp -s "$F/$r/ref/generations.csv" "$TMP/$r/generations.cut"; then ok

@@ -20,7 +20,7 @@ else fail "generations.csv does not match the checkpoint"; fi
 
 # Resumed, then stopped again with SIGTERM.
 signal_at TERM "$TMP/run" $((first + 3)) "$CETUNE" evolve --resume "$TMP/run" --threads 1
-expect_grep "$TMP/err1" "resuming $TMP/run after generation $first"
+expect_grep "$TMP/err1" "resuming $TMP/run after $((first + 1)) complete generation"
 expect_grep "$TMP/err1" "interrupted by SIGTERM"
 
 # Resumed to the end: the same files as the run left alone.

@@ -46,4 +46,8 @@ expect_grep "$TMP/err" "--format must be one of table|csv|json, not 'xml'"
 # Integration tests name the corpora directory they looked for.
 CETUNE_CORPORA=$TMP/elsewhere bash "$SRC/tests/cli/extract_corpus.sh" "$CETUNE" "$SRC" > "$TMP/out" 2>&1
 expect_grep "$TMP/out" "skipping: $TMP/elsewhere .*not found"
+
+# Counts agree with their noun: one generation, not "1 generations".
+expect_status 0 "$CETUNE" evolve -p "$G/lqf.json" -d "$G/corpus" --pop 4 --generations 1 --seed 1 -q -o "$TMP/one"
+expect_grep "$TMP/out" "on 8 documents: 1 generation, [0-9]* evaluations, stopped by"
 finish

@@ -76,4 +76,15 @@ expect_status 1 "$CETUNE" report "$SRC/tests"
 expect_grep "$TMP/err" 'not a run directory'
 expect_status 2 "$CETUNE" report
 expect_status 2 "$CETUNE" report "$TMP/sw" "$TMP/lqf"
+
+# convergence.png: its title counts the documents fitness read (not the
+# held-out ones), and its key sits above the panel, where it covers no
+# curve (inside, at the bottom, it hid the worst one).
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/lqf.json" -d "$DEMO" --sample-size 30 \
+  --holdout 0.34 --generations 3 --seed 3 -q -o "$TMP/ho"
+expect_grep "$TMP/ho/run.json" '"search_docs":[[:space:]]*20,'
+expect_status 0 "$CETUNE" report "$TMP/ho"
+expect_grep "$TMP/ho/report.gp" 'fitness per generation (training sample of 20 documents)'
+expect_grep "$TMP/ho/report.gp" '^set key horizontal at screen 0.53, screen 0.935'
+if sed -n '/convergence.png/,/unset multiplot/p' "$TMP/ho/report.gp" | grep -q '^set key .*\(bottom\|right\|left\)'; then fail "a key inside the convergence panels"; else ok; fi
 finish

@@ -39,7 +39,7 @@ else fail "generations.csv is behind the checkpoint"; fi
 expect_grep "$M/run/run.json" '"status":	"running"'
 mount -o remount,size=16m "$M"
 expect_status 0 "$CETUNE" evolve --resume "$M/run"
-expect_grep "$TMP/err" "resuming $M/run after generation $gen"
+expect_grep "$TMP/err" "resuming $M/run after $((gen + 1)) complete generation"
 same_run "$TMP/ref" "$M/run" "from the run left alone"
 rm -rf "$M/run"
 
