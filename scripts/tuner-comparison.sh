@@ -39,7 +39,9 @@
 #   PROBLEMS  ("score pipeline density accb"); accb stands for its families,
 #             accb-FAMILY for one
 #   TUNERS    (cetune-STRATEGY for each strategy, optuna-tpe optuna-cmaes
-#             optuna-random irace)
+#             optuna-cmaes-matched optuna-random irace; optuna-cmaes-matched
+#             starts CMA-ES at the first seed with cetune's sigma0, 0.1 of
+#             every range, and batches of lambda = 4 + floor(3 ln genes))
 #   BATCH     configurations per evaluate call of Optuna (20; irace sends
 #             each race step whole)
 #   THREADS   threads of every cetune call (all cores)
@@ -106,7 +108,7 @@ read -r -a strategies <<<"$("$cetune" evolve --help | sed -n 's/.*--strategy \([
 [ ${#strategies[@]} -gt 0 ] || strategies=(ga)
 default_tuners=()
 for s in "${strategies[@]}"; do default_tuners+=("cetune-$s"); done
-default_tuners+=(optuna-tpe optuna-cmaes optuna-random irace)
+default_tuners+=(optuna-tpe optuna-cmaes optuna-cmaes-matched optuna-random irace)
 read -r -a tuners <<<"${TUNERS:-${default_tuners[*]}}"
 for t in "${tuners[@]}"; do
   case $t in
@@ -114,7 +116,7 @@ for t in "${tuners[@]}"; do
     die "$python cannot import optuna and cmaes: run scripts/install-deps.sh" ;;
   irace) Rscript -e 'library(irace)' >/dev/null 2>&1 || die "R's irace is missing: run scripts/install-deps.sh" ;;
   cetune-*) ;;
-  *) die "unknown tuner $t (cetune-STRATEGY, optuna-tpe, optuna-cmaes, optuna-random, irace)" ;;
+  *) die "unknown tuner $t (cetune-STRATEGY, optuna-tpe, optuna-cmaes, optuna-cmaes-matched, optuna-random, irace)" ;;
   esac
 done
 command -v gnuplot >/dev/null || die "gnuplot is missing: run scripts/install-deps.sh"
@@ -181,8 +183,11 @@ run() {
       -o "$d" --force
     "${peer[@]}" trace "$d" ;;
   optuna-*)
+    local sampler=${t#optuna-} matched=()
+    # optuna-cmaes-matched: x0 the start, cetune's sigma0 and lambda (tuner_peer.py --matched).
+    [ "$sampler" = cmaes-matched ] && sampler=cmaes matched=(--matched)
     "${peer[@]}" optuna --cetune "$cetune" -p "$params" "${pdirs[@]}" -s "$train" \
-      --sampler "${t#optuna-}" --seed "$s" --budget "$evals" --batch "$batch" \
+      --sampler "$sampler" "${matched[@]}" --seed "$s" --budget "$evals" --batch "$batch" \
       ${THREADS:+--threads "$THREADS"} -o "$d" ;;
   irace)
     "${peer[@]}" space -p "$params" -o "$d/space"

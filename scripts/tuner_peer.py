@@ -131,14 +131,42 @@ def corpus_options(ap):
 
 # ---------------------------------------------------------------- optuna
 
-def suggest(trial, space):
+def is_log(g):
+    return g.get("scale") == "log" or g.get("log") is True
+
+
+def to_unit(g, v):
+    """A float or int value as a share of its gene's range (log scale: of
+    the log range), the coordinates cetune's CMA-ES searches in."""
+    lo, hi, v = float(g["min"]), float(g["max"]), float(v)
+    if hi <= lo:
+        return 0.5
+    if is_log(g):
+        return (math.log(v) - math.log(lo)) / (math.log(hi) - math.log(lo))
+    return (v - lo) / (hi - lo)
+
+
+def from_unit(g, u):
+    lo, hi = float(g["min"]), float(g["max"])
+    v = math.exp(math.log(lo) + u * (math.log(hi) - math.log(lo))) if is_log(g) \
+        else lo + u * (hi - lo)
+    v = min(max(v, lo), hi)
+    return int(round(v)) if g["type"] == "int" else v
+
+
+def suggest(trial, space, unit=False):
+    """A configuration from the trial.  unit: float and int genes are asked
+    for in [0, 1] (a share of their range) and mapped back, so that a
+    sampler's one step size means the same share of every range."""
     cfg = {}
     for g in space.genes:
         if not space.is_active(g, cfg):
             continue
         n, t = g["name"], g["type"]
-        log = g.get("scale") == "log" or g.get("log") is True
-        if t == "float":
+        log = is_log(g)
+        if unit and t in ("float", "int"):
+            cfg[n] = from_unit(g, trial.suggest_float(n, 0.0, 1.0))
+        elif t == "float":
             cfg[n] = trial.suggest_float(n, g["min"], g["max"], log=log)
         elif t == "int":
             cfg[n] = trial.suggest_int(n, g["min"], g["max"], log=log)
@@ -158,6 +186,9 @@ def cmd_optuna(argv):
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--budget", type=int, required=True, help="distinct configurations")
     ap.add_argument("--batch", type=int, default=20, help="configurations per evaluate call")
+    ap.add_argument("--matched", action="store_true",
+                    help="cmaes with cetune's settings: x0 the first seed, sigma0 0.1 of every "
+                    "range, population and batch lambda = 4 + floor(3 ln genes)")
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args(argv)
     import warnings
@@ -173,15 +204,31 @@ def cmd_optuna(argv):
         sampler = optuna.samplers.TPESampler(seed=a.seed, multivariate=True, group=conditional,
                                              warn_independent_sampling=False)
     elif a.sampler == "cmaes":
-        # One generation per batch, so that no asked configuration is wasted;
-        # enum, bool and conditional genes fall back to random sampling.
+        # Float and int genes reach the sampler as shares of their ranges
+        # (suggest(unit=True)).  Optuna 3.1's CmaEsSampler sets sigma0 to a
+        # sixth of the *narrowest* range: on score, near_sides (1..2) made it
+        # 0.33 for weights spanning 10 and fallback_words spanning 200, and
+        # seeds 1 and 3 never got back above the start in 800 evaluations.
+        # Optuna 3.2 rescales every range to [0, 1] itself (optuna#4443);
+        # this does the same on 3.1.  One generation per batch, so that no
+        # asked configuration is wasted; enum, bool and conditional genes
+        # fall back to random sampling.
+        kw = {}
+        if a.matched:
+            num = [g for g in space.genes if g["type"] in ("float", "int") and "when" not in g]
+            kw = {"x0": {g["name"]: to_unit(g, space.seeds[0][g["name"]]) for g in num},
+                  "sigma0": 0.1}
+            a.batch = 4 + int(3 * math.log(len(space.genes)))
         sampler = optuna.samplers.CmaEsSampler(seed=a.seed, popsize=a.batch,
-                                               warn_independent_sampling=False)
+                                               warn_independent_sampling=False, **kw)
     else:
         sampler = optuna.samplers.RandomSampler(seed=a.seed)
     study = optuna.create_study(direction="maximize", sampler=sampler)
+    unit = a.sampler == "cmaes"
     for s in space.seeds:
-        study.enqueue_trial(s)
+        study.enqueue_trial({n: to_unit(space.by_name[n], v)
+                             if unit and space.by_name[n]["type"] in ("float", "int") else v
+                             for n, v in s.items()})
     seen = {}          # configuration -> fitness: a repeat costs nothing, as in cetune
     trace = []         # (evaluations, best so far)
     best = None        # (fitness, configuration)
@@ -191,10 +238,15 @@ def cmd_optuna(argv):
             sys.exit(f"tuner_peer: {a.sampler} proposed only {len(seen)} distinct "
                      f"configurations in {asked} trials")
         trials, new = [], []
-        while len(trials) < a.batch and len(seen) + len(new) < a.budget and asked <= 20 * a.budget:
+        # The seeds are told first, on their own: a sampler that has no
+        # finished trial samples every gene independently (Optuna's relative
+        # search space is that of the finished trials), so a first batch of
+        # seeds and asked trials together would be the seeds and random ones.
+        size = len(space.seeds) if asked == 0 else a.batch
+        while len(trials) < size and len(seen) + len(new) < a.budget and asked <= 20 * a.budget:
             t = study.ask()
             asked += 1
-            cfg = suggest(t, space)
+            cfg = suggest(t, space, unit)
             if space.is_forbidden(cfg):
                 study.tell(t, state=optuna.trial.TrialState.FAIL)
                 continue

@@ -28,7 +28,7 @@ tail -30 "$TMP/log"
 read -r -a strategies <<<"$("$CETUNE" evolve --help | sed -n 's/.*--strategy \([a-z|]*\).*/\1/p' |
   head -1 | tr '|' ' ')"
 [ ${#strategies[@]} -gt 0 ] || strategies=(ga)
-tuners=(optuna-tpe optuna-cmaes optuna-random irace)
+tuners=(optuna-tpe optuna-cmaes optuna-cmaes-matched optuna-random irace)
 for s in "${strategies[@]}"; do tuners+=("cetune-$s"); done
 for p in density:40 accb-bbc:20; do
   prob=${p%:*} budget=${p#*:}
