@@ -33,6 +33,9 @@ CET_BEGIN_DECL
 
 struct cet_warc;
 
+/* The default size limit of a page: the document model's (CET_MAX_PAGE_BYTES). */
+#define CET_WARC_MAX_PAGE (64u << 20)
+
 /* What a record is, for the reader's caller: a page to extract, or why not. */
 enum cet_warc_kind {
     CET_WARC_PAGE = 0,  /* an HTML response (2xx) or resource: body holds the page */
@@ -72,7 +75,7 @@ struct cet_warc_record {
 };
 
 /* Opens the WARC file at path.  max_bytes bounds a page's decoded size
- * (0: CET_MAX_PAGE_BYTES); a larger page is CET_WARC_TOO_LARGE.  Returns
+ * (0: CET_WARC_MAX_PAGE); a larger page is CET_WARC_TOO_LARGE.  Returns
  * 0, or -1 with "PATH: reason" in err. */
 int cet_warc_open(struct cet_warc **out, const char *path, size_t max_bytes,
                   struct cet_error *err);
@@ -96,6 +99,10 @@ int cet_warc_seek(struct cet_warc *w, uint64_t offset, uint64_t skip, struct cet
 
 /* 1 when path names a WARC file: it ends in .warc or .warc.gz. */
 int cet_warc_path(const char *path);
+
+/* The host of an absolute URI ("scheme://[user@]host[:port]/..."), lowercase,
+ * without a final dot, into host[size]: 0, or -1 when uri has none. */
+int cet_warc_host(const char *uri, char *host, size_t size);
 
 CET_END_DECL
 

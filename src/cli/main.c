@@ -21,7 +21,7 @@
 
 const struct cli_command *const cli_commands[] = {
     &cli_evolve, &cli_evaluate, &cli_extract, &cli_serve, &cli_label, &cli_sample, &cli_report,
-    &cli_list, NULL,
+    &cli_list, &cli_routes, NULL,
 };
 
 static void usage(FILE *f)

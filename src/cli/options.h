@@ -76,7 +76,7 @@ struct cli_command {
 
 /* The commands, each defined with its options in cmd_NAME.c. */
 extern const struct cli_command cli_evolve, cli_evaluate, cli_extract, cli_serve, cli_label,
-    cli_sample, cli_report, cli_list;
+    cli_sample, cli_report, cli_list, cli_routes;
 /* Every command, NULL-terminated (main.c). */
 extern const struct cli_command *const cli_commands[];
 

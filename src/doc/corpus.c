@@ -4,6 +4,7 @@
  * unusable document with a reason instead of failing. */
 #include "cetune/corpus.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,8 @@
 #include <omp.h>
 
 #include "cetune/buf.h"
+#include "cetune/warc.h"
+#include "parse.h"
 #include "util/array.h"
 
 static char *join(const char *a, const char *b)
@@ -285,8 +288,127 @@ done:
     return rc;
 }
 
+/* A WARC's pages as documents (docs/warc.md, "Crawls as corpora"): one
+ * package per host, named after it; a page is NNNNNN-LAST, its ordinal
+ * among the file's pages (so names sort in record order and never collide)
+ * and the last segment of its URL's path; html_path is PATH#OFFSET (or
+ * PATH#OFFSET+SKIP in a file gzipped whole), which cet_entry_read_page
+ * reads back.  No gold: a crawl is tuned with a pseudo-gold. */
+static int scan_warc(struct cet_entries *e, const char *path, struct cet_error *err)
+{
+    struct cet_warc *w;
+    if (cet_warc_open(&w, path, 0, err))
+        return -1;
+    struct cet_warc_record r;
+    struct cet_error ignored;
+    size_t pages = 0;
+    int got, rc = 0;
+    while (!rc && (got = cet_warc_next(w, &r, &ignored)) != 0) {
+        char host[256], name[96], ref[64];
+        if (got < 0 || r.kind != CET_WARC_PAGE || cet_warc_host(r.target_uri, host, sizeof host))
+            continue;
+        /* The path's last segment, in characters safe in a file name. */
+        const char *u = strstr(r.target_uri, "://") + 3;
+        u += strcspn(u, "/?#");
+        size_t n = strcspn(u, "?#");
+        while (n && u[n - 1] == '/')
+            n--;
+        const char *seg = u;
+        for (size_t i = 0; i < n; i++)
+            if (u[i] == '/')
+                seg = u + i + 1;
+        size_t k = (size_t)snprintf(name, sizeof name, "%06zu-", ++pages);
+        for (const char *c = seg; c < u + n && k + 1 < 64; c++)
+            name[k++] = isalnum((unsigned char)*c) || *c == '.' || *c == '-' || *c == '_' ? *c
+                                                                                         : '_';
+        if (seg == u + n)
+            k += (size_t)snprintf(name + k, sizeof name - k, "index");
+        name[k] = 0;
+        if (r.skip)
+            snprintf(ref, sizeof ref, "#%llu+%llu", (unsigned long long)r.offset,
+                     (unsigned long long)r.skip);
+        else
+            snprintf(ref, sizeof ref, "#%llu", (unsigned long long)r.offset);
+        struct cet_entry *x = push(e);
+        if (!x) {
+            rc = cet_fail(err, "out of memory");
+            break;
+        }
+        x->package = strdup(host);
+        x->name = strdup(name);
+        struct cet_buf hp = {0};
+        if (cet_buf_printf(&hp, "%s%s", path, ref))
+            cet_buf_free(&hp);
+        x->html_path = hp.p;
+        x->gold_missing = 1;
+        if (!x->package || !x->name || !x->html_path)
+            rc = cet_fail(err, "out of memory");
+    }
+    cet_warc_close(w);
+    if (!rc && !pages)
+        rc = cet_fail(err, "%s: no HTML pages in this WARC", path);
+    return rc;
+}
+
+/* PATH#OFFSET[+SKIP] of a WARC entry: the file (allocated) and where the
+ * record is; 0 when html_path is a plain file. */
+static int warc_ref(const char *html_path, char **file, uint64_t *offset, uint64_t *skip)
+{
+    const char *hash = strrchr(html_path, '#');
+    if (!hash || hash == html_path)
+        return 0;
+    char *end;
+    unsigned long long off = strtoull(hash + 1, &end, 10), sk = 0;
+    if (end == hash + 1 || (*end && *end != '+'))
+        return 0;
+    if (*end == '+') {
+        const char *s = end + 1;
+        sk = strtoull(s, &end, 10);
+        if (end == s || *end)
+            return 0;
+    }
+    if (!(*file = strndup(html_path, (size_t)(hash - html_path))))
+        return -1;
+    if (!cet_warc_path(*file)) {
+        free(*file);
+        *file = NULL;
+        return 0;
+    }
+    *offset = off;
+    *skip = sk;
+    return 1;
+}
+
+/* The page of a WARC entry into html and its HTTP charset into charset. */
+static int read_warc_page(struct cet_buf *html, char charset[40], const char *file,
+                          uint64_t offset, uint64_t skip, size_t limit, struct cet_error *err)
+{
+    struct cet_warc *w;
+    struct cet_warc_record r;
+    struct cet_error werr;
+    int rc = -1;
+    if (cet_warc_open(&w, file, limit, &werr))
+        return cet_fail(err, "cannot read page: %s", werr.msg);
+    int got = cet_warc_seek(w, offset, skip, &werr) ? -1 : cet_warc_next(w, &r, &werr);
+    if (got < 0)
+        cet_fail(err, "cannot read page: %s", werr.msg);
+    else if (got == 0 || r.kind != CET_WARC_PAGE)
+        cet_fail(err, "cannot read page: %s: no page at offset %llu (the file changed?)", file,
+                 (unsigned long long)offset);
+    else if (html->len = 0, cet_buf_add(html, r.body, r.len))
+        cet_fail(err, "out of memory");
+    else {
+        snprintf(charset, 40, "%s", r.charset && cet_charset_known(r.charset) ? r.charset : "");
+        rc = 0;
+    }
+    cet_warc_close(w);
+    return rc;
+}
+
 static int scan_dir(struct cet_entries *e, const char *dir, struct cet_error *err)
 {
+    if (is_file(dir) && cet_warc_path(dir))
+        return scan_warc(e, dir, err);
     enum cet_layout layout;
     if (cet_corpus_layout(dir, &layout, err))
         return -1;
@@ -395,18 +517,37 @@ static int read_gold(const struct cet_entry *e, char **gold, size_t *gold_len,
     return rc;
 }
 
-int cet_entry_read_page(struct cet_buf *html, const struct cet_entry *e, struct cet_error *err)
+/* The page and, for a WARC's, the charset HTTP declared ("" for none). */
+static int read_page(struct cet_buf *html, char charset[40], const struct cet_entry *e,
+                     struct cet_error *err)
 {
     struct cet_error ferr;
     /* One byte over the model's own limit, so that the parser says the page
      * is too large; a caller's smaller limit is the reader's. */
     size_t limit = e->max_bytes && e->max_bytes <= CET_MAX_PAGE_BYTES ? e->max_bytes
                                                                       : CET_MAX_PAGE_BYTES + 1;
+    char *file = NULL;
+    uint64_t offset, skip;
+    charset[0] = 0;
+    int warc = warc_ref(e->html_path, &file, &offset, &skip);
+    if (warc < 0)
+        return cet_fail(err, "out of memory");
+    if (warc) {
+        int rc = read_warc_page(html, charset, file, offset, skip, limit, err);
+        free(file);
+        return rc;
+    }
     if (cet_read_file(html, e->html_path, limit, &ferr))
         return cet_fail(err, "cannot read page: %s", ferr.msg);
     if (e->cleaneval)
         strip_text_wrapper(html);
     return 0;
+}
+
+int cet_entry_read_page(struct cet_buf *html, const struct cet_entry *e, struct cet_error *err)
+{
+    char charset[40];
+    return read_page(html, charset, e, err);
 }
 
 int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned flags,
@@ -421,11 +562,13 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned fla
         cet_fail(err, "no gold standard");
         goto done;
     }
-    if (cet_entry_read_page(&html, e, err))
+    char charset[40];
+    if (read_page(&html, charset, e, err))
         goto done;
     if (!(flags & CET_LOAD_PAGE_ONLY) && read_gold(e, &gold, &gold_len, err))
         goto done;
-    if (cet_doc_parse(out, html.p, html.len, gold, gold_len, err))
+    if (cet_doc_parse_declared(out, html.p, html.len, charset[0] ? charset : NULL, gold,
+                               gold_len, err))
         goto done;
     struct cet_doc *d = *out;
     for (size_t j = 0; j < e->nunscored && !(flags & CET_LOAD_PAGE_ONLY); j++) {

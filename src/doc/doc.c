@@ -17,6 +17,7 @@
 #include "cetune/clock.h"
 #include "cetune/text.h"
 #include "mark.h"
+#include "parse.h"
 #include "util/array.h"
 
 struct builder {
@@ -901,6 +902,13 @@ int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char
                   size_t gold_len, struct cet_error *err)
 {
     return parse(out, html, len, NULL, 0, gold, gold_len, 0, NULL, err);
+}
+
+int cet_doc_parse_declared(struct cet_doc **out, const char *html, size_t len,
+                           const char *charset, const char *gold, size_t gold_len,
+                           struct cet_error *err)
+{
+    return parse(out, html, len, charset, 0, gold, gold_len, 0, NULL, err);
 }
 
 int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,

@@ -21,7 +21,6 @@
 #include <zlib.h>
 
 #include "cetune/buf.h"
-#include "cetune/doc.h"
 #include "cetune/warc.h"
 
 #define BLOCK (1u << 16)
@@ -73,6 +72,42 @@ int cet_warc_path(const char *path)
     size_t n = strlen(path);
     return (n > 5 && !strcmp(path + n - 5, ".warc")) ||
            (n > 8 && !strcmp(path + n - 8, ".warc.gz"));
+}
+
+int cet_warc_host(const char *uri, char *host, size_t size)
+{
+    const char *p = strstr(uri, "://");
+    if (!p || p == uri)
+        return -1;
+    p += 3;
+    size_t n = strcspn(p, "/?#");
+    const char *at = memchr(p, '@', n);
+    if (at) {
+        n -= (size_t)(at + 1 - p);
+        p = at + 1;
+    }
+    size_t k = 0;
+    if (*p == '[') { /* an IPv6 literal, kept with its brackets */
+        const char *close = memchr(p, ']', n);
+        if (!close)
+            return -1;
+        k = (size_t)(close + 1 - p);
+    } else {
+        while (k < n && p[k] != ':')
+            k++;
+    }
+    while (k && p[k - 1] == '.')
+        k--;
+    if (!k || k >= size)
+        return -1;
+    for (size_t i = 0; i < k; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c <= ' ' || c == '\\' || c == '"' || c == '<' || c == '>' || c == '%')
+            return -1;
+        host[i] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    host[k] = 0;
+    return 0;
 }
 
 /* ---- bytes ---- */
@@ -915,7 +950,7 @@ int cet_warc_next(struct cet_warc *w, struct cet_warc_record *rec, struct cet_er
 static int start(struct cet_warc *w, const char *name, size_t max_bytes, struct cet_error *err)
 {
     w->name = strdup(name);
-    w->max_bytes = max_bytes ? max_bytes : CET_MAX_PAGE_BYTES;
+    w->max_bytes = max_bytes ? max_bytes : CET_WARC_MAX_PAGE;
     if (!w->name || inflateInit2(&w->zs, 16 + 15) != Z_OK)
         return cet_fail(err, "%s: out of memory", name);
     w->zs_init = 1;

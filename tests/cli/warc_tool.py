@@ -9,6 +9,9 @@
   gen OUT PAGE N BIG K one response record of PAGE N times, plus K image records of
                        BIG bytes each between them, per-record gzip when OUT ends in .gz
   corrupt IN OUT K     copies IN with the deflate data of its K-th gzip member damaged
+  pack OUT HOST=DIR... a crawl of corpus pages: each DIR/NAME.html (sorted) as the
+                       response of http://HOST/NAME.html, hosts interleaved page by page
+                       (per-record gzip when OUT ends in .gz)
   compare JSONL MAP    each JSON line against `cetune extract --format json --url URI
                        FILE` (MAP: lines "URI FILE"); exits 1 on the first difference
 """
@@ -133,6 +136,28 @@ def gen(out, page, n, big, k):
                             ("Content-Type", "application/http; msgtype=response")], image_block))
 
 
+def pack(out, pairs):
+    sites = []
+    for pair in pairs:
+        host, d = pair.split("=", 1)
+        sites.append((host, sorted(f for f in os.listdir(d) if f.endswith(".html")), d))
+    compress = out.endswith(".gz")
+    with open(out, "wb") as f:
+        for i in range(max(len(names) for _, names, _ in sites)):
+            for host, names, d in sites:
+                if i >= len(names):
+                    continue
+                with open(os.path.join(d, names[i]), "rb") as page:
+                    body = page.read()
+                block = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+                rec = record([("WARC-Type", "response"),
+                              ("WARC-Target-URI", "http://%s/%s" % (host, names[i])),
+                              ("WARC-Date", "2026-11-28T00:00:00Z"),
+                              ("WARC-Record-ID", "<urn:uuid:%s-%d>" % (host, i)),
+                              ("Content-Type", "application/http; msgtype=response")], block)
+                f.write(gzip.compress(rec, 6) if compress else rec)
+
+
 def corrupt(src, dst, k):
     data = bytearray(open(src, "rb").read())
     for i, (start, end, _) in enumerate(members(bytes(data))):
@@ -173,6 +198,8 @@ if __name__ == "__main__":
         gen(args[0], args[1], int(args[2]), int(args[3]), int(args[4]))
     elif cmd == "corrupt":
         corrupt(args[0], args[1], int(args[2]))
+    elif cmd == "pack":
+        pack(args[0], args[1:])
     elif cmd == "compare":
         compare(args[0], args[1], args[2])
     else:

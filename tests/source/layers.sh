@@ -2,9 +2,9 @@
 # The floors of docs/internals.md ("Architecture"): each folder of src/ uses
 # only the folders below it, and src/util is used by all:
 #
-#   util <- doc <- extract <- page <- space <- eval <- ga <- run <- mpi <- cli
-#                                \-- serve (doc, extract, page, eval) -----^
-#                 doc <- warc (WARC input) ----------------------------------^
+#   util <- warc <- doc <- extract <- page <- space <- eval <- ga <- run <- mpi <- cli
+#                                        \-- serve (doc, extract, page, eval) -----^
+# (warc: WARC files, which corpora read as page sources)
 #
 # An include of "cetune/X.h" counts as a use of the folder that implements
 # X.h (OWNER below: a new public header needs a row), "DIR/Y.h" as a use of
@@ -15,16 +15,15 @@
 set -euo pipefail
 cd "${1:?usage: layers.sh SOURCE_DIR}"
 
-CHAIN=(util doc extract page space eval ga run mpi cli)
+CHAIN=(util warc doc extract page space eval ga run mpi cli)
 declare -A BELOW
 below=""
 for f in "${CHAIN[@]}"; do
   BELOW[$f]="$below"
   below="$below $f"
 done
-BELOW[serve]="util doc extract page eval" # eval: label aligns gold as the metric does
-BELOW[warc]="util doc"
-BELOW[cli]="${BELOW[cli]} serve warc"
+BELOW[serve]="util warc doc extract page eval" # eval: label aligns gold as the metric does
+BELOW[cli]="${BELOW[cli]} serve"
 
 declare -A OWNER=(
   [common]=util [error]=util [buf]=util [clock]=util [datadir]=util [version]=util
