@@ -88,12 +88,13 @@
  * Switches follow the threshold.  drop_headline never keeps the
  * headline: whether it belongs to the text is the gold's convention
  * (schema.org articleBody, and so the scrapinghub benchmark, leaves it out;
- * big5 and portals keep it).  fallback_words: when fewer words are kept, a
- * second candidate, Readability's main subtree without hidden and all-link
- * blocks, replaces the extraction if it has more words (trafilatura falls
- * back to readability and jusText the same way); with fallback_margin > 0
- * the second candidate is instead the page's own best blocks, the threshold
- * lowered to the best block's score minus the margin.  near and near_sides:
+ * big5 and portals keep it).  fallback_words and fallback_share: when fewer
+ * words are kept (or fewer than that share of the page's), the fallback
+ * chain of fallback.c replaces the extraction by a second candidate
+ * (Readability's main subtree without hidden and all-link blocks, or with
+ * fallback_margin > 0 the page's own best blocks, the threshold lowered to
+ * the best block's score minus the margin), then, with fallback_region > 0,
+ * by the best contiguous region of blocks.  near and near_sides:
  * jusText's context rule for the blocks scoring just below t (classify()).
  *
  * Everything above depends on the page only, so prepare() computes it once
@@ -108,6 +109,7 @@
 
 #include "cetune/extractor.h"
 #include "ccb.h"
+#include "fallback.h"
 #include "sw.h"
 
 #define CCB_RADIUS 128    /* accb's best tuned r */
@@ -137,6 +139,8 @@ enum {
     P_NEAR,          /* width of the band below t decided by the context (0: none) */
     P_NEAR_SIDES,    /* kept neighbours a block in the band needs: 1 or 2 */
     P_FALLBACK_MARGIN, /* second candidate: the best score minus this (0: Readability's) */
+    P_FALLBACK_SHARE,  /* fewer than this share of the page's words kept: the chain runs too */
+    P_FALLBACK_REGION, /* the chain's best contiguous region: above best minus this (0: off) */
     NGRADED = F_CLASS_POS,
     NFLAGS = F_KIND_P - F_CLASS_POS,
 };
@@ -828,6 +832,43 @@ static uint64_t classify(const struct score_prep *sp, const float *score, double
     return words;
 }
 
+/* classify() at another threshold, for the fallback chain. */
+struct reclassify {
+    const struct score_prep *sp;
+    const float *score;
+    double near, t;
+    int sides;
+};
+
+static uint64_t reclassify(void *ctx, double t, uint8_t *keep)
+{
+    const struct reclassify *r = ctx;
+    if (t >= r->t) /* the chain only lowers the threshold */
+        return 0;
+    return classify(r->sp, r->score, t, r->near, r->sides, keep);
+}
+
+/* The fallback chain on this page's blocks (only when it runs, so the
+ * common path pays nothing for it). */
+static int run_fallback(const struct score_prep *sp, const float *score, float best,
+                        const struct cet_fallback_opts *fo, double near, int sides, double t,
+                        uint64_t kept, uint64_t page_words, uint8_t *keep, struct cet_sel *sel)
+{
+    uint32_t nb = sp->nblocks;
+    uint32_t *words = cet_sel_buf(sel, 2, ((size_t)nb + 1) * (sizeof *words + 2));
+    if (!words)
+        return -1;
+    uint8_t *second = (uint8_t *)(words + nb), *scratch = second + nb;
+    for (uint32_t b = 0; b < nb; b++) {
+        words[b] = sp->feat[b].words;
+        second[b] = (uint8_t)in_second(&sp->feat[b]);
+    }
+    struct cet_fallback_blocks fb = {nb, words, score, second};
+    struct reclassify rc = {sp, score, near, t, sides};
+    cet_fallback_run(fo, &fb, best, kept, page_words, keep, scratch, reclassify, &rc);
+    return 0;
+}
+
 static int score_run(const struct cet_doc *doc, const void *prep, const double *p,
                      struct cet_sel *sel)
 {
@@ -853,27 +894,16 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
         if (f->words && score[b] > best)
             best = score[b];
     }
-    double near = p[P_NEAR], margin = p[P_FALLBACK_MARGIN];
+    double near = p[P_NEAR];
     int sides = (int)lrint(p[P_NEAR_SIDES]);
     uint64_t kept = classify(sp, score, p[P_T], near, sides, keep);
-    /* Too little kept: a second candidate replaces it when it has more
-     * words (trafilatura falls back to readability and jusText the same
-     * way).  With fallback_margin > 0 it is the page's own best blocks, the
-     * threshold lowered to the best score minus the margin (a page whose
-     * article scores low everywhere: a language without stop words, text
-     * loose in a <div>); else Readability's main subtree without its
-     * all-link blocks. */
-    if (kept < p[P_FALLBACK] && margin > 0) {
-        if (best - margin < p[P_T])
-            classify(sp, score, best - margin, near, sides, keep);
-    } else if (kept < p[P_FALLBACK]) {
-        uint64_t second = 0;
-        for (uint32_t b = 0; b < sp->nblocks; b++)
-            second += in_second(&sp->feat[b]) ? sp->feat[b].words : 0;
-        if (second > kept)
-            for (uint32_t b = 0; b < sp->nblocks; b++)
-                keep[b] = in_second(&sp->feat[b]);
-    }
+    /* Too little kept (empty, or tiny against the page's text): the
+     * fallback chain (fallback.c). */
+    struct cet_fallback_opts fo = {p[P_FALLBACK], p[P_FALLBACK_SHARE], p[P_FALLBACK_MARGIN],
+                                   p[P_FALLBACK_REGION]};
+    if (cet_fallback_needed(&fo, kept, doc->nwords) &&
+        run_fallback(sp, score, best, &fo, near, sides, p[P_T], kept, doc->nwords, keep, sel))
+        return -1;
     if (p[P_DROP_HEADLINE] >= 0.5)
         for (uint32_t b = 0; b < sp->nblocks; b++)
             if (sp->feat[b].flags & FLAG(F_HEADLINE))
@@ -957,9 +987,15 @@ static const struct cet_param score_params[] = {
     {"fallback_margin", CET_P_FLOAT, 0, 0, 5.0, NULL,
      "the fallback's second candidate: the blocks scoring at least the best block's score minus "
      "this (0: Readability's main subtree)"},
+    {"fallback_share", CET_P_FLOAT, 0, 0, 0.5, NULL,
+     "the fallback chain also runs when fewer than this share of the page's words are kept "
+     "(0: only fallback_words)"},
+    {"fallback_region", CET_P_FLOAT, 0, 0, 5.0, NULL,
+     "the chain's last step: the contiguous run of blocks with the most words scoring above the "
+     "best block's score minus this (0: off)"},
 };
 
-_Static_assert(sizeof score_params / sizeof score_params[0] == P_FALLBACK_MARGIN + 1,
+_Static_assert(sizeof score_params / sizeof score_params[0] == P_FALLBACK_REGION + 1,
                "one weight per feature, the threshold, then the switches");
 
 const struct cet_extractor cet_extractor_score = {

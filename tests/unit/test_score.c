@@ -349,6 +349,37 @@ static void test_score__fallback_margin(void)
               LONG1 "\n" LONG2);
 }
 
+/* The fallback chain (fallback.c): fallback_share runs it when fewer than
+ * that share of the page's 29 words are kept; its last step, the best
+ * contiguous region, keeps the run of blocks with the largest sum of words x
+ * (score - (best - fallback_region)), bridging a short block between two
+ * paragraphs (2 x 0.03 above the floor at 0.206) but not a block below the
+ * floor. */
+static void test_score__fallback_chain(void)
+{
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=5", "fallback_share=0", "fallback_margin=0.1"), "");
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=5", "fallback_share=0.2", "fallback_margin=0.1"),
+              LONG1 "\n" LONG2);
+    /* 24 of 29 words kept: enough for a share of 0.5, so no region. */
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=5", "fallback_share=0.5", "fallback_margin=0.1",
+                      "fallback_region=0.35"),
+              LONG1 "\n" LONG2);
+    /* Too little for 0.9: the region replaces the second candidate. */
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=5", "fallback_share=0.9", "fallback_margin=0.1",
+                      "fallback_region=0.35"),
+              LONG1 "\nDivers waited.\n" LONG2 "\nRead more");
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=5", "fallback_share=0.9", "fallback_margin=0.1",
+                      "fallback_region=0.3"),
+              LONG1 "\nDivers waited.\n" LONG2);
+    /* fallback_words counts the same way: 24 words are fewer than 25. */
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=5", "fallback_words=25", "fallback_margin=0.1",
+                      "fallback_region=0.3"),
+              LONG1 "\nDivers waited.\n" LONG2);
+    /* Never a smaller extraction: enough kept, the chain does not run. */
+    CHECK_STR(KEEP_IN(context, "w_words=1", "t=0.5", "fallback_words=1", "fallback_region=5"),
+              LONG1 "\n" LONG2);
+}
+
 /* outside_body: on a page that marks its article body with at least 50
  * words, every block outside it has the feature; a smaller mark sets
  * nothing. */
@@ -388,6 +419,7 @@ int main(void)
     RUN(test_score__fallback);
     RUN(test_score__near);
     RUN(test_score__fallback_margin);
+    RUN(test_score__fallback_chain);
     RUN(test_score__outside_body);
     TEST_END();
 }
