@@ -416,6 +416,14 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
         fail(b, "elements nested deeper than the limit of 1000000");
         return;
     }
+    /* An element inside <title>: the page lost its </title> (libxml2 reads
+     * tags inside it, a browser would make the rest of the page the title).
+     * The title ends here, its text still hidden; what follows is the page. */
+    if (b->depth && b->doc->nodes[top(b)].tag == CET_TAG_TITLE && b->mdepth &&
+        b->mirror[b->mdepth - 1]) {
+        close_top(b);
+        b->mirror[b->mdepth - 1] = 0;
+    }
     struct cet_doc *d = b->doc;
     size_t nlen = strlen((const char *)name);
     enum cet_tag tag = cet_tag_lookup((const char *)name);

@@ -319,6 +319,8 @@ static void test_doc__broken_prolog_and_head_keep_text(void)
         "<html><body><p>Gale closes the port today.</p></body></html>",
         "<html><head><title>T</title><mbox><table><tr><td><p>Gale closes the port today.</p>"
         "</td></tr></table></head></html>",
+        "<html><head><title>T\n<script>var a = 1;</script><div><p>Gale closes the port today.</p>"
+        "</div></body></html>",
     };
     for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
         struct cet_doc *d = parse(pages[k], NULL);
