@@ -38,7 +38,12 @@ CET_BEGIN_DECL
  * strategy decides which genomes each generation evaluates and learns from
  * their results; the GA object keeps the archive, history, counters, stop
  * rule and racing that all strategies share. */
-enum cet_strategy_kind { CET_STRATEGY_GA, CET_STRATEGY_CMAES, CET_STRATEGY_COUNT };
+enum cet_strategy_kind {
+    CET_STRATEGY_AUTO = -1, /* chosen by the description when options are given (cet_strategy_default) */
+    CET_STRATEGY_GA,
+    CET_STRATEGY_CMAES,
+    CET_STRATEGY_COUNT
+};
 /* Parent selection schemes: indices into cet_selections (select.c). */
 enum cet_select { CET_SELECT_TOURNAMENT, CET_SELECT_TRUNCATION, CET_SELECT_COUNT };
 /* Recombination schemes: indices into cet_crossovers (crossover.c). */
@@ -53,38 +58,97 @@ enum cet_stop {
     CET_STOP_EXHAUSTED,   /* nothing new left to try (tiny search spaces) */
 };
 
-/* Options with their defaults (cet_ga_new). */
+/* The search options.  Each has one row in cet_search_options (src/ga/options.c),
+ * which gives its name, type, default, range, the strategies that read it
+ * and its help: defaults, checks, run.json, checkpoints, the folds'
+ * arguments, `evolve --help` and the man page all come from that table.  A
+ * field's name is the option's name: its key in run.json and checkpoints,
+ * and with '-' for '_' its command-line flag. */
 struct cet_ga_options {
-    size_t pop;             /* individuals per generation (20) */
+    enum cet_strategy_kind strategy; /* the search strategy (by the description: ga or cmaes) */
+    size_t pop;             /* individuals per generation (0: the strategy's own; ga 20) */
     long generations;       /* at most this many, the first is the initial one (50) */
     long patience;          /* stop after this many generations without improvement (5; 0 = never) */
     double epsilon;         /* an improvement must exceed this (1e-4) */
     long max_evals;         /* evaluations budget (0 = none) */
-    double time_limit;      /* seconds (wall clock, from the first generation on; 0 = none) */
+    double time;            /* seconds (wall clock, from the first generation on; 0 = none) */
     size_t elite;           /* best distinct individuals copied unchanged (2) */
     enum cet_select select; /* parent selection (tournament) */
-    enum cet_cross cross;   /* recombination (uniform) */
+    enum cet_cross crossover; /* recombination (uniform) */
     size_t tournament;      /* tournament size (3) */
     double truncation;      /* truncation: the best fraction that may be parents (0.5) */
     double crossover_rate;  /* chance a child is recombined from two parents, else mutated (0.5) */
     double mutation_rate;   /* chance each gene of a mutated child changes (0 = 1/genes) */
-    double sigma;           /* Gaussian mutation spread, fraction of the range (0.1) */
-    int adaptive;           /* widen sigma while the run stagnates (0) */
-    double adapt_factor;    /* sigma times this per stagnant generation, up to 0.5 (1.5) */
+    double mutation_sigma;  /* Gaussian mutation spread, fraction of the range (0.1) */
+    int adaptive;           /* widen mutation_sigma while the run stagnates (0) */
+    double adapt_factor;    /* mutation_sigma times this per stagnant generation, up to 0.5 (1.5) */
     double resolution;      /* float grid, fraction of the range (1e-4; 0 = exact doubles) */
     uint64_t seed;          /* the run seed (1) */
-    struct cet_goal goal;   /* what is optimised (objective.h; zero: mean F1) */
+    struct cet_goal goal;   /* what is optimised: objective, constraint, pareto (objective.h) */
     int race;               /* race new individuals against the incumbent (race.c; 0) */
     size_t race_first;      /* documents before the first test (20) */
     size_t race_block;      /* documents between tests (10) */
     double race_alpha;      /* significance level of each test (0.2) */
     double race_weak;       /* pages where the incumbent's F1 is below this are scored
                                first, before the blocks (0.5; 0: none) */
-    enum cet_strategy_kind strategy; /* the search strategy (ga) */
     double holdout;         /* the share of a run's training documents kept out of the search
                                to choose best.json on (src/run/choose.c; 0.25; 0: best.json is
-                               the best training fitness).  The GA itself ignores it. */
+                               the best training fitness).  The run's, not the search's: the
+                               engine ignores it, and it has no row in cet_search_options. */
 };
+
+/* ---- the search options' table (options.c) ---- */
+
+enum cet_option_type {
+    CET_OPT_SIZE,       /* size_t */
+    CET_OPT_LONG,       /* long */
+    CET_OPT_DOUBLE,     /* double */
+    CET_OPT_SECONDS,    /* double: seconds, or a number with s, m or h */
+    CET_OPT_FLAG,       /* int 0/1: a flag without argument, a JSON boolean */
+    CET_OPT_SEED,       /* uint64_t: a JSON string of digits (doubles cannot hold 2^64) */
+    CET_OPT_ENUM,       /* an enum: one of values */
+    CET_OPT_OBJECTIVE,  /* struct cet_goal's objective */
+    CET_OPT_CONSTRAINT, /* struct cet_goal's constraints: repeatable, a JSON array */
+    CET_OPT_PARETO,     /* struct cet_goal's Pareto objectives: "a,b[,c]", a JSON array */
+};
+enum {
+    CET_OPT_OPEN_MIN = 1, /* min itself is outside the range */
+    CET_OPT_LATER = 2,    /* added after the first checkpoints: when absent it reads as `absent` */
+    CET_OPT_ZERO_OWN = 4, /* 0, outside the range, is the strategy's own choice */
+};
+struct cet_option {
+    const char *name;   /* the field, the run.json and checkpoint key; the flag with '-' */
+    const char *arg;    /* the argument's name in help ("N"); NULL for flags and enums */
+    enum cet_option_type type;
+    size_t off;         /* offsetof in struct cet_ga_options */
+    double def;         /* the default (an enum's index; unused by the goal's rows) */
+    double min, max;    /* the range of numbers */
+    const char *const *values; /* CET_OPT_ENUM: the names, NULL-terminated */
+    unsigned strategies;/* 1 << enum cet_strategy_kind for each strategy that reads it */
+    unsigned flags;     /* CET_OPT_OPEN_MIN, CET_OPT_LATER */
+    double absent;      /* CET_OPT_LATER: the value of a checkpoint without it */
+    const char *old_name; /* its key in checkpoints written before the table, or NULL */
+    const char *def_text; /* the default in words, where the number does not say it */
+    const char *help;   /* one line */
+};
+/* Every search option, ending with a row whose name is NULL. */
+extern const struct cet_option cet_search_options[];
+/* The row called name (its key, or its flag without "--"), or NULL. */
+const struct cet_option *cet_search_option_find(const char *name);
+/* The row's command-line flag, "--" and its name with '-' for '_'. */
+void cet_option_flag(const struct cet_option *row, char *buf, size_t size);
+/* Parses arg (NULL for a flag) as the row's value into the options o,
+ * checked against its range; a constraint is added to those before.
+ * 0, or -1 with err naming the flag and what it expects. */
+int cet_option_parse(const struct cet_option *row, struct cet_ga_options *o, const char *arg,
+                     struct cet_error *err);
+/* The command-line words that set every search option of o to its value
+ * (numbers exact), for cet_option_parse or `cetune evolve`: a flag is
+ * given only when set, a constraint once per constraint, the Pareto
+ * objectives only when there are some, pop only when not 0.  The caller
+ * frees each word and *argv.  0 or -1 (out of memory). */
+int cet_search_options_argv(const struct cet_ga_options *o, char ***argv, size_t *n,
+                            struct cet_error *err);
 
 /* Computes mean F1, precision and recall of k full parameter vectors
  * (k x ex->nparams); returns 0 or -1 with err filled.  Every value must be
@@ -233,6 +297,8 @@ extern const char *const cet_strategy_names[CET_STRATEGY_COUNT + 1];
 enum cet_strategy_kind cet_strategy_default(const struct cet_params_desc *d);
 /* The selection schemes' names, by enum cet_select; NULL-terminated. */
 extern const char *const cet_selection_names[CET_SELECT_COUNT + 1];
+/* The crossover schemes' names, by enum cet_cross; NULL-terminated. */
+extern const char *const cet_crossover_names[CET_CROSS_COUNT + 1];
 
 CET_END_DECL
 

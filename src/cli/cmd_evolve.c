@@ -1,9 +1,10 @@
-/* cetune evolve: tunes an extractor's parameters with the genetic algorithm
+/* cetune evolve: tunes an extractor's parameters with the search engine
  * (src/ga) on a training sample, in a run directory (src/run/run.c says
- * what is written when).  This file keeps the options and starts a new
- * run; evolve_run.c steps it to its end, resumes one and prints its folds
- * (src/run/folds.c runs them), run_print.c prints the progress line and
- * the tables.
+ * what is written when).  This file keeps the options (the search options
+ * are the library's table, cet_search_options) and starts a new run;
+ * evolve_start.c checks what a new run is given, evolve_run.c steps it to
+ * its end, resumes one and prints its folds (src/run/folds.c runs them),
+ * run_print.c prints the progress line and the tables.
  * --validate directories are scanned before evolving, so a typo does not
  * cost a whole run. */
 #include <stddef.h>
@@ -13,9 +14,7 @@
 
 #include <omp.h>
 
-#include "cetune/config.h"
 #include "cetune/run.h"
-#include "cetune/guard.h"
 #include "cli.h"
 #include "evolve.h"
 
@@ -24,7 +23,7 @@ struct args {
     const char *params, *sample, *out, *resume;
     struct cli_list dirs, seed_configs, validate, template_refs;
     long sample_size, threads, top, folds;
-    int by_package, force, select, strategy, no_race, fitness, quiet, no_template_defaults;
+    int by_package, force, no_race, fitness, quiet, no_template_defaults;
     double progress;
     struct cet_ga_options opt;
 };
@@ -35,35 +34,16 @@ static const char *const fitnesses[] = {"gold", "template", NULL};
 static void init(void *p)
 {
     struct args *a = p;
-    cet_ga_default_options(&a->opt);
+    cet_ga_default_options(&a->opt); /* the strategy by the description, its own population */
     a->opt.holdout = -1; /* not given: the default, or none where a holdout cannot work */
-    a->select = (int)a->opt.select;
-    a->strategy = -1; /* by the description (below) */
-    a->opt.pop = 0; /* the strategy's own (below) */
     a->sample_size = -1;
     a->top = 5;
     a->progress = cli_progress_every;
 }
 
-/* --objective, --constraint (repeatable) and --pareto into the goal (objective.h). */
-static int parse_goal(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
-{
-    struct cet_goal *g = field;
-    struct cet_error err;
-    int bad;
-    if (!strcmp(o->name, "objective"))
-        bad = cet_objective_parse(&g->objective, arg, &err);
-    else if (!strcmp(o->name, "pareto"))
-        bad = cet_pareto_parse(g, arg, &err);
-    else if (g->ncons == CET_MAX_CONSTRAINTS)
-        bad = cet_fail(&err, "at most %d constraints", CET_MAX_CONSTRAINTS);
-    else
-        bad = cet_constraint_parse(&g->cons[g->ncons++], arg, &err);
-    return bad ? cli_usage(cmd, "--%s: %s", o->name, err.msg) : 0;
-}
-
-/* The option table (cli.h): one row per option. */
-static const struct cli_opt options[] = {
+/* The option table (cli.h): one row per option; the search options come
+ * from the library's table after the first five rows (evolve_options). */
+static const struct cli_opt own[] = {
     {.name = "params", .letter = 'p', .arg = "PARAMS.json", .type = CLI_STR, .off = ARG(params),
      .flags = CLI_REQ,
      .help = "the parameter description: which parameters evolve, within which ranges"},
@@ -76,65 +56,12 @@ static const struct cli_opt options[] = {
      .help = "train on N documents drawn with --seed, in proportion to the packages"},
     {.name = "by-package", .type = CLI_FLAG, .off = ARG(by_package),
      .help = "with --sample-size, draw the same number of documents per package"},
-    {.name = "strategy", .type = CLI_ENUM, .off = ARG(strategy), .values = cet_strategy_names,
-     .def = "cmaes for 10 or more floats alone, else ga",
-     .help = "the search: the genetic algorithm, or CMA-ES (docs/cmaes.md)"},
-    {.name = "pop", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.pop), .min = 2, .max = 1000000,
-     .def = "20; cmaes: 4 + 3 ln(genes)",
-     .help = "individuals per generation (cmaes: samples per iteration, lambda)"},
-    {.name = "generations", .arg = "N", .type = CLI_LONG, .off = ARG(opt.generations),
-     .max = 100000000, .help = "stop after N generations, the initial one included; 0: no limit"},
-    {.name = "patience", .arg = "N", .type = CLI_LONG, .off = ARG(opt.patience), .max = 100000000,
-     .help = "stop after N generations without an improvement above --epsilon; 0: never"},
-    {.name = "epsilon", .arg = "E", .type = CLI_DOUBLE, .off = ARG(opt.epsilon), .max = 1,
-     .help = "the smallest improvement of the best fitness that counts"},
-    {.name = "max-evals", .arg = "N", .type = CLI_LONG, .off = ARG(opt.max_evals),
-     .max = 1000000000, .help = "stop after exactly N evaluations; 0: no limit"},
-    {.name = "time", .arg = "T[s|m|h]", .type = CLI_FUNC, .off = ARG(opt.time_limit),
-     .parse = cli_parse_seconds, .def = "0",
-     .help = "stop at the first generation that ends after this wall-clock time; 0: no limit"},
-    {.name = "elite", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.elite), .max = 1000000,
-     .help = "the best distinct individuals copied unchanged into the next generation"},
-    {.name = "select", .type = CLI_ENUM, .off = ARG(select), .values = cet_selection_names,
-     .help = "how parents are chosen"},
-    {.name = "tournament", .arg = "K", .type = CLI_SIZE, .off = ARG(opt.tournament),
-     .min = 1, .max = 1000000, .help = "individuals per tournament (--select tournament)"},
-    {.name = "truncation", .arg = "F", .type = CLI_DOUBLE, .off = ARG(opt.truncation), .max = 1,
-     .help = "the best fraction of the population that may be parents (--select truncation)"},
-    {.name = "crossover-rate", .arg = "P", .type = CLI_DOUBLE, .off = ARG(opt.crossover_rate),
-     .max = 1, .help = "chance that a child is recombined from two parents, else mutated"},
-    {.name = "mutation-rate", .arg = "P", .type = CLI_DOUBLE, .off = ARG(opt.mutation_rate),
-     .max = 1, .def = "0, that is 1/(active genes)",
-     .help = "chance that each gene of a mutated child changes; 0: 1/(active genes)"},
-    {.name = "mutation-sigma", .arg = "S", .type = CLI_DOUBLE, .off = ARG(opt.sigma), .max = 1,
-     .help = "spread of the Gaussian mutation, as a fraction of the parameter's range"},
-    {.name = "adaptive", .type = CLI_FLAG, .off = ARG(opt.adaptive),
-     .help = "widen the mutation spread while the run stagnates"},
-    {.name = "adapt-factor", .arg = "F", .type = CLI_DOUBLE, .off = ARG(opt.adapt_factor),
-     .min = 1, .max = 10,
-     .help = "with --adaptive, the spread grows by this factor per stagnant generation, up to 0.5"},
-    {.name = "resolution", .arg = "R", .type = CLI_DOUBLE, .off = ARG(opt.resolution), .max = 0.1,
-     .help = "floats are rounded to this fraction of their range, so that no setting is "
-             "evaluated twice; 0: exact"},
-    {.name = "seed", .arg = "S", .type = CLI_SEED, .off = ARG(opt.seed),
-     .help = "the run seed: the same seed gives the same results for any --threads"},
+    /* Here the search options of the library's table (cet_search_options). */
+    {.name = "no-race", .type = CLI_FLAG, .off = ARG(no_race),
+     .help = "evaluate every individual on every document"},
     {.name = "seed-config", .arg = "FILE", .type = CLI_LIST, .off = ARG(seed_configs),
      .flags = CLI_MANY, .help = "a configuration (e.g. a best.json) added to generation 0; "
                                 "repeatable"},
-    {.name = "objective", .arg = "f1|precision|recall|fbeta:B|macro-f1", .type = CLI_FUNC,
-     .off = ARG(opt.goal), .parse = parse_goal, .def = "f1",
-     .help = "what the run maximises: mean F1, precision or recall over the documents, mean "
-             "F-beta, or F1 averaged per package then over packages (also macro-precision, "
-             "macro-recall)"},
-    {.name = "constraint", .arg = "MEASURE>=X", .type = CLI_FUNC, .off = ARG(opt.goal),
-     .parse = parse_goal, .flags = CLI_MANY, .def = "none",
-     .help = "precision, recall, f1 (means over documents), macro-precision, macro-recall, "
-             "macro-f1 (over packages) or words (mean extracted words) >= or <= a bound; "
-             "feasible settings rank first; repeatable"},
-    {.name = "pareto", .arg = "OBJ,OBJ[,OBJ]", .type = CLI_FUNC, .off = ARG(opt.goal),
-     .parse = parse_goal, .def = "none",
-     .help = "search the trade-off between two or three objectives with NSGA-II: pareto.csv, "
-             "pareto/K.json"},
     {.name = "folds", .arg = "K", .type = CLI_LONG, .off = ARG(folds), .min = 2, .max = 100,
      .def = "none", .help = "first run the GA on K-1 of K folds of the training documents, K "
                             "times, and print how much it gains on the held-out fold"},
@@ -165,21 +92,6 @@ static const struct cli_opt options[] = {
     {.name = "validate", .arg = "CORPUS", .type = CLI_LIST, .off = ARG(validate),
      .flags = CLI_MANY, .help = "when the run ends, score the best individuals and the defaults "
                                 "on this corpus into validation.csv; repeatable"},
-    {.name = "race", .type = CLI_FLAG, .off = ARG(opt.race),
-     .help = "race new individuals against the best on blocks of documents and stop those "
-             "significantly worse (docs/racing.md)"},
-    {.name = "no-race", .type = CLI_FLAG, .off = ARG(no_race),
-     .help = "evaluate every individual on every document"},
-    {.name = "race-first", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.race_first), .min = 1,
-     .max = 100000000, .help = "with --race, documents before the first test"},
-    {.name = "race-block", .arg = "N", .type = CLI_SIZE, .off = ARG(opt.race_block), .min = 1,
-     .max = 100000000, .help = "with --race, documents between tests"},
-    {.name = "race-alpha", .arg = "A", .type = CLI_DOUBLE, .off = ARG(opt.race_alpha),
-     .min = 1e-9, .max = 0.5,
-     .help = "with --race, the significance level of each test"},
-    {.name = "race-weak", .arg = "F", .type = CLI_DOUBLE, .off = ARG(opt.race_weak), .min = 0,
-     .max = 1,
-     .help = "with --race, score pages where the best's F1 is below F first (0: none)"},
     {.name = "output", .letter = 'o', .arg = "runs/NAME", .type = CLI_STR, .off = ARG(out),
      .def = "runs/EXTRACTOR-DATE-TIME", .help = "the run directory"},
     {.name = "force", .type = CLI_FLAG, .off = ARG(force),
@@ -188,73 +100,31 @@ static const struct cli_opt options[] = {
      .forms = 2, .help = "continue the interrupted run in runs/NAME, exactly as if it had not stopped"},
     {0}};
 
+/* own's rows up to -s/--sample-size/--by-package, the search options, then
+ * the rest of own. */
+static const struct cli_opt *evolve_options(void)
+{
+    static struct cli_opt rows[128];
+    static size_t n;
+    if (n)
+        return rows;
+    size_t k = 0, split = 5;
+    while (own[k].name && k < split)
+        rows[n++] = own[k++];
+    n += cli_search_rows(rows + n, sizeof rows / sizeof *rows - n - 32, ARG(opt));
+    while (own[k].name && n + 1 < sizeof rows / sizeof *rows)
+        rows[n++] = own[k++];
+    return rows;
+}
+
 static int cmd_evolve(int argc, char **argv);
 const struct cli_command cli_evolve = {
-    .name = "evolve", .run = cmd_evolve, .opts = options, .size = sizeof(struct args),
+    .name = "evolve", .run = cmd_evolve, .table = evolve_options, .size = sizeof(struct args),
     .init = init, .summary = "tune an extractor's parameters with the genetic algorithm",
     .about = "Evolves the parameters that PARAMS.json describes on the training documents and "
              "writes the run\ndirectory: run.json, generations.csv, individuals.csv, top.json, "
              "best.json, sample.txt,\ncheckpoint.json.  Ctrl-C keeps the last complete "
              "generation; --resume finishes the run."};
-
-/* Adds --seed-config individuals; their non-evolved parameters are ignored
- * (with a warning when they differ from the fixed values). */
-static int add_seed_configs(struct cet_run *run, const struct cli_list *files)
-{
-    const struct cet_extractor *ex = cet_ga_desc(cet_run_ga(run))->ex;
-    for (size_t i = 0; i < files->n; i++) {
-        struct cet_error err;
-        uint8_t *ignored = NULL;
-        int rc = cli_readable(files->v[i]);
-        if (rc)
-            return rc;
-        if (cet_run_add_seed_config(run, files->v[i], &ignored, &err)) {
-            cli_error("%s", err.msg);
-            return CLI_USAGE;
-        }
-        for (size_t k = 0; k < ex->nparams; k++)
-            if (ignored[k])
-                cli_warn("%s: %s is not evolved; the run keeps it at its fixed value",
-                         files->v[i], ex->params[k].name);
-        free(ignored);
-    }
-    return 0;
-}
-
-/* --folds K needs a document per fold: checked on the corpora's listing and
- * the sample before the run directory is made (loading may still skip
- * documents, which the folds then report). */
-static int check_folds(const struct args *a)
-{
-    struct cet_entries e = {0};
-    struct cet_error err;
-    char **names = NULL;
-    size_t n = 0;
-    if (!a->folds)
-        return 0;
-    if (cet_corpus_scan(&e, a->dirs.v, a->dirs.n, &err)) {
-        cli_error("%s", err.msg);
-        return CLI_RUNTIME;
-    }
-    n = e.n;
-    cet_entries_free(&e);
-    if (a->sample) {
-        int rc = cli_readable(a->sample);
-        if (rc)
-            return rc;
-        if (cet_sample_read(&names, &n, a->sample, &err)) {
-            cli_error("%s", err.msg);
-            return CLI_RUNTIME;
-        }
-        cet_sample_free(names, n);
-    }
-    if (a->sample_size >= 0 && (size_t)a->sample_size < n)
-        n = (size_t)a->sample_size;
-    if ((size_t)a->folds > n)
-        return cli_usage("evolve", "--folds %ld needs at least %ld training documents (one per "
-                                   "fold); there are %zu", a->folds, a->folds, n);
-    return 0;
-}
 
 /* Checks the options, the description, the seeds and the validation corpora
  * (only scanned: they are loaded when the run ends). */
@@ -271,8 +141,6 @@ static int new_run(struct cet_run **run, const struct args *a)
         return cli_usage("evolve", "-s FILE and --sample-size N exclude each other");
     if (a->by_package && a->sample_size < 0)
         return cli_usage("evolve", "--by-package shapes a drawn sample: it needs --sample-size N");
-    if (a->opt.goal.npareto && a->opt.goal.objective.m != CET_MEASURE_F1)
-        return cli_usage("evolve", "--pareto searches its own objectives; leave out --objective");
     int rc = cli_readable(a->params);
     if (rc)
         return rc;
@@ -286,40 +154,10 @@ static int new_run(struct cet_run **run, const struct args *a)
         cli_error("--validate: %s", err.msg);
         return CLI_RUNTIME;
     }
-    rc = add_seed_configs(*run, &a->seed_configs);
+    rc = evolve_seed_configs(*run, &a->seed_configs);
     if (!rc && cet_run_check(*run, &err))
         rc = cli_usage("evolve", "%s", err.msg);
-    return rc ? rc : check_folds(a);
-}
-
-/* The run directory is never inside a training or validation corpus and
- * holds none of their files (cetune/guard.h). */
-static int guard_run_dir(const struct args *a, const char *dir)
-{
-    struct cet_guard *g;
-    struct cet_error err;
-    int rc = cli_guard_new(&g, a->dirs.v, a->dirs.n);
-    if (!rc && cet_guard_corpora(g, a->validate.v, a->validate.n, &err)) {
-        cli_error("%s", err.msg);
-        rc = CLI_RUNTIME;
-    }
-    if (!rc)
-        rc = cli_guard_check(g, "-o", dir, 1);
-    cet_guard_free(g);
-    return rc;
-}
-
-/* The strategy for the description at path (cet_strategy_default); the GA
- * when it does not load (cet_run_new then says why). */
-static enum cet_strategy_kind default_strategy(const char *path)
-{
-    struct cet_params_desc d;
-    struct cet_error err;
-    if (cet_params_load(&d, path, NULL, &err))
-        return CET_STRATEGY_GA;
-    enum cet_strategy_kind k = cet_strategy_default(&d);
-    cet_params_free(&d);
-    return k;
+    return rc ? rc : evolve_check_folds(a->folds, &a->dirs, a->sample, a->sample_size);
 }
 
 static int cmd_evolve(int argc, char **argv)
@@ -336,24 +174,8 @@ static int cmd_evolve(int argc, char **argv)
         goto done;
     cli_quiet = a.quiet;
     cli_progress_every = a.progress;
-    a.opt.select = (enum cet_select)a.select;
-    /* The description's kind decides, unless racing or a Pareto search
-     * asks for the GA. */
-    if (a.strategy < 0 && a.params && !a.resume && !a.opt.race && !a.opt.goal.npareto)
-        a.strategy = (int)default_strategy(a.params);
-    a.opt.strategy = a.strategy < 0 ? CET_STRATEGY_GA : (enum cet_strategy_kind)a.strategy;
-    if (!a.opt.pop && a.opt.strategy == CET_STRATEGY_GA) {
-        struct cet_ga_options def;
-        cet_ga_default_options(&def);
-        a.opt.pop = def.pop;
-    }
     if (a.no_race)
         a.opt.race = 0;
-    if (a.opt.race && !cet_goal_is_default(&a.opt.goal)) {
-        rc = cli_usage("evolve", "--race works with the default objective (mean F1) only, not "
-                                 "with --objective, --constraint or --pareto");
-        goto done;
-    }
     if (a.fitness && a.folds) {
         rc = cli_usage("evolve", "--fitness template does not work with --folds yet: each fold "
                                  "would need the pseudo-gold of its own pages");
@@ -384,7 +206,7 @@ static int cmd_evolve(int argc, char **argv)
     rc = CLI_RUNTIME;
     if (!(dir = cet_run_dir_name(run, a.out)))
         goto oom;
-    if ((rc = guard_run_dir(&a, dir)))
+    if ((rc = evolve_guard_dir(&a.dirs, &a.validate, dir)))
         goto done;
     rc = CLI_RUNTIME;
     /* The directory is the run's from now on (an unwritable -o fails at
@@ -413,7 +235,8 @@ static int cmd_evolve(int argc, char **argv)
         goto oom;
     size_t ndocs = corpus.ndocs;
     if (a.folds && cet_run_fold_args(&folds, &nfold, a.params, a.dirs.v, a.dirs.n,
-                                     a.seed_configs.v, a.seed_configs.n, &a.opt, a.top, &err)) {
+                                     a.seed_configs.v, a.seed_configs.n,
+                                     cet_ga_opts(cet_run_ga(run)), a.top, &err)) {
         cli_error("%s", err.msg);
         goto done;
     }

@@ -25,4 +25,17 @@ int evolve_resume(const char *dir, const char *command, int threads);
  * Returns 0 or an exit status (128 + signal when interrupted). */
 int evolve_folds(struct cet_run *run);
 
+/* Adds the --seed-config files to the run's first generation, warning of
+ * their parameters the run does not evolve (evolve_start.c).  0 or an exit
+ * status. */
+int evolve_seed_configs(struct cet_run *run, const struct cli_list *files);
+/* --folds K needs a training document per fold: checked on the corpora's
+ * listing and the sample before the run directory is made.  0 or an exit
+ * status. */
+int evolve_check_folds(long folds, const struct cli_list *dirs, const char *sample,
+                       long sample_size);
+/* The run directory dir is inside no training or validation corpus and
+ * holds none of their files (cetune/guard.h).  0 or an exit status. */
+int evolve_guard_dir(const struct cli_list *dirs, const struct cli_list *validate, const char *dir);
+
 #endif

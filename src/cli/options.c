@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cetune/ga.h"
 #include "msgs.h"
 #include "options.h"
 #include "util/array.h"
@@ -33,6 +34,12 @@ static void arg_name(const struct cli_opt *o, char *buf, size_t size)
     }
     for (size_t k = 0; o->values[k] && n < size; k++)
         n += (size_t)snprintf(buf + n, size - n, "%s%s", k ? "|" : "", o->values[k]);
+}
+
+/* The command's rows: its table, or the one it builds at first use. */
+static const struct cli_opt *opts_of(const struct cli_command *cmd)
+{
+    return cmd->table ? cmd->table() : cmd->opts;
 }
 
 static const struct cli_command *find_command(const char *name)
@@ -74,7 +81,7 @@ static void put_word(FILE *f, const char *w, size_t *col, size_t indent, size_t 
 static void print_usage(const struct cli_command *cmd, FILE *f, const char *prefix, size_t width)
 {
     unsigned forms = 1;
-    for (const struct cli_opt *o = cmd->opts; o && o->name; o++)
+    for (const struct cli_opt *o = opts_of(cmd); o && o->name; o++)
         forms |= o->forms;
     for (unsigned form = 1; form <= forms; form <<= 1) {
         if (!(forms & form))
@@ -85,7 +92,7 @@ static void print_usage(const struct cli_command *cmd, FILE *f, const char *pref
         fputs(head, f);
         size_t col = strlen(head), indent = col + 1;
         for (int pass = form == 1; pass < 2; pass++)
-        for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
+        for (const struct cli_opt *o = opts_of(cmd); o && o->name; o++) {
             if (!((o->forms ? o->forms : 1) & form) || (!pass && !(o->flags & CLI_REQ)) ||
                 (pass && form != 1 && o->flags & CLI_REQ))
                 continue;
@@ -220,7 +227,7 @@ void cli_print_help(const struct cli_command *cmd, FILE *f)
         print_paragraph(f, cmd->about, 100);
     }
     fprintf(f, "\noptions:\n");
-    for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
+    for (const struct cli_opt *o = opts_of(cmd); o && o->name; o++) {
         char head[300], def[256] = "", help[1024];
         option_head(o, head, sizeof head);
         if (defaults)
@@ -294,7 +301,7 @@ void cli_print_man(FILE *f)
             roff(f, cmd->about);
             fputc('\n', f);
         }
-        for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
+        for (const struct cli_opt *o = opts_of(cmd); o && o->name; o++) {
             char a[256], def[256] = "";
             arg_name(o, a, sizeof a);
             fprintf(f, ".TP\n");
@@ -416,7 +423,8 @@ static int store(const char *cmd, const struct cli_opt *o, void *args, const cha
 int cli_parse(const struct cli_command *cmd, void *args, int argc, char **argv)
 {
     size_t n = 0;
-    while (cmd->opts && cmd->opts[n].name)
+    const struct cli_opt *opts = opts_of(cmd);
+    while (opts && opts[n].name)
         n++;
     struct option *longopts = calloc(n + 2, sizeof *longopts);
     unsigned char *given = calloc(n + 1, 1);
@@ -435,7 +443,7 @@ int cli_parse(const struct cli_command *cmd, void *args, int argc, char **argv)
     size_t k = 0;
     shortopts[k++] = ':';
     for (size_t i = 0; i < n; i++) {
-        const struct cli_opt *o = &cmd->opts[i];
+        const struct cli_opt *o = &opts[i];
         int has_arg = o->type != CLI_FLAG;
         longopts[i] = (struct option){o->name, has_arg ? required_argument : no_argument, NULL,
                                       o->letter ? o->letter : 256 + (int)i};
@@ -462,33 +470,33 @@ int cli_parse(const struct cli_command *cmd, void *args, int argc, char **argv)
         }
         size_t i = opt >= 256 ? (size_t)opt - 256 : n;
         for (size_t r = 0; opt < 256 && r < n; r++)
-            if (cmd->opts[r].letter == opt)
+            if (opts[r].letter == opt)
                 i = r;
         if (opt == '?' || i >= n) {
             rc = cli_usage(cmd->name, "unknown option '%s'", argv[optind - 1]);
             goto done;
         }
         given[i] = 1;
-        if ((rc = store(cmd->name, &cmd->opts[i], args, optarg)))
+        if ((rc = store(cmd->name, &opts[i], args, optarg)))
             goto done;
     }
     /* An option only of the second form (evolve --resume) admits only
      * second-form options beside it. */
     for (size_t i = 0; i < n; i++) {
-        const struct cli_opt *o = &cmd->opts[i];
+        const struct cli_opt *o = &opts[i];
         if (!given[i] || o->forms != 2)
             continue;
         for (size_t j = 0; j < n; j++)
-            if (given[j] && !(cmd->opts[j].forms & 2)) {
+            if (given[j] && !(opts[j].forms & 2)) {
                 char allowed[512] = "";
                 size_t len = 0;
                 for (size_t m = 0; m < n; m++)
-                    if ((cmd->opts[m].forms & 2) && m != i && len < sizeof allowed)
+                    if ((opts[m].forms & 2) && m != i && len < sizeof allowed)
                         len += (size_t)snprintf(allowed + len, sizeof allowed - len, "%s--%s",
-                                                len ? ", " : "", cmd->opts[m].name);
+                                                len ? ", " : "", opts[m].name);
                 rc = cli_usage(cmd->name, "--%s continues with its own settings: only %s may "
                                           "be given with it, not --%s", o->name, allowed,
-                               cmd->opts[j].name);
+                               opts[j].name);
                 goto done;
             }
     }
@@ -528,4 +536,59 @@ void cli_list_free(struct cli_list *l)
 {
     free(l->v);
     memset(l, 0, sizeof *l);
+}
+
+/* ---- the search options of the library's table (cetune/ga.h) ---- */
+
+/* Parses a search option's argument with its row (cet_option_parse). */
+static int parse_search(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
+{
+    const struct cet_option *row = cet_search_option_find(o->name);
+    struct cet_error err;
+    if (cet_option_parse(row, (struct cet_ga_options *)(void *)((char *)field - row->off), arg,
+                         &err))
+        return cli_usage(cmd, "%s", err.msg);
+    return 0;
+}
+
+/* A copy of s that lives as long as the program (the rows are built once). */
+static const char *keep(const char *s)
+{
+    char *c = strdup(s);
+    return c ? c : "";
+}
+
+size_t cli_search_rows(struct cli_opt *out, size_t room, size_t off)
+{
+    size_t n = 0;
+    for (const struct cet_option *r = cet_search_options; r->name && n < room; r++, n++) {
+        char flag[64], text[1024];
+        cet_option_flag(r, flag, sizeof flag);
+        struct cli_opt *o = &out[n];
+        *o = (struct cli_opt){.name = keep(flag + 2), .arg = r->arg, .off = off + r->off,
+                              .type = r->type == CET_OPT_FLAG ? CLI_FLAG : CLI_FUNC,
+                              .parse = parse_search, .def = r->def_text,
+                              .flags = r->type == CET_OPT_CONSTRAINT ? CLI_MANY : 0u};
+        if (r->type == CET_OPT_ENUM) {
+            size_t len = 0;
+            for (size_t k = 0; r->values[k] && len < sizeof text; k++)
+                len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", k ? "|" : "",
+                                        r->values[k]);
+            o->arg = keep(text);
+            if (!o->def)
+                o->def = r->values[(int)r->def];
+        } else if (!o->def && r->type != CET_OPT_FLAG) {
+            snprintf(text, sizeof text, "%g", r->def);
+            o->def = keep(text);
+        }
+        /* Which strategies read it, when not all. */
+        const char *only = NULL;
+        for (int k = 0; k < CET_STRATEGY_COUNT; k++)
+            if (r->strategies == 1u << k)
+                only = cet_strategy_names[k];
+        snprintf(text, sizeof text, "%s%s%s%s", r->help, only ? " (" : "", only ? only : "",
+                 only ? " only)" : "");
+        o->help = keep(text);
+    }
+    return n;
 }

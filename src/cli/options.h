@@ -70,6 +70,9 @@ struct cli_command {
     const char *operands;      /* after the options in the usage line; NULL: none allowed */
     const char *about;         /* paragraphs for --help and the man page, or NULL */
     const struct cli_opt *opts;/* ends with a row without name */
+    /* Instead of opts: builds the rows at first use (evolve's come from the
+     * library's table of search options, cli_search_rows). */
+    const struct cli_opt *(*table)(void);
     size_t size;               /* sizeof the argument struct */
     void (*init)(void *args);  /* its defaults beyond zero, or NULL */
 };
@@ -79,6 +82,12 @@ extern const struct cli_command cli_evolve, cli_evaluate, cli_extract, cli_serve
     cli_sample, cli_report, cli_list, cli_routes;
 /* Every command, NULL-terminated (main.c). */
 extern const struct cli_command *const cli_commands[];
+
+/* Rows for the library's search options (cet_search_options, cetune/ga.h),
+ * their struct cet_ga_options at off in the command's argument struct: at
+ * most room of them into out; returns how many.  Each parses with its row
+ * (cet_option_parse) and shows its default and the strategies that read it. */
+size_t cli_search_rows(struct cli_opt *out, size_t room, size_t off);
 
 /* Fills args (zeroed, then cmd->init) from argv by cmd's table.  Returns 0
  * with optind at the first operand, CLI_DONE after printing --help, or

@@ -56,8 +56,8 @@ void cli_progress_print(struct cli_progress *p, const struct cet_ga *ga)
         double per_gen = st.elapsed / (double)(st.gen + 1), t = -1;
         if (o->generations > 0)
             t = per_gen * (double)(o->generations - st.gen - 1);
-        if (o->time_limit > 0 && (t < 0 || o->time_limit - st.elapsed < t))
-            t = fmax(0, o->time_limit - st.elapsed);
+        if (o->time > 0 && (t < 0 || o->time - st.elapsed < t))
+            t = fmax(0, o->time - st.elapsed);
         long l = (long)(t + 0.5);
         if (t >= 0 && l >= 3600)
             snprintf(left, sizeof left, "%ld:%02ld:%02ld", l / 3600, l / 60 % 60, l % 60);

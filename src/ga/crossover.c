@@ -14,7 +14,6 @@
  * from the one, the default when neither), so an inactive gene never
  * passes on and costs no draw. */
 #include <math.h>
-#include <string.h>
 
 #include "cetune/ga.h"
 #include "ga_internal.h"
@@ -52,11 +51,4 @@ void cet_crossover(const struct cet_params_desc *d, double resolution, gsl_rng *
 const struct cet_crossover cet_crossovers[CET_CROSS_COUNT] = {
     [CET_CROSS_UNIFORM] = {"uniform", "crossover_rate", cet_crossover},
 };
-
-int cet_crossover_find(const char *name)
-{
-    for (int i = 0; i < CET_CROSS_COUNT; i++)
-        if (!strcmp(cet_crossovers[i].name, name))
-            return i;
-    return -1;
-}
+const char *const cet_crossover_names[CET_CROSS_COUNT + 1] = {[CET_CROSS_UNIFORM] = "uniform"};

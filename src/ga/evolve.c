@@ -23,20 +23,23 @@
 #include "cetune/clock.h"
 #include "cetune/ga.h"
 #include "ga_internal.h"
+#include "options.h"
 #include "strategy.h"
 #include "util/array.h"
 
 enum { CHUNK = 16 };
 
-void cet_ga_default_options(struct cet_ga_options *o)
+/* Options as given, with what the description decides filled in: the
+ * strategy (CET_STRATEGY_AUTO: cet_strategy_default, but racing and Pareto
+ * searches are the GA's) and the GA's own population (0: 20). */
+static void resolve(struct cet_ga *ga)
 {
-    *o = (struct cet_ga_options){
-        .pop = 20, .generations = 50, .patience = 5, .epsilon = 1e-4, .max_evals = 0,
-        .time_limit = 0, .elite = 2, .select = CET_SELECT_TOURNAMENT, .tournament = 3,
-        .truncation = 0.5, .crossover_rate = 0.5, .mutation_rate = 0, .sigma = 0.1,
-        .adaptive = 0, .adapt_factor = 1.5, .resolution = 1e-4, .seed = 1, .race = 0,
-        .race_first = 20, .race_block = 10, .race_alpha = 0.2, .race_weak = 0.5,
-        .holdout = 0.25};
+    struct cet_ga_options *o = &ga->opt;
+    if (o->strategy == CET_STRATEGY_AUTO)
+        o->strategy = o->race || o->goal.npareto ? CET_STRATEGY_GA
+                                                 : cet_strategy_default(ga->desc);
+    if (o->strategy == CET_STRATEGY_GA && !o->pop)
+        o->pop = 20;
 }
 
 int cet_ga_new(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err)
@@ -47,6 +50,7 @@ int cet_ga_new(struct cet_ga **out, const struct cet_params_desc *desc, struct c
         return cet_fail(err, "out of memory");
     cet_ga_default_options(&ga->opt);
     ga->desc = desc;
+    resolve(ga);
     ga->ngenes = desc->ngenes;
     ga->nfull = desc->ex->nparams;
     ga->gen = -1;
@@ -64,6 +68,7 @@ int cet_ga_new(struct cet_ga **out, const struct cet_params_desc *desc, struct c
 void cet_ga_set_options(struct cet_ga *ga, const struct cet_ga_options *o)
 {
     ga->opt = *o;
+    resolve(ga);
 }
 
 void cet_ga_set_ndocs(struct cet_ga *ga, size_t ndocs)
@@ -153,10 +158,10 @@ int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err
 int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
 {
     const struct cet_ga_options *o = &ga->opt;
-    if ((unsigned)o->select >= CET_SELECT_COUNT || (unsigned)o->cross >= CET_CROSS_COUNT)
-        return cet_fail(err, "unknown selection or crossover scheme");
     if ((unsigned)o->strategy >= CET_STRATEGY_COUNT)
         return cet_fail(err, "unknown search strategy");
+    if (cet_search_options_check(o, err))
+        return -1;
     if (!cet_strategies[o->strategy].create)
         return cet_fail(err, "the search strategy %s is not built yet",
                         cet_strategies[o->strategy].name);
@@ -167,6 +172,12 @@ int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
     if (o->strategy == CET_STRATEGY_CMAES && o->goal.npareto)
         return cet_fail(err, "--pareto works with --strategy ga only: CMA-ES learns from one "
                              "ranking, a Pareto front has none");
+    /* Racing's test compares mean F1 per document. */
+    if (o->race && !cet_goal_is_default(&o->goal))
+        return cet_fail(err, "--race works with the default objective (mean F1) only, not with "
+                             "--objective, --constraint or --pareto");
+    if (o->goal.npareto && o->goal.objective.m != CET_MEASURE_F1)
+        return cet_fail(err, "--pareto searches its own objectives; leave out --objective");
     /* CMA-ES sizes a population of 0 itself (strategy_cmaes.c). */
     int own_pop = o->strategy == CET_STRATEGY_CMAES && o->pop == 0;
     if (o->pop < 2 && !own_pop)
@@ -177,27 +188,9 @@ int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
     if (ga->nseeds > o->pop && !own_pop)
         return cet_fail(err, "%zu seed individuals do not fit in a population of %zu",
                         ga->nseeds, o->pop);
-    if (o->tournament < 1)
-        return cet_fail(err, "the tournament size must be at least 1");
-    if (!(o->truncation > 0 && o->truncation <= 1))
-        return cet_fail(err, "the truncation fraction must be in (0, 1]");
-    if (!(o->crossover_rate >= 0 && o->crossover_rate <= 1))
-        return cet_fail(err, "the crossover rate must be in [0, 1]");
-    if (!(o->mutation_rate >= 0 && o->mutation_rate <= 1))
-        return cet_fail(err, "the mutation rate must be in [0, 1]");
-    if (!(o->sigma > 0 && o->sigma <= 1))
-        return cet_fail(err, "the mutation sigma must be in (0, 1]");
-    if (!(o->adapt_factor >= 1 && o->adapt_factor <= 10))
-        return cet_fail(err, "the adaptation factor must be in [1, 10]");
-    if (!(o->resolution >= 0 && o->resolution <= 0.1))
-        return cet_fail(err, "the resolution must be in [0, 0.1]");
-    if (!(o->epsilon >= 0))
-        return cet_fail(err, "epsilon must not be negative");
-    if (o->generations < 0 || o->patience < 0 || o->max_evals < 0 || !(o->time_limit >= 0))
-        return cet_fail(err, "limits must not be negative");
     if (!(o->holdout >= 0 && o->holdout <= 0.5))
         return cet_fail(err, "the holdout share must be in [0, 0.5]");
-    if (!o->generations && !o->patience && !o->max_evals && !o->time_limit)
+    if (!o->generations && !o->patience && !o->max_evals && !o->time)
         return cet_fail(err, "without a limit on generations, stagnation, evaluations or time "
                              "the run would never stop");
     return 0;

@@ -33,10 +33,6 @@ struct cet_crossover {
                   const double *a, const double *b, double *child);
 };
 extern const struct cet_crossover cet_crossovers[CET_CROSS_COUNT];
-/* The index of the selection or crossover scheme called name, or -1
- * (checkpoints name them). */
-int cet_selection_find(const char *name);
-int cet_crossover_find(const char *name);
 
 /* Picks a parent among n individuals ranked best first (rank 0 is best) and
  * returns its rank. */
@@ -61,7 +57,7 @@ void cet_repair(const struct cet_params_desc *d, double resolution, gsl_rng *rng
                 double *g);
 
 /* The mutation spread after `stagnant` generations without improvement:
- * o->sigma, times o->adapt_factor per stagnant generation when o->adaptive,
+ * o->mutation_sigma, times o->adapt_factor per stagnant generation when o->adaptive,
  * up to half the range (stop.c). */
 double cet_sigma_adapted(const struct cet_ga_options *o, long stagnant);
 

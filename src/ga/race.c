@@ -57,10 +57,6 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
                              "another objective, constraints or a Pareto search");
     if (!nd)
         return cet_fail(err, "racing needs the number of training documents");
-    if (!ga->opt.race_first || !ga->opt.race_block)
-        return cet_fail(err, "the first block and the block size must be at least 1 document");
-    if (!(ga->opt.race_alpha > 0 && ga->opt.race_alpha < 1))
-        return cet_fail(err, "the racing significance level must be in (0, 1)");
     struct cet_race *R = ga->race;
     if (!R && !(R = ga->race = calloc(1, sizeof *R)))
         return cet_fail(err, "out of memory");
@@ -74,8 +70,6 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
         R->ndocs = nd;
         R->has_incumbent = 0;
     }
-    if (!(ga->opt.race_weak >= 0 && ga->opt.race_weak <= 1))
-        return cet_fail(err, "the racing weak-page threshold must be in [0, 1]");
     size_t P = ga->opt.pop;
     if (!R->pos)
         R->pos = calloc(nd, sizeof *R->pos);

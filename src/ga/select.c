@@ -7,7 +7,6 @@
  *   (Gottron 2008, section 4): a uniform pick among the best `fraction` of the
  *   population (at least two individuals, so crossover has a choice). */
 #include <math.h>
-#include <string.h>
 
 #include "cetune/ga.h"
 #include "ga_internal.h"
@@ -51,11 +50,3 @@ const char *const cet_selection_names[CET_SELECT_COUNT + 1] = {
     [CET_SELECT_TOURNAMENT] = "tournament",
     [CET_SELECT_TRUNCATION] = "truncation",
 };
-
-int cet_selection_find(const char *name)
-{
-    for (int i = 0; i < CET_SELECT_COUNT; i++)
-        if (!strcmp(cet_selections[i].name, name))
-            return i;
-    return -1;
-}

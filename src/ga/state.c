@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "ga_internal.h"
+#include "options.h"
 #include "state.h"
 #include "strategy.h"
 
@@ -70,56 +71,11 @@ static cJSON *exact_array(const double *v, size_t n, int *bad)
     return a;
 }
 
-/* The goal's members of the options (objective.h); absent from older runs. */
-static void goal_json(cJSON *j, const struct cet_goal *g, int *bad)
-{
-    char name[64];
-    cet_objective_name(&g->objective, name, sizeof name);
-    JSON_OK(cJSON_AddStringToObject(j, "objective", name));
-    cJSON *c = cJSON_AddArrayToObject(j, "constraints");
-    JSON_OK(c);
-    for (size_t k = 0; c && k < g->ncons; k++) {
-        cet_constraint_name(&g->cons[k], name, sizeof name);
-        JSON_OK(cJSON_AddItemToArray(c, cJSON_CreateString(name)));
-    }
-    cJSON *p = cJSON_AddArrayToObject(j, "pareto");
-    JSON_OK(p);
-    for (size_t k = 0; p && k < g->npareto; k++) {
-        cet_objective_name(&g->pareto[k], name, sizeof name);
-        JSON_OK(cJSON_AddItemToArray(p, cJSON_CreateString(name)));
-    }
-}
-
+/* The search options (options.c's table) and the run's holdout. */
 static cJSON *options_json(const struct cet_ga_options *o, int *bad)
 {
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
     cJSON *j = cJSON_CreateObject();
-    JSON_OK(cJSON_AddStringToObject(j, "strategy", cet_strategy_names[o->strategy]));
-    JSON_OK(cJSON_AddNumberToObject(j, "pop", (double)o->pop));
-    JSON_OK(cJSON_AddNumberToObject(j, "generations", (double)o->generations));
-    JSON_OK(cJSON_AddNumberToObject(j, "patience", (double)o->patience));
-    JSON_OK(cJSON_AddItemToObject(j, "epsilon", cet_json_exact(o->epsilon)));
-    JSON_OK(cJSON_AddNumberToObject(j, "max_evals", (double)o->max_evals));
-    JSON_OK(cJSON_AddItemToObject(j, "time", cet_json_exact(o->time_limit)));
-    JSON_OK(cJSON_AddNumberToObject(j, "elite", (double)o->elite));
-    JSON_OK(cJSON_AddStringToObject(j, "select", cet_selections[o->select].name));
-    JSON_OK(cJSON_AddStringToObject(j, "crossover", cet_crossovers[o->cross].name));
-    JSON_OK(cJSON_AddNumberToObject(j, "tournament", (double)o->tournament));
-    JSON_OK(cJSON_AddItemToObject(j, "truncation", cet_json_exact(o->truncation)));
-    JSON_OK(cJSON_AddItemToObject(j, "crossover_rate", cet_json_exact(o->crossover_rate)));
-    JSON_OK(cJSON_AddItemToObject(j, "mutation_rate", cet_json_exact(o->mutation_rate)));
-    JSON_OK(cJSON_AddItemToObject(j, "sigma", cet_json_exact(o->sigma)));
-    JSON_OK(cJSON_AddBoolToObject(j, "adaptive", o->adaptive));
-    JSON_OK(cJSON_AddItemToObject(j, "adapt_factor", cet_json_exact(o->adapt_factor)));
-    JSON_OK(cJSON_AddItemToObject(j, "resolution", cet_json_exact(o->resolution)));
-    JSON_OK(cJSON_AddStringToObject(j, "seed", seed));
-    goal_json(j, &o->goal, bad);
-    JSON_OK(cJSON_AddBoolToObject(j, "race", o->race));
-    JSON_OK(cJSON_AddNumberToObject(j, "race_first", (double)o->race_first));
-    JSON_OK(cJSON_AddNumberToObject(j, "race_block", (double)o->race_block));
-    JSON_OK(cJSON_AddItemToObject(j, "race_alpha", cet_json_exact(o->race_alpha)));
-    JSON_OK(cJSON_AddItemToObject(j, "race_weak", cet_json_exact(o->race_weak)));
+    JSON_OK(j && !cet_search_options_json(j, o));
     JSON_OK(cJSON_AddItemToObject(j, "holdout", cet_json_exact(o->holdout)));
     return j;
 }
@@ -276,72 +232,19 @@ int cet_ga_save(struct cet_ga *ga, cJSON *j, struct cet_error *err)
 
 /* ---- reading ---- */
 
-static int read_goal(struct cet_json_reader *r, const cJSON *o, struct cet_goal *g)
-{
-    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(o, "objective");
-    const cJSON *cons = cJSON_GetObjectItemCaseSensitive(o, "constraints");
-    const cJSON *par = cJSON_GetObjectItemCaseSensitive(o, "pareto");
-    *g = (struct cet_goal){0};
-    if (cJSON_IsString(obj) && cet_objective_parse(&g->objective, obj->valuestring, r->err))
-        goto bad;
-    for (const cJSON *x = cJSON_IsArray(cons) ? cons->child : NULL; x; x = x->next, g->ncons++)
-        if (g->ncons == CET_MAX_CONSTRAINTS || !cJSON_IsString(x) ||
-            cet_constraint_parse(&g->cons[g->ncons], x->valuestring, r->err))
-            goto bad;
-    for (const cJSON *x = cJSON_IsArray(par) ? par->child : NULL; x; x = x->next, g->npareto++)
-        if (g->npareto == CET_MAX_PARETO || !cJSON_IsString(x) ||
-            cet_objective_parse(&g->pareto[g->npareto], x->valuestring, r->err))
-            goto bad;
-    return 0;
-bad:
-    return cet_jr_fail(r, o, "a bad objective, constraint or Pareto objective");
-}
-
 static int read_options(struct cet_json_reader *r, const cJSON *o, struct cet_ga_options *opt)
 {
-    opt->pop = (size_t)cet_jr_whole(r, o, "pop", 2, 1e6);
-    opt->generations = (long)cet_jr_whole(r, o, "generations", 0, 1e8);
-    opt->patience = (long)cet_jr_whole(r, o, "patience", 0, 1e8);
-    opt->epsilon = cet_jr_within(r, o, "epsilon", 0, 1);
-    opt->max_evals = (long)cet_jr_whole(r, o, "max_evals", 0, 1e9);
-    opt->time_limit = cet_jr_within(r, o, "time", 0, 1e9);
-    opt->elite = (size_t)cet_jr_whole(r, o, "elite", 0, 1e6);
-    const char *sel = cet_jr_str(r, o, "select");
-    int si = cet_selection_find(sel);
-    const cJSON *cr = cJSON_GetObjectItemCaseSensitive(o, "crossover"); /* older: none */
-    int ci = cr ? (cJSON_IsString(cr) ? cet_crossover_find(cr->valuestring) : -1)
-                : CET_CROSS_UNIFORM;
-    if (!r->failed && (si < 0 || ci < 0))
-        return cet_jr_fail(r, si < 0 ? cJSON_GetObjectItemCaseSensitive(o, "select") : cr,
-                           "unknown %s scheme", si < 0 ? "selection" : "crossover");
-    opt->select = (enum cet_select)(si < 0 ? 0 : si);
-    opt->cross = (enum cet_cross)(ci < 0 ? 0 : ci);
-    opt->tournament = (size_t)cet_jr_whole(r, o, "tournament", 1, 1e6);
-    opt->truncation = cet_jr_within(r, o, "truncation", 0, 1);
-    opt->crossover_rate = cet_jr_within(r, o, "crossover_rate", 0, 1);
-    opt->mutation_rate = cet_jr_within(r, o, "mutation_rate", 0, 1);
-    opt->sigma = cet_jr_within(r, o, "sigma", 0, 1);
-    const cJSON *ad = cet_jr_member(r, o, "adaptive", cJSON_True);
-    opt->adaptive = ad && cJSON_IsTrue(ad);
-    opt->adapt_factor = cet_jr_within(r, o, "adapt_factor", 1, 10);
-    opt->resolution = cet_jr_within(r, o, "resolution", 0, 0.1);
-    opt->seed = strtoull(cet_jr_str(r, o, "seed"), NULL, 10);
-    /* Checkpoints from before racing have no "race": those runs were not raced. */
-    opt->race = 0;
-    if (cJSON_GetObjectItemCaseSensitive(o, "race")) {
-        const cJSON *race = cet_jr_member(r, o, "race", cJSON_True);
-        opt->race = race && cJSON_IsTrue(race);
-    }
-    opt->race_first = (size_t)cet_jr_opt_num(r, o, "race_first", (double)opt->race_first);
-    opt->race_block = (size_t)cet_jr_opt_num(r, o, "race_block", (double)opt->race_block);
-    opt->race_alpha = cet_jr_opt_num(r, o, "race_alpha", opt->race_alpha);
-    /* Checkpoints from before weak pages have no "race_weak": none. */
-    opt->race_weak = cet_jr_opt_num(r, o, "race_weak", 0);
+    if (r->failed || cet_search_options_read(r, o, opt))
+        return -1;
+    /* A restored run has a population: the strategy sized it. */
+    if (opt->pop < 2)
+        return cet_jr_fail(r, cJSON_GetObjectItemCaseSensitive(o, "pop"),
+                           "\"pop\" must be at least 2");
     /* Checkpoints from before the holdout have none: best.json was the best in training. */
     opt->holdout = cJSON_GetObjectItemCaseSensitive(o, "holdout")
                        ? cet_jr_within(r, o, "holdout", 0, 0.5)
                        : 0;
-    return r->failed ? -1 : read_goal(r, o, &opt->goal);
+    return r->failed ? -1 : 0;
 }
 
 /* Reads an array of n non-negative integers below limit into v. */

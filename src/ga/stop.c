@@ -50,23 +50,23 @@ void cet_ga_check_stop(struct cet_ga *ga)
         ga->stop = CET_STOP_PATIENCE;
     else if (o->max_evals > 0 && ga->evals >= o->max_evals)
         ga->stop = CET_STOP_EVALS;
-    else if (o->time_limit > 0 && ga->elapsed >= o->time_limit)
+    else if (o->time > 0 && ga->elapsed >= o->time)
         ga->stop = CET_STOP_TIME;
 }
 
 double cet_sigma_adapted(const struct cet_ga_options *o, long stagnant)
 {
-    double s = o->sigma;
+    double s = o->mutation_sigma;
     if (!o->adaptive)
         return s;
     for (long k = 0; k < stagnant && s < 0.5; k++)
         s *= o->adapt_factor;
-    return fmin(s, fmax(0.5, o->sigma));
+    return fmin(s, fmax(0.5, o->mutation_sigma));
 }
 
 double cet_ga_sigma(const struct cet_ga *ga)
 {
-    return ga->gen < 0 ? ga->opt.sigma : cet_sigma_adapted(&ga->opt, ga->gen - ga->last_improve);
+    return ga->gen < 0 ? ga->opt.mutation_sigma : cet_sigma_adapted(&ga->opt, ga->gen - ga->last_improve);
 }
 
 const char *cet_ga_stop_name(enum cet_stop s)

@@ -128,7 +128,7 @@ static size_t breed(struct cet_ga *ga, double *cand)
             size_t b = select_parent(ga, n);
             for (int t = 0; t < 4 && ga->pop[b] == ga->pop[a]; t++)
                 b = select_parent(ga, n);
-            cet_crossovers[ga->opt.cross].cross(d, res, ga->rng, pa, cet_ga_genome(ga, ga->pop[b]), child);
+            cet_crossovers[ga->opt.crossover].cross(d, res, ga->rng, pa, cet_ga_genome(ga, ga->pop[b]), child);
             crossed = 1;
         } else {
             memcpy(child, pa, G * sizeof *child);

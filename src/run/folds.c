@@ -89,8 +89,6 @@ int cet_run_fold_args(char ***args, size_t *nargs, const char *params, const cha
                       const struct cet_ga_options *o, long top, struct cet_error *err)
 {
     struct words w = {0};
-    const struct cet_goal *g = &o->goal;
-    char v[64];
     word(&w, "-p");
     path_word(&w, params);
     for (size_t i = 0; i < ndirs; i++) {
@@ -101,50 +99,16 @@ int cet_run_fold_args(char ***args, size_t *nargs, const char *params, const cha
         word(&w, "--seed-config");
         path_word(&w, seed_configs[i]);
     }
-    option(&w, "--seed", "%llu", (unsigned long long)o->seed);
-    option(&w, "--strategy", "%s", cet_strategy_names[o->strategy]);
-    if (o->pop) /* 0: the strategy sizes it (cmaes) */
-        option(&w, "--pop", "%zu", o->pop);
-    option(&w, "--generations", "%ld", o->generations);
-    option(&w, "--patience", "%ld", o->patience);
-    option(&w, "--epsilon", "%.17g", o->epsilon);
-    option(&w, "--max-evals", "%ld", o->max_evals);
-    option(&w, "--time", "%.17g", o->time_limit);
-    option(&w, "--elite", "%zu", o->elite);
-    option(&w, "--select", "%s", cet_selection_names[o->select]);
-    option(&w, "--tournament", "%zu", o->tournament);
-    option(&w, "--truncation", "%.17g", o->truncation);
-    option(&w, "--crossover-rate", "%.17g", o->crossover_rate);
-    option(&w, "--mutation-rate", "%.17g", o->mutation_rate);
-    option(&w, "--mutation-sigma", "%.17g", o->sigma);
-    if (o->adaptive)
-        word(&w, "--adaptive");
-    option(&w, "--adapt-factor", "%.17g", o->adapt_factor);
-    option(&w, "--resolution", "%.17g", o->resolution);
+    char **opts = NULL;
+    size_t nopts = 0;
+    if (cet_search_options_argv(o, &opts, &nopts, err)) {
+        cet_run_fold_args_free(w.v, w.n);
+        return -1;
+    }
+    for (size_t i = 0; i < nopts; i++)
+        add_word(&w, opts[i]);
+    free(opts);
     option(&w, "--top", "%ld", top);
-    if (o->race) { /* the folds race as the final run does */
-        word(&w, "--race");
-        option(&w, "--race-first", "%zu", o->race_first);
-        option(&w, "--race-block", "%zu", o->race_block);
-        option(&w, "--race-alpha", "%.17g", o->race_alpha);
-        option(&w, "--race-weak", "%.17g", o->race_weak);
-    }
-    cet_objective_name(&g->objective, v, sizeof v);
-    option(&w, "--objective", "%s", v);
-    for (size_t k = 0; k < g->ncons; k++) {
-        cet_constraint_name(&g->cons[k], v, sizeof v);
-        option(&w, "--constraint", "%s", v);
-    }
-    if (g->npareto) {
-        struct cet_buf list = {0};
-        for (size_t k = 0; k < g->npareto && !w.oom; k++) {
-            cet_objective_name(&g->pareto[k], v, sizeof v);
-            w.oom = cet_buf_printf(&list, "%s%s", k ? "," : "", v);
-        }
-        word(&w, "--pareto");
-        word(&w, list.p ? list.p : "");
-        cet_buf_free(&list);
-    }
     *args = w.v;
     *nargs = w.n;
     if (w.oom) {

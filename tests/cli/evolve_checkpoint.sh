@@ -15,8 +15,8 @@ check() { # check SED-EXPRESSION MESSAGE
   expect_status 1 "$CETUNE" evolve --resume "$TMP/run"
   expect_grep "$TMP/err" "checkpoint.json:[0-9]*:[0-9]*: checkpoint: $2"
 }
-check 's/"select":\t"tournament"/"select":\t"roulette"/' 'unknown selection scheme'
-check 's/"crossover":\t"uniform"/"crossover":\t"two-point"/' 'unknown crossover scheme'
+check 's/"select":\t"tournament"/"select":\t"roulette"/' 'unknown select .roulette.'
+check 's/"crossover":\t"uniform"/"crossover":\t"two-point"/' 'unknown crossover .two-point.'
 check 's/"pop":\t4/"pop":\t-3/' '"pop" must be a whole number from 2 to 1000000'
 check 's/"top":\t5/"top":\t2.5/' '"top" must be a whole number'
 check 's/"stop":\t"generations"/"stop":\t"bored"/' "unknown stop reason 'bored'"

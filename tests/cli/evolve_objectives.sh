@@ -27,7 +27,7 @@ if awk -v a="$macro" -v b="$mean" 'BEGIN { exit !(a - b > 1e-4 || b - a > 1e-4) 
 else fail "the sample does not tell macro ($macro) from mean ($mean) F1"; fi
 expect_grep "$TMP/m/individuals.csv" '^generation,c1,c2,empty,fitness,precision,recall,f1,words,violation,docs_evaluated,raced_out$'
 for f in run.json checkpoint.json; do
-  if tr -d '\n\t ' < "$TMP/m/$f" | grep -q '"objective":"macro-f1","constraints":\[\],"pareto":\[\]'; then ok
+  if tr -d '\n\t ' < "$TMP/m/$f" | grep -q '"objective":"macro-f1","constraint":\[\],"pareto":\[\]'; then ok
   else fail "$f does not record the objective"; fi
 done
 

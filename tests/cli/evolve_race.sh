@@ -44,7 +44,7 @@ expect_grep "$TMP/t1/report.md" '^| race_order | 36 documents'
 expect_status 2 "$CETUNE" evolve $RUN --race-first 0 -o "$TMP/bad"
 expect_grep "$TMP/err" "race-first expects a whole number from 1 to"
 expect_status 2 "$CETUNE" evolve $RUN --race-alpha 0.9 -o "$TMP/bad"
-expect_grep "$TMP/err" "race-alpha expects a number from"
+expect_grep "$TMP/err" "race-alpha expects a number in (0, 0.5]"
 expect_status 2 "$CETUNE" evolve $RUN --race-weak 1.5 -o "$TMP/bad"
 expect_grep "$TMP/err" "race-weak expects a number from 0 to 1"
 expect_status 2 "$CETUNE" evolve --resume "$TMP/t1" --race-alpha 0.1

@@ -20,7 +20,7 @@ for cmd in $commands; do
 done
 # Defaults are shown, and they are the ones the run uses.
 "$CETUNE" evolve --help > "$TMP/help"
-expect_grep "$TMP/help" 'default: 20; cmaes: 4 + 3 ln'
+expect_grep "$TMP/help" 'default: the strategy.s own: ga 20, cmaes 4 + 3 ln'
 expect_grep "$TMP/help" '--generations N .*0: no limit'
 expect_grep "$TMP/help" 'threads.*0: all cores'
 expect_grep "$TMP/help" '(default: tournament)'
