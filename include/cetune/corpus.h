@@ -87,7 +87,13 @@ int cet_entry_read_page(struct cet_buf *html, const struct cet_entry *e, struct 
 int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned flags,
                    struct cet_error *err);
 
-/* Sample files: one PACKAGE/NAME per line; '#' comments and blank lines ignored. */
+/* Sample files: one PACKAGE/NAME per line; '#' comments and blank lines
+ * ignored.  A name that would not read back as it is (one starting with
+ * '#' or '"', with white space at either end, a control character or a
+ * backslash) is written quoted: "PACKAGE/NAME" with \\ \" \n \r \t and \xHH
+ * escapes (docs/formats.md, "Sample files"). */
+/* Appends the line of document PACKAGE/NAME; -1 when out of memory. */
+int cet_sample_line(struct cet_buf *out, const char *package, const char *name);
 int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error *err);
 /* The same for text in memory: text[0..len) plus one writable byte after it,
  * modified in place; name stands for the file in messages. */

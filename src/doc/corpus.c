@@ -705,6 +705,92 @@ void cet_corpus_free(struct cet_corpus *c)
 
 /* ---- sample files ---- */
 
+/* 1 when c cannot stand as it is in an unquoted line. */
+static int needs_escape(unsigned char c)
+{
+    return c < 0x20 || c == 0x7f || c == '\\' || c == '"';
+}
+
+static int needs_quotes(const char *package, const char *name)
+{
+    const char *parts[] = {package, name};
+    if (*package == '#' || *package == '"')
+        return 1;
+    for (int k = 0; k < 2; k++) {
+        const char *s = parts[k];
+        size_t n = strlen(s);
+        if (n && (s[0] == ' ' || s[n - 1] == ' '))
+            return 1;
+        for (; *s; s++)
+            if (needs_escape((unsigned char)*s))
+                return 1;
+    }
+    return 0;
+}
+
+static int put_escaped(struct cet_buf *b, const char *s)
+{
+    int bad = 0;
+    for (; *s && !bad; s++) {
+        unsigned char c = (unsigned char)*s;
+        bad = !needs_escape(c) ? cet_buf_add(b, s, 1)
+              : c == '\n'     ? cet_buf_puts(b, "\\n")
+              : c == '\r'     ? cet_buf_puts(b, "\\r")
+              : c == '\t'     ? cet_buf_puts(b, "\\t")
+              : c == '\\' || c == '"' ? cet_buf_printf(b, "\\%c", c)
+                                      : cet_buf_printf(b, "\\x%02x", c);
+    }
+    return bad;
+}
+
+int cet_sample_line(struct cet_buf *out, const char *package, const char *name)
+{
+    if (!needs_quotes(package, name))
+        return cet_buf_printf(out, "%s/%s\n", package, name);
+    return cet_buf_puts(out, "\"") || put_escaped(out, package) || cet_buf_puts(out, "/") ||
+           put_escaped(out, name) || cet_buf_puts(out, "\"\n");
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* A quoted line "..." (s at its opening quote), unescaped in place into s;
+ * -1 when malformed. */
+static int unquote(char *s)
+{
+    char *o = s;
+    for (const char *p = s + 1;; p++) {
+        if (!*p)
+            return -1; /* no closing quote */
+        if (*p == '"') {
+            for (p++; *p == ' ' || *p == '\t'; p++)
+                ;
+            *o = 0;
+            return *p ? -1 : 0;
+        }
+        if (*p != '\\') {
+            *o++ = *p;
+            continue;
+        }
+        p++;
+        int h1, h2;
+        if (*p == 'n' || *p == 'r' || *p == 't')
+            *o++ = *p == 'n' ? '\n' : *p == 'r' ? '\r' : '\t';
+        else if (*p == '\\' || *p == '"')
+            *o++ = *p;
+        else if (*p == 'x' && (h1 = hex_digit(p[1])) >= 0 && (h2 = hex_digit(p[2])) >= 0 &&
+                 (h1 || h2)) {
+            *o++ = (char)(h1 * 16 + h2);
+            p += 2;
+        } else {
+            return -1;
+        }
+    }
+}
+
 int cet_sample_read(char ***names, size_t *n, const char *path, struct cet_error *err)
 {
     struct cet_buf b = {0};
@@ -742,6 +828,11 @@ int cet_sample_parse(char ***names, size_t *n, char *text, size_t text_len, cons
             s++;
         if (!*s || *s == '#')
             continue;
+        if (*s == '"' && unquote(s)) {
+            rc = cet_fail(err, "%s:%d:1: a quoted name must be \"PACKAGE/NAME\" with \\\\, \\\", "
+                               "\\n, \\r, \\t or \\xHH escapes, got '%.60s'", path, line, s);
+            break;
+        }
         char *slash = strchr(s, '/');
         if (!slash || slash == s || !slash[1]) {
             rc = cet_fail(err, "%s:%d:1: expected PACKAGE/NAME, got '%.60s'", path, line, s);

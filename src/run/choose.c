@@ -51,7 +51,7 @@ static int write_holdout(const struct cet_run *run, struct cet_error *err)
                                 "training documents\n", run->nhold, run->train.ndocs);
     for (size_t i = 0; i < run->nhold && !rc; i++) {
         const struct cet_doc *d = run->train.docs[run->hold[i]];
-        rc = cet_buf_printf(&b, "%s/%s\n", d->package, d->name);
+        rc = cet_sample_line(&b, d->package, d->name);
     }
     rc = rc ? cet_fail(err, "out of memory")
             : cet_run_write_file(run->dir, CET_RUN_HOLDOUT, b.p, b.len, err);

@@ -134,7 +134,7 @@ static int write_list(const char *path, const struct cet_corpus *c, const uint32
     int rc = 0;
     for (size_t i = 0; i < c->ndocs && !rc; i++)
         if ((fold[i] == k) == held)
-            rc = cet_buf_printf(&b, "%s/%s\n", c->docs[i]->package, c->docs[i]->name);
+            rc = cet_sample_line(&b, c->docs[i]->package, c->docs[i]->name);
     rc = rc ? cet_fail(err, "out of memory") : cet_write_atomic(path, b.p ? b.p : "", b.len, err);
     cet_buf_free(&b);
     return rc;

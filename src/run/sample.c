@@ -116,7 +116,7 @@ done:
 int cet_sample_format(struct cet_buf *out, const struct cet_corpus *c)
 {
     for (size_t i = 0; i < c->ndocs; i++)
-        if (cet_buf_printf(out, "%s/%s\n", c->docs[i]->package, c->docs[i]->name))
+        if (cet_sample_line(out, c->docs[i]->package, c->docs[i]->name))
             return -1;
     return 0;
 }

@@ -382,6 +382,40 @@ static void test_corpus__binary_gold_skipped(void)
     CHECK(system(cmd) == 0);
 }
 
+/* Names that would not read back plain are quoted and read back exactly;
+ * plain ones are written as before, and old files still read. */
+static void test_corpus__sample_names_read_back(void)
+{
+    static const char *const names[][2] = {
+        {"#stadt", "a"}, {"news", "two\nlines"}, {"news", " lead"}, {"news", "trail "},
+        {"\"q", "x"}, {"news", "back\\slash"}, {"news", "tab\there"}, {"news", "bell\a"},
+        {"news", "plain-1"}, {"news", "caf\xc3\xa9 #1"}};
+    size_t k = sizeof names / sizeof *names;
+    struct cet_buf b = {0};
+    for (size_t i = 0; i < k; i++)
+        CHECK(cet_sample_line(&b, names[i][0], names[i][1]) == 0);
+    CHECK(strstr(b.p, "\nnews/plain-1\nnews/caf\xc3\xa9 #1\n") != NULL); /* plain stays plain */
+    CHECK(strstr(b.p, "\"#stadt/a\"\n\"news/two\\nlines\"\n") == b.p);
+    char **got;
+    size_t n;
+    struct cet_error err;
+    CHECK(cet_sample_parse(&got, &n, b.p, b.len, "s.txt", &err) == 0);
+    CHECK_EQ_INT(n, k);
+    for (size_t i = 0; i < k && i < n; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s/%s", names[i][0], names[i][1]);
+        CHECK_STR(got[i], want);
+    }
+    cet_sample_free(got, n);
+    /* Malformed quoting is an error with the line. */
+    char bad[] = "news/a\n\"news/b\\q\"\n";
+    CHECK(cet_sample_parse(&got, &n, bad, sizeof bad - 1, "s.txt", &err) == -1);
+    CHECK(strstr(err.msg, "s.txt:2:1: a quoted name") != NULL);
+    char open_quote[] = "\"news/b\n";
+    CHECK(cet_sample_parse(&got, &n, open_quote, sizeof open_quote - 1, "s.txt", &err) == -1);
+    cet_buf_free(&b);
+}
+
 int main(void)
 {
     RUN(test_corpus__canonical_charsets_and_skips);
@@ -391,5 +425,6 @@ int main(void)
     RUN(test_corpus__texts_only_when_asked);
     RUN(test_corpus__extremes);
     RUN(test_corpus__binary_gold_skipped);
+    RUN(test_corpus__sample_names_read_back);
     TEST_END();
 }
