@@ -99,8 +99,8 @@ static double median(double *v, int n)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cetune-speed [--compare] [-c CONFIG | -x EXTRACTOR] [-f text|html|markdown|json]\n"
-               "                    [-d CORPUS]... [-n PASSES]\n");
+    fprintf(f, "usage: cetune-speed [--compare] [-c CONFIG | -x EXTRACTOR]\n"
+               "                    [-f text|html|markdown|json] [-d CORPUS]... [-n PASSES]\n");
 }
 
 int main(int argc, char **argv)

@@ -103,6 +103,7 @@
  * HTML output keeps its structure. */
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -110,6 +111,7 @@
 #include "cetune/extractor.h"
 #include "ccb.h"
 #include "fallback.h"
+#include "names.h"
 #include "sw.h"
 
 #define CCB_RADIUS 128    /* accb's best tuned r */
@@ -250,6 +252,39 @@ static const char *const meta_props[] = {
     "keywords", "articlesection", "name", "image", "url", "logo", "thumbnailurl", NULL,
 };
 
+/* The lists above that are matched in class and id, all in one pass over
+ * them (names.h), numbered. */
+enum {
+    L_POSITIVE, L_NEGATIVE, L_UNLIKELY, L_MAYBE, L_BODY, L_META, L_COMMENTS, L_RELATED, L_SHARE,
+    L_NOTICE, L_CAPTION, L_TITLE, NLISTS
+};
+#define L(l) (1u << (l))
+static struct name_index name_index;
+static int name_index_failed;
+static pthread_once_t name_index_once = PTHREAD_ONCE_INIT;
+
+static void build_name_index(void)
+{
+    static const char *const title_names[] = {"title", "headline", NULL};
+    static const char *const *const lists[NLISTS] = {
+        [L_POSITIVE] = positive_names, [L_NEGATIVE] = negative_names,
+        [L_UNLIKELY] = unlikely_names, [L_MAYBE] = maybe_names, [L_BODY] = body_names,
+        [L_META] = meta_names, [L_COMMENTS] = comment_names, [L_RELATED] = related_names,
+        [L_SHARE] = share_names, [L_NOTICE] = notice_names, [L_CAPTION] = caption_names,
+        [L_TITLE] = title_names,
+    };
+    name_index_failed = name_index_build(&name_index, lists, NLISTS);
+}
+
+/* What the scorer reads of an element's attributes, found in one pass over
+ * them, and the lists whose names occur in its class and id. */
+struct elem_names {
+    const char *cls, *id, *role, *style, *aria_hidden, *hidden, *itemprop;
+    uint32_t cid;      /* in the lowercase "class id", each cut as region_flags() cuts it */
+    uint32_t cls_only; /* in the class alone, and the id alone, as name_weight() cuts them */
+    uint32_t id_only;
+};
+
 /* Lowercase copy of s (truncated) into buf. */
 static const char *lower(const char *s, char *buf, size_t size)
 {
@@ -268,20 +303,54 @@ static int contains_any(const char *s, const char *const *words)
     return 0;
 }
 
+/* Fills *nm for element i.  The class is cut to 255 bytes and the id to
+ * what a 512-byte "class id" leaves of it (name_weight() cuts each to 255). */
+static void element_names(const struct cet_doc *doc, uint32_t i, struct elem_names *nm)
+{
+    memset(nm, 0, sizeof *nm);
+    const struct cet_attr *a = doc->attrs + doc->nodes[i].attr0;
+    /* The first of each name, as cet_node_attr() finds it. */
+    for (uint32_t k = 0, na = cet_node_nattr(doc, i); k < na; k++) {
+        const char *name = doc->pool + a[k].name, *value = doc->pool + a[k].value, **to = NULL;
+        switch (name[0]) {
+        case 'a': to = !strcmp(name, "aria-hidden") ? &nm->aria_hidden : NULL; break;
+        case 'c': to = !strcmp(name, "class") ? &nm->cls : NULL; break;
+        case 'h': to = !strcmp(name, "hidden") ? &nm->hidden : NULL; break;
+        case 'i':
+            to = !strcmp(name, "id") ? &nm->id : !strcmp(name, "itemprop") ? &nm->itemprop : NULL;
+            break;
+        case 'r': to = !strcmp(name, "role") ? &nm->role : NULL; break;
+        case 's': to = !strcmp(name, "style") ? &nm->style : NULL; break;
+        }
+        if (to && !*to)
+            *to = value;
+    }
+    if (!nm->cls && !nm->id)
+        return; /* no name occurs in " " */
+    char buf[512];
+    size_t nc = strlen(lower(nm->cls, buf, sizeof buf / 2));
+    buf[nc] = ' ';
+    size_t ni = strlen(lower(nm->id, buf + nc + 1, sizeof buf - nc - 1));
+    /* No name has a space (names.h): what "class id" holds is what the
+     * class or the id holds. */
+    nm->cls_only = name_index_match(&name_index, buf, nc);
+    nm->id_only = name_index_match(&name_index, buf + nc + 1, ni < 255 ? ni : 255);
+    nm->cid = nm->cls_only |
+              (ni <= 255 ? nm->id_only : name_index_match(&name_index, buf + nc + 1, ni));
+}
+
 /* Whether Readability would drop element i as an unlikely candidate. */
-static int unlikely(const struct cet_doc *doc, uint32_t i)
+static int unlikely(const struct cet_doc *doc, uint32_t i, const struct elem_names *nm)
 {
     enum cet_tag tag = (enum cet_tag)doc->nodes[i].tag;
     if (tag == CET_TAG_BODY || tag == CET_TAG_A || tag == CET_TAG_HTML)
         return 0;
-    char buf[512], role[64];
-    const char *c = cet_node_attr(doc, i, "class"), *id = cet_node_attr(doc, i, "id");
-    size_t n = strlen(lower(c, buf, sizeof buf / 2));
-    buf[n++] = ' ';
-    lower(id, buf + n, sizeof buf - n);
-    if (contains_any(buf, unlikely_names) && !contains_any(buf, maybe_names))
+    if (nm->cid & L(L_UNLIKELY) && !(nm->cid & L(L_MAYBE)))
         return 1;
-    lower(cet_node_attr(doc, i, "role"), role, sizeof role);
+    if (!nm->role)
+        return 0;
+    char role[64];
+    lower(nm->role, role, sizeof role);
     for (const char *const *r = unlikely_roles; *r; r++)
         if (!strcmp(role, *r))
             return 1;
@@ -334,7 +403,7 @@ static unsigned guard(const struct cet_doc *doc, uint32_t i, unsigned f, int hol
  * sets on itself and everything below it, before guard().  <body> and <html> set none: their
  * class names describe the whole page (WordPress's "single-post
  * comments-open"). */
-static unsigned region_flags(const struct cet_doc *doc, uint32_t i)
+static unsigned region_flags(const struct cet_doc *doc, uint32_t i, const struct elem_names *nm)
 {
     enum cet_tag tag = (enum cet_tag)doc->nodes[i].tag;
     if (tag == CET_TAG_BODY || tag == CET_TAG_HTML)
@@ -348,33 +417,27 @@ static unsigned region_flags(const struct cet_doc *doc, uint32_t i)
         f |= FLAG(F_LANDMARK);
     if (!cet_node_nattr(doc, i))
         return f;
-    char buf[512];
-    const char *c = cet_node_attr(doc, i, "class"), *id = cet_node_attr(doc, i, "id");
-    size_t n = strlen(lower(c, buf, sizeof buf / 2));
-    buf[n++] = ' ';
-    lower(id, buf + n, sizeof buf - n);
     static const struct {
-        const char *const *names;
-        unsigned flag;
+        unsigned list, flag;
     } named[] = {
-        {body_names, FLAG(F_BODY_MARK)}, {meta_names, FLAG(F_META)},
-        {comment_names, FLAG(F_COMMENTS)}, {related_names, FLAG(F_RELATED)},
-        {share_names, FLAG(F_SHARE)}, {notice_names, FLAG(F_NOTICE)},
-        {caption_names, FLAG(F_CAPTION)},
+        {L(L_BODY), FLAG(F_BODY_MARK)}, {L(L_META), FLAG(F_META)},
+        {L(L_COMMENTS), FLAG(F_COMMENTS)}, {L(L_RELATED), FLAG(F_RELATED)},
+        {L(L_SHARE), FLAG(F_SHARE)}, {L(L_NOTICE), FLAG(F_NOTICE)},
+        {L(L_CAPTION), FLAG(F_CAPTION)},
     };
     for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
-        if (contains_any(buf, named[k].names))
+        if (nm->cid & named[k].list)
             f |= named[k].flag;
-    if (tag >= CET_TAG_H1 && tag <= CET_TAG_H3 && (strstr(buf, "title") || strstr(buf, "headline")))
+    if (tag >= CET_TAG_H1 && tag <= CET_TAG_H3 && nm->cid & L(L_TITLE))
         f |= FLAG(F_HEADLINE);
-    const char *style = cet_node_attr(doc, i, "style"), *aria = cet_node_attr(doc, i, "aria-hidden");
+    const char *style = nm->style, *aria = nm->aria_hidden;
     char role[32];
-    if (contains_any(lower(cet_node_attr(doc, i, "role"), role, sizeof role), landmark_roles))
+    if (nm->role && contains_any(lower(nm->role, role, sizeof role), landmark_roles))
         f |= FLAG(F_LANDMARK);
-    if ((style && cet_style_hides(style)) || cet_node_attr(doc, i, "hidden") ||
-        (aria && !strcasecmp(aria, "true")) || has_word(c, hidden_classes))
+    if ((style && cet_style_hides(style)) || nm->hidden || (aria && !strcasecmp(aria, "true")) ||
+        has_word(nm->cls, hidden_classes))
         f |= FLAG(F_HIDDEN);
-    const char *prop = cet_node_attr(doc, i, "itemprop");
+    const char *prop = nm->itemprop;
     if (prop) {
         if (has_word(prop, (const char *const[]){"articleBody", NULL}))
             f |= FLAG(F_BODY_MARK);
@@ -390,15 +453,12 @@ static unsigned region_flags(const struct cet_doc *doc, uint32_t i)
     return f;
 }
 
-/* Readability's class weight of one attribute value: +25 when it names a
- * positive word, -25 when a negative one (both can apply). */
-static int name_weight(const char *value)
+/* Readability's class weight of one attribute value, given the lists found
+ * in it: +25 when it names a positive word, -25 when a negative one (both
+ * can apply). */
+static int name_weight(uint32_t lists)
 {
-    if (!value || !*value)
-        return 0;
-    char low[256];
-    lower(value, low, sizeof low);
-    return 25 * contains_any(low, positive_names) - 25 * contains_any(low, negative_names);
+    return 25 * !!(lists & L(L_POSITIVE)) - 25 * !!(lists & L(L_NEGATIVE));
 }
 
 /* Readability's starting score of a candidate by its tag. */
@@ -654,6 +714,11 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
         sp->text_block = malloc((nt ? nt : 1) * sizeof *sp->text_block);
     if (!sp || !slot || !sp->text_block)
         goto oom;
+    pthread_once(&name_index_once, build_name_index);
+    if (name_index_failed) {
+        cet_fail(err, "score: too many class names to index");
+        goto fail;
+    }
 
     /* Blocks in order of their first text node; slot n is the pseudo-block. */
     uint32_t nb = 0;
@@ -720,12 +785,21 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     if (!m.cls || !anc || !m.pre_chars || !m.pre_anchor || !m.cand || !m.is_cand || !in_main ||
         !reg || !rep || !holds_body || mark_repeats(acc, nb, rep))
         goto oom;
-    /* Each element's own region names first, then which elements hold a
-     * marked article body (guard()): parents come before children. */
+    /* Each element's own names first (region names, class weight, unlikely),
+     * then which elements hold a marked article body (guard()): parents come
+     * before children. */
     for (uint32_t i = 0; i < n; i++) {
         if (doc->nodes[i].kind != CET_ELEMENT)
             continue;
-        reg[i] = (uint16_t)region_flags(doc, i);
+        struct elem_names nm;
+        element_names(doc, i, &nm);
+        reg[i] = (uint16_t)region_flags(doc, i, &nm);
+        if (cet_node_nattr(doc, i)) {
+            int wc = name_weight(nm.cls_only), wi = name_weight(nm.id_only);
+            m.cls[i] = (int8_t)((wc + wi) / 25);
+            anc[i] = (uint8_t)((wc > 0 || wi > 0) | (wc < 0 || wi < 0) << 1 |
+                               unlikely(doc, i, &nm) << 2);
+        }
         if (reg[i] & FLAG(F_BODY_MARK) && body_sized(doc, i))
             for (uint32_t a = doc->nodes[i].parent; a != CET_NONE && !holds_body[a];
                  a = doc->nodes[a].parent)
@@ -733,13 +807,6 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     }
     for (uint32_t i = 0; i < n; i++) {
         const struct cet_node *nd = &doc->nodes[i];
-        if (nd->kind == CET_ELEMENT && cet_node_nattr(doc, i)) {
-            int wc = name_weight(cet_node_attr(doc, i, "class"));
-            int wi = name_weight(cet_node_attr(doc, i, "id"));
-            m.cls[i] = (int8_t)((wc + wi) / 25);
-            anc[i] = (uint8_t)((wc > 0 || wi > 0) | (wc < 0 || wi < 0) << 1 |
-                               unlikely(doc, i) << 2);
-        }
         if (nd->kind == CET_ELEMENT)
             reg[i] = (uint16_t)guard(doc, i, reg[i], holds_body[i]);
         if (nd->parent != CET_NONE) {
