@@ -3,6 +3,7 @@
 #define CETUNE_BUF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cetune/common.h"
 
@@ -41,6 +42,8 @@ int cet_write_atomic(const char *path, const char *data, size_t len, struct cet_
  * -1 with the reason in err for anything else (a link, device, FIFO, ...),
  * which is left as it is. */
 int cet_remove_file(const char *path, struct cet_error *err);
+/* 64-bit FNV-1a hash of p[0..n): identities of lists and files. */
+uint64_t cet_hash64(const void *p, size_t n);
 /* Creates a directory and its missing parents; 0 or -1 with errno set. */
 int cet_mkdirs(const char *path);
 

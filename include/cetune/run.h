@@ -66,6 +66,11 @@ int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *con
 /* The final choice's significance level (docs/experiment.md measures it). */
 #define CET_HOLDOUT_ALPHA 0.2
 
+struct cet_run_file {
+    char *path;
+    char digest[17]; /* 16 hex digits of a 64-bit FNV-1a hash of its (gunzipped) bytes */
+};
+
 struct cet_run_info {
     char *params_path;
     char **dirs;           /* training corpora (absolute) */
@@ -83,6 +88,13 @@ struct cet_run_info {
     size_t nvalidate;
     char adhosts[17];      /* digest of the ad-host list in use (cet_adhosts_digest); "" unknown */
     char *adhosts_file;    /* its file, or NULL (built in) */
+    /* Every page and gold file the run trains on (ground-truth.json for
+     * article JSON), with a digest of its content (cet_run_data_record):
+     * a resume on changed data is refused, naming the first file that
+     * differs.  data_recorded 0: a checkpoint from before they were. */
+    struct cet_run_file *data;
+    size_t ndata;
+    int data_recorded;
     long folds;            /* --folds K, or 0 */
     char **template_refs;  /* --fitness template: the reference configurations (absolute);
                               NULL for gold fitness */

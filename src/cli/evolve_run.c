@@ -90,6 +90,10 @@ int evolve_resume(const char *dir, const char *command, int threads)
         cli_error("%s", err.msg);
         goto done;
     }
+    if (!cet_run_info(run)->data_recorded)
+        fprintf(stderr, "cetune: note: %s/checkpoint.json records no digests of the pages and gold "
+                        "(it is older than they are): whether they changed since the run started "
+                        "is not checked\n", dir);
     cet_ga_status(ga, &st); /* the training sample is loaded: racing knows its documents */
     /* Counted as the progress line and the interruption count them:
      * complete generations, from 1. */

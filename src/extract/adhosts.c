@@ -26,10 +26,7 @@ struct cet_adhosts {
 
 static uint64_t hash(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    return cet_hash64(s, n);
 }
 
 /* The slot holding host s[0..n), or the empty slot where it would go. */

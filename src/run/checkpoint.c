@@ -34,6 +34,9 @@ void cet_run_info_free(struct cet_run_info *run)
         free(run->validate[i]);
     free(run->validate);
     free(run->adhosts_file);
+    for (size_t i = 0; i < run->ndata; i++)
+        free(run->data[i].path);
+    free(run->data);
     for (size_t i = 0; i < run->ntemplate_refs; i++)
         free(run->template_refs[i]);
     free(run->template_refs);
@@ -108,6 +111,14 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
         JSON_OK(cJSON_AddStringToObject(j, "adhosts", run->adhosts));
         if (run->adhosts_file)
             JSON_OK(cJSON_AddStringToObject(j, "adhosts_file", run->adhosts_file));
+    }
+    if (run->data_recorded) {
+        cJSON *a = cJSON_AddArrayToObject(j, "data");
+        JSON_OK(a);
+        for (size_t i = 0; a && i < run->ndata; i++) {
+            const char *pair[] = {run->data[i].path, run->data[i].digest};
+            JSON_OK(cJSON_AddItemToArray(a, cJSON_CreateStringArray(pair, 2)));
+        }
     }
     if (!j || cet_ga_save(ga, j, err)) {
         cJSON_Delete(j);
@@ -206,6 +217,30 @@ static int read_run(struct cet_json_reader *r, const cJSON *root, const char *pp
                            "\"adhosts\" must be 16 hex digits and \"adhosts_file\" a string");
     if (ah)
         memcpy(run->adhosts, ah->valuestring, 17);
+    /* Optional: checkpoints from before the data was recorded have none. */
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data"), *it;
+    if (data && !cJSON_IsArray(data))
+        return cet_jr_fail(r, data, "\"data\" must be a list of [path, digest] pairs");
+    size_t nd = data ? (size_t)cJSON_GetArraySize(data) : 0;
+    if (data && !(run->data = calloc(nd ? nd : 1, sizeof *run->data))) {
+        r->failed = 1;
+        return cet_fail(r->err, "out of memory");
+    }
+    run->data_recorded = data != NULL;
+    cJSON_ArrayForEach(it, data) {
+        const cJSON *p = cJSON_GetArrayItem(it, 0), *d = cJSON_GetArrayItem(it, 1);
+        if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 || !cJSON_IsString(p) ||
+            !cJSON_IsString(d) || strlen(d->valuestring) != 16 ||
+            strspn(d->valuestring, "0123456789abcdef") != 16)
+            return cet_jr_fail(r, it, "\"data\" must be a list of [path, digest] pairs");
+        struct cet_run_file *f = &run->data[run->ndata];
+        if (!(f->path = strdup(p->valuestring))) {
+            r->failed = 1;
+            return cet_fail(r->err, "out of memory");
+        }
+        memcpy(f->digest, d->valuestring, 17);
+        run->ndata++;
+    }
     /* Optional: runs with gold fitness have none; a run from before several
      * references has its one as "template_ref" and no defaults among them. */
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "template_ref");

@@ -324,6 +324,8 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     if (write_sample(dir, &run->train, err))
         return -1;
     run->wrote = 1;
+    if (cet_run_data_record(run, err))
+        return -1;
     if (cet_run_holdout_split(run, 0, err))
         return -1;
     if (cet_run_write_info(run->ga, info, dir, "running", NULL, run->threads, err) ||
@@ -377,6 +379,9 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
         if (!same)
             return -1;
     }
+    /* Before the sample loads: a page removed is named as a changed one is. */
+    if (cet_run_data_check(run, err))
+        return -1;
     cet_rundir_remove_temporaries(run->dir);
     char *sample = cet_run_path(run->dir, CET_RUN_SAMPLE);
     if (!sample)

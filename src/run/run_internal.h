@@ -60,6 +60,13 @@ int cet_run_train_eval(struct cet_run *run, const double *params, size_t k,
 int cet_run_measure(struct cet_run *run, const double *params, size_t k, struct cet_measures *m,
                     struct cet_error *err);
 
+/* data.c: records in run->info the digest of every page and gold file of
+ * the loaded training sample (a new run). */
+int cet_run_data_record(struct cet_run *run, struct cet_error *err);
+/* data.c: refuses (-1, naming the first) a recorded file that changed or
+ * is gone (a resumed run); nothing to check for an old checkpoint. */
+int cet_run_data_check(const struct cet_run *run, struct cet_error *err);
+
 /* choose.c: splits the loaded training sample into the documents the
  * search sees and the holdout (nothing when the run has no holdout);
  * a new run records the holdout's size in run->info and writes

@@ -320,6 +320,15 @@ int cet_remove_file(const char *path, struct cet_error *err)
     return 0;
 }
 
+uint64_t cet_hash64(const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 1099511628211ull;
+    return h;
+}
+
 int cet_mkdirs(const char *path)
 {
     char *tmp = strdup(path);
