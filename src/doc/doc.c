@@ -791,23 +791,26 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     /* The pull parser over the whole page: libxml2 2.9's push parser stops
      * early on markup the pull parser and browsers read on (a "</scr" + "ipt>"
      * written by a script, a stray end tag before <html>). */
-    htmlParserCtxtPtr ctxt = htmlCreateMemoryParserCtxt(utf8, (int)ulen);
+    htmlParserCtxtPtr ctxt = NULL;
     int rc = 0;
-    if (!ctxt || !ctxt->sax) {
-        rc = cet_fail(err, "out of memory");
-        goto done;
-    }
-    b.ctxt = ctxt;
-    b.deadline = deadline;
-    memcpy(ctxt->sax, &sax, sizeof sax);
-    ctxt->userData = &b;
-    xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
-    htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
-                                 HTML_PARSE_NOWARNING | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
-    htmlParseDocument(ctxt);
-    if (b.timed_out) {
-        rc = CET_ETIMEOUT;
-        goto done;
+    if (ulen > 0) { /* a page of a byte-order mark alone decodes to nothing */
+        if (!(ctxt = htmlCreateMemoryParserCtxt(utf8, (int)ulen)) || !ctxt->sax) {
+            rc = cet_fail(err, "out of memory");
+            goto done;
+        }
+        b.ctxt = ctxt;
+        b.deadline = deadline;
+        memcpy(ctxt->sax, &sax, sizeof sax);
+        ctxt->userData = &b;
+        xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
+        htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
+                                     HTML_PARSE_NOWARNING | HTML_PARSE_IGNORE_ENC |
+                                     XML_PARSE_HUGE);
+        htmlParseDocument(ctxt);
+        if (b.timed_out) {
+            rc = CET_ETIMEOUT;
+            goto done;
+        }
     }
     if (!b.failed) {
         flush_text(&b);

@@ -173,6 +173,10 @@ static void test_doc__bad_pages(void)
     d = parse("just text", NULL);
     CHECK(d && d->nwords == 2);
     cet_doc_free(d);
+    /* A byte-order mark alone decodes to nothing: an empty page, no error. */
+    d = parse("\xef\xbb\xbf", NULL);
+    CHECK(d && d->nwords == 0 && d->ntexts == 0);
+    cet_doc_free(d);
 }
 
 static void test_doc__memory_accounting(void)
