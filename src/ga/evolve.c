@@ -31,15 +31,51 @@ enum { CHUNK = 16 };
 
 /* Options as given, with what the description decides filled in: the
  * strategy (CET_STRATEGY_AUTO: cet_strategy_default, but racing and Pareto
- * searches are the GA's) and the GA's own population (0: 20). */
+ * searches are the GA's), then the strategy's own defaults. */
 static void resolve(struct cet_ga *ga)
 {
     struct cet_ga_options *o = &ga->opt;
     if (o->strategy == CET_STRATEGY_AUTO)
         o->strategy = o->race || o->goal.npareto ? CET_STRATEGY_GA
                                                  : cet_strategy_default(ga->desc);
-    if (o->strategy == CET_STRATEGY_GA && !o->pop)
-        o->pop = 20;
+    if ((unsigned)o->strategy < CET_STRATEGY_COUNT && cet_strategies[o->strategy].defaults)
+        cet_strategies[o->strategy].defaults(o);
+}
+
+static int view_lookup(const struct cet_search_view *v, const double *g, size_t *at)
+{
+    return cet_ga_lookup(v->engine, g, at);
+}
+
+static int view_rank(const struct cet_search_view *v, size_t *idx, size_t n)
+{
+    return cet_ga_rank_sort(v->engine, idx, n);
+}
+
+void cet_ga_view(const struct cet_ga *ga, struct cet_search_view *v)
+{
+    *v = (struct cet_search_view){
+        .desc = ga->desc, .opt = &ga->opt, .ngenes = ga->ngenes, .gen = ga->gen,
+        .stagnant = ga->gen < 0 ? 0 : ga->gen - ga->last_improve, .seeds = ga->seeds,
+        .nseeds = ga->nseeds, .pop = ga->pop, .npop = ga->npop, .narch = ga->narch,
+        .genes = ga->genes, .fit = ga->fit, .viol = ga->viol, .obj = ga->obj,
+        .raced = ga->raced, .lookup = view_lookup, .rank = view_rank, .engine = ga};
+}
+
+/* The population grows to what the strategy works with (IPOP's restarts
+ * double CMA-ES's); 0 or -1 when out of memory. */
+static int fit_population(struct cet_ga *ga)
+{
+    size_t want = cet_strategies[ga->opt.strategy].size(ga->strategy_state, &ga->opt);
+    if (want <= ga->opt.pop && ga->pop)
+        return 0;
+    size_t n = want > ga->opt.pop ? want : ga->opt.pop;
+    size_t *pop = realloc(ga->pop, (n ? n : 1) * sizeof *pop);
+    if (!pop)
+        return -1;
+    ga->pop = pop;
+    ga->opt.pop = n;
+    return 0;
 }
 
 int cet_ga_new(struct cet_ga **out, const struct cet_params_desc *desc, struct cet_error *err)
@@ -162,32 +198,17 @@ int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
         return cet_fail(err, "unknown search strategy");
     if (cet_search_options_check(o, err))
         return -1;
-    if (!cet_strategies[o->strategy].create)
-        return cet_fail(err, "the search strategy %s is not built yet",
-                        cet_strategies[o->strategy].name);
-    /* Why CMA-ES (strategy_cmaes.c) does without these two: */
-    if (o->strategy == CET_STRATEGY_CMAES && o->race)
-        return cet_fail(err, "--race works with --strategy ga only: a raced generation can pause "
-                             "across a checkpoint, and CMA-ES's samples live from ask to tell");
-    if (o->strategy == CET_STRATEGY_CMAES && o->goal.npareto)
-        return cet_fail(err, "--pareto works with --strategy ga only: CMA-ES learns from one "
-                             "ranking, a Pareto front has none");
+    const struct cet_strategy *st = &cet_strategies[o->strategy];
+    if (!st->create)
+        return cet_fail(err, "the search strategy %s is not built yet", st->name);
     /* Racing's test compares mean F1 per document. */
     if (o->race && !cet_goal_is_default(&o->goal))
         return cet_fail(err, "--race works with the default objective (mean F1) only, not with "
                              "--objective, --constraint or --pareto");
     if (o->goal.npareto && o->goal.objective.m != CET_MEASURE_F1)
         return cet_fail(err, "--pareto searches its own objectives; leave out --objective");
-    /* CMA-ES sizes a population of 0 itself (strategy_cmaes.c). */
-    int own_pop = o->strategy == CET_STRATEGY_CMAES && o->pop == 0;
-    if (o->pop < 2 && !own_pop)
-        return cet_fail(err, "the population needs at least 2 individuals");
-    if (o->strategy == CET_STRATEGY_GA && o->elite >= o->pop)
-        return cet_fail(err, "an elite of %zu leaves no room for children in a population of %zu",
-                        o->elite, o->pop);
-    if (ga->nseeds > o->pop && !own_pop)
-        return cet_fail(err, "%zu seed individuals do not fit in a population of %zu",
-                        ga->nseeds, o->pop);
+    if (st->check(o, ga->nseeds, err))
+        return -1;
     if (!(o->holdout >= 0 && o->holdout <= 0.5))
         return cet_fail(err, "the holdout share must be in [0, 0.5]");
     if (!o->generations && !o->patience && !o->max_evals && !o->time)
@@ -211,11 +232,16 @@ int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel
     if (!ga->rng_saved && !(ga->rng_saved = gsl_rng_alloc(gsl_rng_mt19937)))
         return cet_fail(err, "out of memory");
     if (!ga->strategy_ready) {
-        if (cet_strategies[o->strategy].create(ga, &ga->strategy_state, err))
+        struct cet_search_view v;
+        cet_ga_view(ga, &v);
+        if (cet_strategies[o->strategy].create(&ga->strategy_state, &v, err))
             return -1;
         ga->strategy_ready = 1;
+        /* A population the strategy sizes itself has room for the seeds. */
+        if (!ga->opt.pop)
+            ga->opt.pop = ga->nseeds;
     }
-    if (!ga->pop && !(ga->pop = calloc(o->pop, sizeof *ga->pop)))
+    if (fit_population(ga))
         return cet_fail(err, "out of memory");
     ga->eval = eval;
     ga->cancel = cancel;
@@ -334,7 +360,9 @@ static int propose(struct cet_ga *ga, struct gen *g, struct cet_error *err)
     size_t G = ga->ngenes;
     gsl_rng_memcpy(ga->rng_saved, ga->rng);
     g->narch0 = ga->narch;
-    g->nc = cet_strategies[ga->opt.strategy].ask(ga, ga->strategy_state, g->cand);
+    struct cet_search_view v;
+    cet_ga_view(ga, &v);
+    g->nc = cet_strategies[ga->opt.strategy].ask(ga->strategy_state, &v, ga->rng, g->cand);
     for (size_t k = 0; k < g->nc; k++) {
         if (cet_ga_lookup(ga, g->cand + k * G, &g->idx[k])) {
             if (cet_ga_archive_add(ga, g->cand + k * G, ga->gen + 1, &g->idx[k])) {
@@ -439,7 +467,7 @@ done:
  * strategy learns from the evaluated generation.  With racing, the
  * candidates are the members, copied from the archive, so a paused and
  * resumed generation tells the same as one that ran through. */
-static int learn(struct cet_ga *ga, struct gen *g, struct cet_error *err)
+static int learn(struct cet_ga *ga, struct gen *g, int *renewed, struct cet_error *err)
 {
     size_t G = ga->ngenes;
     size_t keep_below = g->budget < g->nfresh ? g->fresh[g->budget] : ga->narch;
@@ -449,8 +477,14 @@ static int learn(struct cet_ga *ga, struct gen *g, struct cet_error *err)
         g->evaluated[k] = g->idx[k] < keep_below;
     }
     cet_ga_archive_truncate(ga, keep_below);
-    return cet_strategies[ga->opt.strategy].tell(ga, ga->strategy_state, g->cand, g->idx,
-                                                 g->evaluated, g->nc, err);
+    struct cet_search_view v;
+    cet_ga_view(ga, &v);
+    struct cet_search_told t = {.cand = g->cand, .idx = g->idx, .evaluated = g->evaluated,
+                                .n = g->nc, .nfresh = g->budget};
+    if (cet_strategies[ga->opt.strategy].tell(ga->strategy_state, &v, ga->rng, &t, ga->pop,
+                                              &ga->npop, renewed, err))
+        return -1;
+    return fit_population(ga) ? cet_fail(err, "out of memory") : 0;
 }
 
 int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
@@ -480,9 +514,8 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
     if ((rc = evaluate(ga, &g, err)) != 0)
         goto done; /* cancelled: undone, or racing: still pending, resumable at its last block */
     rc = -1;
-    ga->gen_fresh = g.budget;
-    ga->gen_renewed = 0;
-    if (learn(ga, &g, err))
+    int renewed = 0;
+    if (learn(ga, &g, &renewed, err))
         goto done;
     if (ga->race)
         cet_ga_race_end(ga);
@@ -492,7 +525,7 @@ int cet_ga_generation(struct cet_ga *ga, struct cet_error *err)
     ga->elapsed += ga->t_last - t0;
     statistics(ga, g.cand);
     cet_ga_check_stop(ga);
-    if (ga->stop == CET_STOP_NONE && g.budget == 0 && !ga->gen_renewed)
+    if (ga->stop == CET_STOP_NONE && g.budget == 0 && !renewed)
         ga->stop = CET_STOP_EXHAUSTED;
     rc = 0;
 done:

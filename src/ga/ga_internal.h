@@ -41,11 +41,6 @@ struct cet_ga {
 
     void *strategy_state;         /* cet_strategies[opt.strategy]'s (strategy.h) */
     int strategy_ready;           /* strategy_state made (setup or a checkpoint) */
-    /* Of the generation being told (evolve.c), not saved: how many new
-     * genomes it evaluated, and whether the strategy then renewed its search
-     * (a CMA-ES restart), so that none new does not stop the run. */
-    size_t gen_fresh;
-    int gen_renewed;
 
     size_t *pop;                  /* archive indices of the current generation */
     size_t npop;
@@ -81,8 +76,13 @@ struct cet_ga {
 
 /* Updates the improvement record after generation ga->gen and sets ga->stop. */
 void cet_ga_check_stop(struct cet_ga *ga);
-/* The mutation spread in force: sigma, widened while stagnating when adaptive. */
-double cet_ga_sigma(const struct cet_ga *ga);
+
+/* ---- what a strategy sees (evolve.c) ---- */
+
+struct cet_search_view;
+/* The search as the strategies see it (strategy.h): valid until the GA
+ * changes. */
+void cet_ga_view(const struct cet_ga *ga, struct cet_search_view *v);
 
 
 /* ---- the archive (archive.c) ---- */

@@ -540,7 +540,9 @@ static int read_strategy(struct cet_json_reader *r, const cJSON *root, struct ce
         return cet_jr_fail(r, os, "\"strategy\" names '%s', but the strategy state is '%s'",
                            oname, name);
     ga->opt.strategy = (enum cet_strategy_kind)k;
-    if (cet_strategies[k].restore(ga, &ga->strategy_state, r->j, s, r->err)) {
+    struct cet_search_view v;
+    cet_ga_view(ga, &v);
+    if (cet_strategies[k].restore(&ga->strategy_state, &v, r->j, s, r->err)) {
         r->failed = 1;
         return -1;
     }

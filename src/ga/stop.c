@@ -64,11 +64,6 @@ double cet_sigma_adapted(const struct cet_ga_options *o, long stagnant)
     return fmin(s, fmax(0.5, o->mutation_sigma));
 }
 
-double cet_ga_sigma(const struct cet_ga *ga)
-{
-    return ga->gen < 0 ? ga->opt.mutation_sigma : cet_sigma_adapted(&ga->opt, ga->gen - ga->last_improve);
-}
-
 const char *cet_ga_stop_name(enum cet_stop s)
 {
     switch (s) {

@@ -8,11 +8,11 @@
  * - Every later generation is lambda samples: --pop, or with pop 0 CMA-ES's
  *   own 4 + floor(3 ln genes) (IPOP doubles it at each restart, and the
  *   population grows with it).
- * - The ranking is the GA's (rank.c): Deb's rules, so --constraint puts
+ * - The ranking is the engine's (the view's rank): Deb's rules, so --constraint puts
  *   feasible configurations first; --objective changes the fitness it ranks.
  * - A sample that normalises to a genome already evaluated costs nothing
  *   (its results come from the archive) and still counts in the ranking.
- * - --race and --pareto are refused (cet_ga_check): racing pauses a
+ * - --race and --pareto are refused (its check): racing pauses a
  *   generation across a checkpoint, while the samples CMA-ES learns from
  *   live only from ask to tell; a Pareto front has no ranking to learn from. */
 #include <stdlib.h>
@@ -20,107 +20,120 @@
 
 #include "cetune/ga.h"
 #include "cmaes.h"
-#include "ga_internal.h"
 #include "strategy.h"
 #include "util/json.h"
 
-static void settings(const struct cet_ga *ga, struct cet_cmaes_settings *set)
+/* Its population of 0 is its own lambda, known once it is created. */
+void cet_strategy_cmaes_defaults(struct cet_ga_options *o)
 {
-    cet_cmaes_default_settings(set);
-    set->lambda = ga->opt.pop;
-    set->resolution = ga->opt.resolution;
+    (void)o;
 }
 
-int cet_strategy_cmaes_create(struct cet_ga *ga, void **state, struct cet_error *err)
+/* Why CMA-ES does without racing and Pareto searches: */
+int cet_strategy_cmaes_check(const struct cet_ga_options *o, size_t nseeds,
+                             struct cet_error *err)
+{
+    if (o->race)
+        return cet_fail(err, "--race works with --strategy ga only: a raced generation can pause "
+                             "across a checkpoint, and CMA-ES's samples live from ask to tell");
+    if (o->goal.npareto)
+        return cet_fail(err, "--pareto works with --strategy ga only: CMA-ES learns from one "
+                             "ranking, a Pareto front has none");
+    if (o->pop && nseeds > o->pop) /* pop 0: room for the seeds is made (create) */
+        return cet_fail(err, "%zu seed individuals do not fit in a population of %zu", nseeds,
+                        o->pop);
+    return 0;
+}
+
+int cet_strategy_cmaes_create(void **state, const struct cet_search_view *v,
+                              struct cet_error *err)
 {
     struct cet_cmaes_settings set;
-    settings(ga, &set);
+    cet_cmaes_default_settings(&set);
+    set.lambda = v->opt->pop;
+    set.resolution = v->opt->resolution;
     struct cet_cmaes *s;
-    if (cet_cmaes_create(&s, ga->desc, &set, ga->nseeds ? ga->seeds : NULL, err))
+    if (cet_cmaes_create(&s, v->desc, &set, v->nseeds ? v->seeds : NULL, err))
         return -1;
-    if (!ga->opt.pop) /* room for lambda samples, and for the seeds of generation 0 */
-        ga->opt.pop = cet_cmaes_lambda(s) > ga->nseeds ? cet_cmaes_lambda(s) : ga->nseeds;
     *state = s;
     return 0;
 }
 
-/* Generation 0 of a run with seeds is the seeds. */
-static int seeding(const struct cet_ga *ga)
+/* Room for lambda samples; with its own population also for the seeds
+ * of generation 0. */
+size_t cet_strategy_cmaes_size(const void *state, const struct cet_ga_options *o)
 {
-    return ga->gen < 0 && ga->nseeds;
+    size_t lambda = cet_cmaes_lambda(state);
+    return lambda > o->pop ? lambda : o->pop;
 }
 
-size_t cet_strategy_cmaes_ask(struct cet_ga *ga, const void *state, double *cand)
+/* Generation 0 of a run with seeds is the seeds. */
+static int seeding(const struct cet_search_view *v)
 {
-    size_t G = ga->ngenes, n = 0;
-    if (!seeding(ga))
-        return cet_cmaes_ask(state, ga->rng, cand);
-    for (; n < ga->nseeds && n < ga->opt.pop; n++) {
-        memcpy(cand + n * G, ga->seeds + n * G, G * sizeof *cand);
-        cet_genome_normalise(ga->desc, ga->opt.resolution, cand + n * G);
+    return v->gen < 0 && v->nseeds;
+}
+
+size_t cet_strategy_cmaes_ask(const void *state, const struct cet_search_view *v, gsl_rng *rng,
+                              double *cand)
+{
+    size_t G = v->ngenes, n = 0;
+    if (!seeding(v))
+        return cet_cmaes_ask(state, rng, cand);
+    for (; n < v->nseeds && n < v->opt->pop; n++) {
+        memcpy(cand + n * G, v->seeds + n * G, G * sizeof *cand);
+        cet_genome_normalise(v->desc, v->opt->resolution, cand + n * G);
     }
     return n;
 }
 
-int cet_strategy_cmaes_tell(struct cet_ga *ga, void *state, const double *cand, const size_t *idx,
-                            const uint8_t *evaluated, size_t n, struct cet_error *err)
+int cet_strategy_cmaes_tell(void *state, const struct cet_search_view *v, gsl_rng *rng,
+                            const struct cet_search_told *t, size_t *pop, size_t *npop,
+                            int *renewed, struct cet_error *err)
 {
     struct cet_cmaes *s = state;
-    size_t *v = malloc((n ? n : 1) * sizeof *v), *order = malloc((n ? n : 1) * sizeof *order);
+    size_t n = t->n;
+    size_t *r = malloc((n ? n : 1) * sizeof *r), *order = malloc((n ? n : 1) * sizeof *order);
     uint8_t *used = calloc(n ? n : 1, 1);
     double *fit = malloc((n ? n : 1) * sizeof *fit);
     size_t ne = 0, no = 0;
     int rc = -1;
-    if (!v || !order || !used || !fit) {
+    *renewed = 0;
+    if (!r || !order || !used || !fit) {
         cet_fail(err, "out of memory");
         goto done;
     }
     for (size_t k = 0; k < n; k++)
-        if (evaluated[k])
-            v[ne++] = idx[k];
-    if (cet_ga_rank_sort(ga, v, ne)) {
+        if (t->evaluated[k])
+            r[ne++] = t->idx[k];
+    if (v->rank(v, r, ne)) {
         cet_fail(err, "out of memory");
         goto done;
     }
     /* The candidates in the order of their archive entries; a genome
      * sampled twice keeps its sampling order. */
-    for (size_t r = 0; r < ne; r++)
+    for (size_t q = 0; q < ne; q++)
         for (size_t k = 0; k < n; k++)
-            if (!used[k] && idx[k] == v[r]) {
+            if (!used[k] && t->idx[k] == r[q]) {
                 used[k] = 1;
                 order[no] = k;
-                fit[no++] = ga->fit[idx[k]];
+                fit[no++] = v->fit[t->idx[k]];
                 break;
             }
-    if (seeding(ga)) {
+    /* Nothing new this generation (stale): the run would stop exhausted,
+     * so a restart draws elsewhere (cet_cmaes_tell), and says so. */
+    if (seeding(v)) {
         if (no)
-            cet_cmaes_start(s, cand + order[0] * ga->ngenes);
-    } else {
-        /* Nothing new this generation: the GA would stop (exhausted), a
-         * restart draws elsewhere (cet_cmaes_tell). */
-        int restarted;
-        if (cet_cmaes_tell(s, ga->rng, order, fit, no, ga->gen_fresh == 0, &restarted, err))
-            goto done;
-        ga->gen_renewed = restarted;
+            cet_cmaes_start(s, t->cand + order[0] * v->ngenes);
+    } else if (cet_cmaes_tell(s, rng, order, fit, no, t->nfresh == 0, renewed, err)) {
+        goto done;
     }
-    /* IPOP's restarts double lambda: the population grows with it. */
-    size_t lambda = cet_cmaes_lambda(s);
-    if (lambda > ga->opt.pop) {
-        size_t *pop = realloc(ga->pop, lambda * sizeof *pop);
-        if (!pop) {
-            cet_fail(err, "out of memory");
-            goto done;
-        }
-        ga->pop = pop;
-        ga->opt.pop = lambda;
-    }
-    ga->npop = 0;
-    for (size_t r = 0; r < ne; r++)
-        if (!r || v[r] != v[r - 1])
-            ga->pop[ga->npop++] = v[r];
+    *npop = 0;
+    for (size_t q = 0; q < ne; q++)
+        if (!q || r[q] != r[q - 1])
+            pop[(*npop)++] = r[q];
     rc = 0;
 done:
-    free(v);
+    free(r);
     free(order);
     free(used);
     free(fit);
@@ -132,16 +145,16 @@ cJSON *cet_strategy_cmaes_save(const void *state)
     return cet_cmaes_save(state);
 }
 
-int cet_strategy_cmaes_restore(struct cet_ga *ga, void **state, const struct cet_json *doc,
-                               const cJSON *j, struct cet_error *err)
+int cet_strategy_cmaes_restore(void **state, const struct cet_search_view *v,
+                               const struct cet_json *doc, const cJSON *j, struct cet_error *err)
 {
     /* ask fills room for the population: a larger lambda is refused before
      * anything is allocated for it. */
     struct cet_json_reader r = {.j = doc, .err = err, .what = "checkpoint"};
-    if (cJSON_IsObject(j) && (cet_jr_whole(&r, j, "lambda", 2, (double)ga->opt.pop), r.failed))
+    if (cJSON_IsObject(j) && (cet_jr_whole(&r, j, "lambda", 2, (double)v->opt->pop), r.failed))
         return -1;
     struct cet_cmaes *s;
-    if (cet_cmaes_restore(&s, ga->desc, doc, j, err))
+    if (cet_cmaes_restore(&s, v->desc, doc, j, err))
         return -1;
     *state = s;
     return 0;

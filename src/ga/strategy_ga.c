@@ -1,7 +1,7 @@
 /* The "ga" search strategy (strategy.h): the genetic algorithm of Gottron
  * (2008, section 4, figure 3).  It keeps no state of its own: its
- * population is the GA object's (ga->pop, ranked best first), which
- * checkpoints store anyway.
+ * population is the one its tell sets (the view's pop, ranked best first),
+ * which the engine keeps and checkpoints store anyway.
  *
  * ask (breed):
  * - generation 0: the description's seeds and --seed-config individuals,
@@ -19,37 +19,42 @@
  *   repaired (one gene of the combination changes), else redrawn at random,
  *   else dropped (see settle); all with the run's random stream.
  * tell (survival): the evaluated generation ranked best first (Deb's rules,
- * rank.c); --pareto: NSGA-II, parents and children merged, the best pop by
- * non-domination rank and crowding (nsga2.c). */
+ * the view's rank); --pareto: NSGA-II, parents and children merged, the
+ * best pop by non-domination rank and crowding (nsga2.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_rng.h>
 
 #include "cetune/ga.h"
-#include "ga_internal.h"
 #include "nsga2.h"
+#include "operators.h"
 #include "strategy.h"
 
 enum { RETRIES = 20 };
 
+static const double *genome(const struct cet_search_view *v, size_t i)
+{
+    return v->genes + i * v->ngenes;
+}
+
 /* 1 when g was evaluated before or is among the first n candidates. */
-static int known(const struct cet_ga *ga, const double *g, const double *cand, size_t n)
+static int known(const struct cet_search_view *v, const double *g, const double *cand, size_t n)
 {
     size_t i;
-    if (!cet_ga_lookup(ga, g, &i))
+    if (!v->lookup(v, g, &i))
         return 1;
     for (size_t k = 0; k < n; k++)
-        if (!memcmp(cand + k * ga->ngenes, g, ga->ngenes * sizeof *g))
+        if (!memcmp(cand + k * v->ngenes, g, v->ngenes * sizeof *g))
             return 1;
     return 0;
 }
 
-static size_t select_parent(struct cet_ga *ga, size_t n)
+static size_t select_parent(const struct cet_search_view *v, gsl_rng *rng, size_t n)
 {
-    if (ga->opt.goal.npareto) /* crowded binary tournament: pop is in crowded order */
-        return cet_select_tournament(ga->rng, n, 2);
-    return cet_selections[ga->opt.select].pick(ga->rng, n, &ga->opt);
+    if (v->opt->goal.npareto) /* crowded binary tournament: pop is in crowded order */
+        return cet_select_tournament(rng, n, 2);
+    return cet_selections[v->opt->select].pick(rng, n, v->opt);
 }
 
 /* Settles a new child: one that is forbidden is repaired (cet_repair), one
@@ -57,142 +62,173 @@ static size_t select_parent(struct cet_ga *ga, size_t n)
  * candidates is mutated again, up to RETRIES changes in all; one still
  * forbidden is then redrawn at random, up to RETRIES times.  Returns 1 when
  * the child is allowed, 0 when it must be dropped. */
-static int settle(struct cet_ga *ga, double *child, const double *cand, size_t n, double sigma)
+static int settle(const struct cet_search_view *v, gsl_rng *rng, double *child,
+                  const double *cand, size_t n, double sigma)
 {
-    const struct cet_params_desc *d = ga->desc;
-    double res = ga->opt.resolution;
+    const struct cet_params_desc *d = v->desc;
+    double res = v->opt->resolution;
     for (int t = 0; t < RETRIES; t++) {
         if (cet_params_forbidden(d, child))
-            cet_repair(d, res, ga->rng, sigma, child);
-        else if (known(ga, child, cand, n))
-            cet_mutate(d, res, ga->rng, ga->opt.mutation_rate, sigma, child);
+            cet_repair(d, res, rng, sigma, child);
+        else if (known(v, child, cand, n))
+            cet_mutate(d, res, rng, v->opt->mutation_rate, sigma, child);
         else
             return 1;
     }
     for (int t = 0; t < RETRIES && cet_params_forbidden(d, child); t++)
-        cet_genome_random(d, res, ga->rng, child);
+        cet_genome_random(d, res, rng, child);
     return !cet_params_forbidden(d, child);
 }
 
 /* Fills cand with the genomes of the next generation; returns how many
  * (fewer than the population only when forbidden combinations leave too
  * little room). */
-static size_t breed(struct cet_ga *ga, double *cand)
+static size_t breed(const struct cet_search_view *v, gsl_rng *rng, double *cand)
 {
-    const struct cet_params_desc *d = ga->desc;
-    size_t G = ga->ngenes, P = ga->opt.pop, nc = 0;
-    double res = ga->opt.resolution;
-    if (ga->gen < 0 || !ga->npop) {
-        for (size_t s = 0; ga->gen < 0 && s < ga->nseeds && nc < P; s++, nc++) {
-            memcpy(cand + nc * G, ga->seeds + s * G, G * sizeof *cand);
+    const struct cet_params_desc *d = v->desc;
+    const struct cet_ga_options *o = v->opt;
+    size_t G = v->ngenes, P = o->pop, nc = 0;
+    double res = o->resolution;
+    if (v->gen < 0 || !v->npop) {
+        for (size_t s = 0; v->gen < 0 && s < v->nseeds && nc < P; s++, nc++) {
+            memcpy(cand + nc * G, v->seeds + s * G, G * sizeof *cand);
             cet_genome_normalise(d, res, cand + nc * G);
         }
         for (size_t slot = nc; slot < P; slot++) {
             double *g = cand + nc * G;
             for (int t = 0; t <= RETRIES; t++) {
-                cet_genome_random(d, res, ga->rng, g);
-                if (!known(ga, g, cand, nc) && !cet_params_forbidden(d, g))
+                cet_genome_random(d, res, rng, g);
+                if (!known(v, g, cand, nc) && !cet_params_forbidden(d, g))
                     break;
             }
             nc += !cet_params_forbidden(d, g);
         }
         return nc;
     }
-    /* ga->pop is ranked best first (see the end of cet_ga_generation). */
-    size_t n = ga->npop, nfull = 0;
+    /* v->pop is ranked best first (tell). */
+    size_t n = v->npop, nfull = 0;
     /* Racing: parents come from the fully evaluated members, ranked first
      * and exactly.  A raced-out member's partial mean is over a few other
      * documents, so a tournament among raced-out members picked parents
      * nearly at random (docs/racing.md).  With one fully evaluated member
      * crossover would have no partner, so then all may be parents. */
-    while (nfull < n && !ga->raced[ga->pop[nfull]])
+    while (nfull < n && !v->raced[v->pop[nfull]])
         nfull++;
     if (nfull >= 2)
         n = nfull;
-    /* NSGA-II keeps its elite by merging parents and children (survive). */
-    size_t elite = ga->opt.goal.npareto ? 0 : ga->opt.elite;
-    for (size_t r = 0; r < n && nc < elite && !ga->raced[ga->pop[r]]; r++) {
+    /* NSGA-II keeps its elite by merging parents and children (tell). */
+    size_t elite = o->goal.npareto ? 0 : o->elite;
+    for (size_t r = 0; r < n && nc < elite && !v->raced[v->pop[r]]; r++) {
         int dup = 0; /* the population may hold a genome twice; elites are distinct */
         for (size_t k = 0; k < r && !dup; k++)
-            dup = ga->pop[k] == ga->pop[r];
+            dup = v->pop[k] == v->pop[r];
         if (!dup)
-            memcpy(cand + nc++ * G, cet_ga_genome(ga, ga->pop[r]), G * sizeof *cand);
+            memcpy(cand + nc++ * G, genome(v, v->pop[r]), G * sizeof *cand);
     }
-    double sigma = cet_ga_sigma(ga);
+    double sigma = cet_sigma_adapted(o, v->stagnant);
     for (size_t slot = nc; slot < P; slot++) {
         double *child = cand + nc * G;
-        size_t a = select_parent(ga, n);
-        const double *pa = cet_ga_genome(ga, ga->pop[a]);
+        size_t a = select_parent(v, rng, n);
+        const double *pa = genome(v, v->pop[a]);
         int crossed = 0;
-        if (gsl_rng_uniform(ga->rng) < ga->opt.crossover_rate) {
-            size_t b = select_parent(ga, n);
-            for (int t = 0; t < 4 && ga->pop[b] == ga->pop[a]; t++)
-                b = select_parent(ga, n);
-            cet_crossovers[ga->opt.crossover].cross(d, res, ga->rng, pa, cet_ga_genome(ga, ga->pop[b]), child);
+        if (gsl_rng_uniform(rng) < o->crossover_rate) {
+            size_t b = select_parent(v, rng, n);
+            for (int t = 0; t < 4 && v->pop[b] == v->pop[a]; t++)
+                b = select_parent(v, rng, n);
+            cet_crossovers[o->crossover].cross(d, res, rng, pa, genome(v, v->pop[b]), child);
             crossed = 1;
         } else {
             memcpy(child, pa, G * sizeof *child);
         }
         if (!crossed)
-            cet_mutate(d, res, ga->rng, ga->opt.mutation_rate, sigma, child);
-        nc += (size_t)settle(ga, child, cand, nc, sigma);
+            cet_mutate(d, res, rng, o->mutation_rate, sigma, child);
+        nc += (size_t)settle(v, rng, child, cand, nc, sigma);
     }
     return nc;
 }
 
-int cet_strategy_ga_create(struct cet_ga *ga, void **state, struct cet_error *err)
+/* A population of 0 is the GA's own: 20, as Gottron (2008) ran it. */
+void cet_strategy_ga_defaults(struct cet_ga_options *o)
 {
-    (void)ga;
+    if (!o->pop)
+        o->pop = 20;
+}
+
+int cet_strategy_ga_check(const struct cet_ga_options *o, size_t nseeds, struct cet_error *err)
+{
+    if (o->pop < 2)
+        return cet_fail(err, "the population needs at least 2 individuals");
+    if (o->elite >= o->pop)
+        return cet_fail(err, "an elite of %zu leaves no room for children in a population of %zu",
+                        o->elite, o->pop);
+    if (nseeds > o->pop)
+        return cet_fail(err, "%zu seed individuals do not fit in a population of %zu", nseeds,
+                        o->pop);
+    return 0;
+}
+
+int cet_strategy_ga_create(void **state, const struct cet_search_view *v, struct cet_error *err)
+{
+    (void)v;
     (void)err;
     *state = NULL;
     return 0;
 }
 
-size_t cet_strategy_ga_ask(struct cet_ga *ga, const void *state, double *cand)
+size_t cet_strategy_ga_size(const void *state, const struct cet_ga_options *o)
 {
     (void)state;
-    return breed(ga, cand);
+    return o->pop;
 }
 
-int cet_strategy_ga_tell(struct cet_ga *ga, void *state, const double *cand, const size_t *idx,
-                         const uint8_t *evaluated, size_t n, struct cet_error *err)
+size_t cet_strategy_ga_ask(const void *state, const struct cet_search_view *v, gsl_rng *rng,
+                           double *cand)
 {
     (void)state;
-    (void)cand;
-    size_t P = ga->opt.pop, nm = 0;
-    size_t *merged = malloc((ga->npop + n + 1) * sizeof *merged);
+    return breed(v, rng, cand);
+}
+
+int cet_strategy_ga_tell(void *state, const struct cet_search_view *v, gsl_rng *rng,
+                         const struct cet_search_told *t, size_t *pop, size_t *npop,
+                         int *renewed, struct cet_error *err)
+{
+    (void)state;
+    (void)rng;
+    int pareto = v->opt->goal.npareto != 0;
+    size_t P = v->opt->pop, nm = 0;
+    size_t *merged = malloc((v->npop + t->n + 1) * sizeof *merged);
+    *renewed = 0;
     if (!merged)
         return cet_fail(err, "out of memory");
     /* NSGA-II's elitism: the parents compete with their children. */
-    for (size_t k = 0; ga->opt.goal.npareto && k < ga->npop; k++)
-        merged[nm++] = ga->pop[k];
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; pareto && k < v->npop; k++)
+        merged[nm++] = v->pop[k];
+    for (size_t k = 0; k < t->n; k++) {
         int dup = 0;
-        for (size_t q = 0; ga->opt.goal.npareto && q < nm && !dup; q++)
-            dup = merged[q] == idx[k];
-        if (evaluated[k] && !dup)
-            merged[nm++] = idx[k];
+        for (size_t q = 0; pareto && q < nm && !dup; q++)
+            dup = merged[q] == t->idx[k];
+        if (t->evaluated[k] && !dup)
+            merged[nm++] = t->idx[k];
     }
-    int bad = ga->opt.goal.npareto
-                  ? cet_nsga2_survive(merged, nm, P, ga->obj, CET_MAX_PARETO, ga->viol)
-                  : cet_ga_rank_sort(ga, merged, nm);
-    ga->npop = nm < P ? nm : P;
-    memcpy(ga->pop, merged, ga->npop * sizeof *ga->pop);
+    int bad = pareto ? cet_nsga2_survive(merged, nm, P, v->obj, CET_MAX_PARETO, v->viol)
+                     : v->rank(v, merged, nm);
+    *npop = nm < P ? nm : P;
+    memcpy(pop, merged, *npop * sizeof *pop);
     free(merged);
     return bad ? cet_fail(err, "out of memory") : 0;
 }
 
-/* Its state is the population, which the GA object's checkpoint holds. */
+/* Its state is the population, which the engine's checkpoint holds. */
 cJSON *cet_strategy_ga_save(const void *state)
 {
     (void)state;
     return cJSON_CreateObject();
 }
 
-int cet_strategy_ga_restore(struct cet_ga *ga, void **state, const struct cet_json *doc,
-                            const cJSON *j, struct cet_error *err)
+int cet_strategy_ga_restore(void **state, const struct cet_search_view *v,
+                            const struct cet_json *doc, const cJSON *j, struct cet_error *err)
 {
-    (void)ga;
+    (void)v;
     (void)doc;
     (void)j;
     (void)err;
