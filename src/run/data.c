@@ -13,13 +13,18 @@
 #include <unistd.h>
 
 #include "cetune/buf.h"
+#include "cetune/corpus.h"
 
 /* The digest of path's content (gunzipped, as a load reads it) into out;
  * -1 with errno's reason in err. */
 static int digest_of(const char *path, char out[17], struct cet_error *err)
 {
     struct cet_buf b = {0};
-    if (cet_read_file(&b, path, (size_t)256 << 20, err))
+    /* A WARC's page is PATH#OFFSET (corpus.c): its record's page, as a load reads it. */
+    const char *hash = strrchr(path, '#');
+    struct cet_entry page = {.html_path = (char *)path};
+    if (hash && hash[1] >= '0' && hash[1] <= '9' ? cet_entry_read_page(&b, &page, err)
+                                                 : cet_read_file(&b, path, (size_t)256 << 20, err))
         return -1;
     snprintf(out, 17, "%016llx", (unsigned long long)cet_hash64(b.p, b.len));
     cet_buf_free(&b);

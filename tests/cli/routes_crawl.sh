@@ -28,6 +28,11 @@ for h in www.bbc.example www.msnbc.example www.wapo.example www.wsj.example; do
     [ -f "$TMP/r/$h/best.json" ] && ok || fail "$h was not tuned"
 done
 
+# A host's run is an ordinary run: it resumes, its WARC pages checked by digest.
+expect_status 0 "$CETUNE" evolve --resume "$TMP/r/www.bbc.example"
+grep -q '"[^"]*crawl.warc.gz#[0-9]*", "[0-9a-f]\{16\}"' "$TMP/r/www.bbc.example/checkpoint.json" && ok ||
+    fail "the checkpoint does not record the WARC pages' digests"
+
 # On the gold of the crawl's pages: each routed host's configuration against
 # the shipped one (the default of the hosts without a route).
 total_tuned=0
