@@ -14,4 +14,13 @@ if [ -n "$bad" ]; then
   echo "$bad"
   exit 1
 fi
-echo "ok: only src/ga includes ga_internal.h"
+# The strategies see the search through strategy.h's view alone: no strategy
+# file includes ga_internal.h or names the engine's struct.
+bad=$(grep -ln -e 'ga_internal\.h' -e 'struct cet_ga\b' src/ga/strategy_*.c src/ga/cmaes.[ch] \
+      src/ga/nsga2.[ch] src/ga/strategy.h || true)
+if [ -n "$bad" ]; then
+  echo "FAIL: these strategy files see the engine (ga_internal.h, struct cet_ga); use strategy.h's view:"
+  echo "$bad"
+  exit 1
+fi
+echo "ok: only src/ga includes ga_internal.h, and no strategy does"
