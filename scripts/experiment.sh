@@ -16,10 +16,9 @@
 # GENERATIONS (40), PATIENCE (8) and THREADS (all cores) may be set in the
 # environment; the pipeline, whose search space is far larger (69 genes, most
 # of them conditional), gets PIPE_POP (40), PIPE_GENERATIONS (80) and
-# PIPE_PATIENCE (15); HOLDOUT (0: best.json is the best training fitness,
-# the rule these tables were measured with; 0.25 is evolve's default,
-# docs/experiment.md "A final choice that generalises").  About five minutes
-# on two cores.
+# PIPE_PATIENCE (15); CHOOSE (search: best.json is the best training
+# fitness, the rule these tables were measured with; cv is evolve's default,
+# docs/choice.md).  About five minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cetune=${1:-build/cetune}
@@ -34,7 +33,7 @@ threads=()
 pipe_pop=${PIPE_POP:-40}
 pipe_generations=${PIPE_GENERATIONS:-80}
 pipe_patience=${PIPE_PATIENCE:-15}
-holdout=(--holdout "${HOLDOUT:-0}")
+holdout=(--choose "${CHOOSE:-search}")
 extractors=(lqf accb tccb sw density score pipeline)
 
 if [ ! -x "$cetune" ]; then

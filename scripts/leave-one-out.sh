@@ -12,17 +12,17 @@
 #   CORPORA  the folder holding the corpora of ALL (../shared/corpora)
 #   OUT      runs and tables (runs/leave-one-out)
 # Environment: PARAMS (params/score.json), SEED (1), POP (40), GENERATIONS (60),
-# PATIENCE (15), OBJECTIVE (f1), HOLDOUT (0.25: evolve's final choice on a
-# quarter of the training documents kept out of the search, which refuses a
-# tuned setting that does not beat the defaults there; 0: the best training
-# fitness, the rule of the earlier figures of docs/experiment.md), STRATEGY
+# PATIENCE (15), OBJECTIVE (f1), CHOOSE (cv: evolve's final choice,
+# docs/choice.md, which keeps the defaults unless cross-validation shows
+# tuning gains on held-out pages; search: the best training fitness, the
+# rule of the earlier figures of docs/experiment.md), STRATEGY
 # (ga, the search the figures were measured with; cmaes),
 # THREADS (all cores), ALL (the corpora, space-separated: portals big5
 # cleaneval-dev scrapinghub l3s-gn1; the earlier figures left l3s-gn1 out),
 # ONLY (a space-separated list of the corpora to leave out; default all of
 # ALL), EVOLVE_OPTS (when set, evolve runs with its own defaults and these
 # options instead of STRATEGY, POP, GENERATIONS, PATIENCE, OBJECTIVE and
-# HOLDOUT), PER_CORPUS (when set, N: the search trains on a sample of N
+# CHOOSE), PER_CORPUS (when set, N: the search trains on a sample of N
 # documents of each training corpus, drawn by `cetune sample -n N --seed
 # SEED` per corpus, so that every corpus weighs the same in the mean F1
 # whatever its size, 58 to 621 documents; unset: every document).
@@ -75,7 +75,7 @@ for l in "${left[@]}"; do
     read -r -a settings <<<"$EVOLVE_OPTS"
   else
     settings=(--strategy "${STRATEGY:-ga}" --pop "${POP:-40}" --generations "${GENERATIONS:-60}"
-      --patience "${PATIENCE:-15}" --objective "${OBJECTIVE:-f1}" --holdout "${HOLDOUT:-0.25}")
+      --patience "${PATIENCE:-15}" --objective "${OBJECTIVE:-f1}" --choose "${CHOOSE:-cv}")
   fi
   sample=()
   if [ -n "${PER_CORPUS:-}" ]; then

@@ -60,7 +60,7 @@ echo "| extractor | seed | racing | generations | evaluations | document evaluat
 echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for x in "${extractors[@]}"; do
   for s in "${seeds[@]}"; do
-    common=(-p "params/$x.json" "${dirs[@]}" --pop 30 --generations 30 --seed "$s" --holdout 0)
+    common=(-p "params/$x.json" "${dirs[@]}" --pop 30 --generations 30 --seed "$s" --choose search)
     read -r g0 e0 d0 t0 f0 <<<"$(run "$x-$s-full" "${common[@]}" --no-race)"
     read -r g1 e1 d1 t1 f1 <<<"$(run "$x-$s-race" "${common[@]}" --race "${race[@]}")"
     printf '| %s | %s | no | %s | %s | %s | | %.1f | %.4f | |\n' "$x" "$s" "$g0" "$e0" "$d0" "$t0" "$f0"
@@ -82,7 +82,7 @@ echo
 echo "| extractor | racing | generations | document evaluations | fewer | best fitness (120 training documents) | mean F1 on the 370 others |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
 for x in "${extractors[@]}"; do
-  common=(-p "params/$x.json" "${dirs[@]}" -s "$out/sample.txt" --pop 30 --generations 30 --seed 11 --holdout 0)
+  common=(-p "params/$x.json" "${dirs[@]}" -s "$out/sample.txt" --pop 30 --generations 30 --seed 11 --choose search)
   read -r g0 e0 d0 t0 f0 <<<"$(run "$x-sample-full" "${common[@]}" --no-race)"
   read -r g1 e1 d1 t1 f1 <<<"$(run "$x-sample-race" "${common[@]}" --race "${race[@]}")"
   printf '| %s | no | %s | %s | | %.4f | %s |\n' "$x" "$g0" "$d0" "$f0" "$(heldout "$x-sample-full")"

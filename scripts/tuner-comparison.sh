@@ -176,8 +176,9 @@ run() {
     help=$("$cetune" evolve --help)
     [[ $help == *--strategy* ]] && strategy=(--strategy "${t#cetune-}")
     # The search on every training document, as the peers': best.json is the
-    # best training fitness (the holdout's choice is measured with --folds).
-    [[ $help == *--holdout* ]] && strategy+=(--holdout 0)
+    # best training fitness (the final choice is measured with --folds).
+    if [[ $help == *--choose* ]]; then strategy+=(--choose search)
+    elif [[ $help == *--holdout* ]]; then strategy+=(--holdout 0); fi
     "$cetune" evolve "${strategy[@]}" -p "$params" "${pdirs[@]}" -s "$train" \
       --max-evals "$evals" --patience 0 --generations 0 --seed "$s" "${threads[@]}" \
       -o "$d" --force

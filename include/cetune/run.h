@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cetune/choice.h"
 #include "cetune/common.h"
 #include "cetune/corpus.h"
 #include "cetune/error.h"
@@ -63,13 +64,27 @@ int cet_sample_load(struct cet_corpus *c, struct cet_entries *e, const char *con
                     struct cet_error *err);
 /* ---- what a run is (run.json and the checkpoint) ---- */
 
-/* The final choice's significance level (docs/experiment.md measures it). */
+/* The significance level of the holdout choice of runs started before
+ * cross-validation chose (resumed as they began: choose.c). */
 #define CET_HOLDOUT_ALPHA 0.2
 
 struct cet_run_file {
     char *path;
     char digest[17]; /* 16 hex digits of a 64-bit FNV-1a hash of its (gunzipped) bytes */
 };
+
+/* How a run chooses best.json (choose.c, docs/choice.md). */
+enum cet_choose {
+    CET_CHOOSE_SEARCH = 0, /* the search's best training fitness */
+    CET_CHOOSE_CV,         /* cross-validation of the search against the start, and the rule
+                              of choice.h: the start stays unless tuning gains beyond doubt */
+    CET_CHOOSE_COUNT
+};
+/* Their names, by enum cet_choose ("search", "cv"); NULL-terminated. */
+extern const char *const cet_choose_names[CET_CHOOSE_COUNT + 1];
+/* The folds of a cross-validated choice on n documents by default: 5, or
+ * leave-one-out below 5 documents (0 below 2: no cross-validation). */
+long cet_choose_default_folds(size_t n);
 
 struct cet_run_info {
     char *params_path;
@@ -119,8 +134,22 @@ struct cet_run_info {
     double top_holdout;    /* its mean F1 on the holdout */
     double top_pvalue;     /* the sign-flip p-value of its gain over the defaults there;
                               NaN: not tested (it is the defaults, or they were not evaluated) */
+    /* The final choice by cross-validation (choose.c, folds.c). */
+    int choose;            /* enum cet_choose */
+    double confidence;     /* the rule's confidence level */
+    long fold_evals;       /* evaluations of each fold's search; 0: as the run's */
+    double *start;         /* the start's normalised genome (ngenes), NULL before started */
+    char *start_from;      /* the --seed-config file it came from (absolute); NULL: defaults */
+    int has_estimate;      /* the folds are done: estimate holds the rule's decision */
+    struct cet_choice estimate; /* tuning against the start on the held-out folds */
+    double start_train;    /* the start's fitness on the training documents (NaN: unknown) */
+    int start_outside;     /* best.json is the start, which the search never evaluated */
 };
 void cet_run_info_free(struct cet_run_info *info);
+
+/* The cross-validated choice of a run in one sentence (cet_choice_sentence)
+ * into buf: 0, or -1 when the run has none (yet). */
+int cet_run_choice_text(const struct cet_run_info *info, char *buf, size_t size);
 
 /* ---- the run ---- */
 
@@ -146,6 +175,9 @@ struct cet_run_settings {
     int template_defaults;         /* ... and the description's defaults with them */
     char *const *fold_args;        /* the evolve options of every fold run (copied) */
     size_t nfold_args;
+    int choose;                    /* enum cet_choose; CET_CHOOSE_CV needs folds >= 2 */
+    double confidence;             /* the rule's level; 0: CET_CHOICE_LEVEL */
+    long fold_evals;               /* evaluations of each fold's search; 0: as the run's */
 };
 
 /* A run of the description in params_path with the given options (not yet
@@ -153,7 +185,9 @@ struct cet_run_settings {
 int cet_run_new(struct cet_run **out, const char *params_path,
                 const struct cet_ga_options *opt, struct cet_error *err);
 /* Adds the configuration in path (e.g. an earlier run's best.json) to the
- * first generation.  Its extractor must be the run's.  Parameters the
+ * first generation; the first one added is the run's start (what the final
+ * choice compares with; without one, the defaults).  Its extractor must be
+ * the run's.  Parameters the
  * description does not evolve keep their fixed values: *ignored (allocated,
  * one flag per extractor parameter; the caller frees it) marks those where
  * the configuration differs from them. */
@@ -210,6 +244,10 @@ int cet_run_interrupt(struct cet_run *run, struct cet_error *err);
 int cet_run_finish(struct cet_run *run, struct cet_error *err);
 void cet_run_free(struct cet_run *run);
 
+/* The archive index of what best.json holds into *i: 0, CET_ENOTFOUND
+ * before any evaluation or when it is the start, which the search never
+ * evaluated (cet_run_info: start_outside), CET_ERROR when out of memory. */
+int cet_run_best(const struct cet_run *run, size_t *i);
 struct cet_ga *cet_run_ga(const struct cet_run *run);
 const struct cet_run_info *cet_run_info(const struct cet_run *run);
 const char *cet_run_dir(const struct cet_run *run);
@@ -238,7 +276,7 @@ struct cet_fold {
     size_t train_docs, heldout_docs;
     double train_fitness;       /* the fold best's objective on its training folds (NAN: unknown) */
     double heldout_f1;          /* its mean word F1 on the held-out fold */
-    double heldout_f1_defaults; /* the defaults' */
+    double heldout_f1_start;    /* the start's (the defaults or the first --seed-config) */
 };
 /* Told before fold k (0-based) of K runs in its directory fdir; f holds its
  * document counts. */
@@ -246,23 +284,21 @@ typedef void (*cet_fold_fn)(void *ctx, size_t k, size_t K, const struct cet_fold
                             const char *fdir);
 /* Runs or resumes the cet_run_info(run)->folds fold GAs of a started or
  * resumed run in DIR/folds/k on its training documents, before the run's
- * own GA, and writes DIR/folds.csv; on_fold (may be NULL) is told of each
+ * own GA; writes DIR/folds.csv and DIR/heldout.csv (every held-out page's
+ * F1 with the start and with its fold's best) and puts the rule's decision
+ * on them into the run's estimate (choice.h); on_fold (may be NULL) is told of each
  * fold.  Polls the run's cancel callback (cet_run_set_cancel).  Returns 0
  * with *out the K folds (free() it), CET_CANCELLED (each fold keeps its
  * checkpoint; the caller records the run as interrupted), or -1. */
 int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct cet_fold **out,
                   struct cet_error *err);
-/* The mean gain (heldout_f1 - heldout_f1_defaults) over K folds and its
- * standard deviation (n - 1): the estimate of what tuning adds on unseen
- * documents. */
-void cet_folds_estimate(const struct cet_fold *f, size_t K, double *mean, double *sd);
-
 /* ---- validation (validate.c) ---- */
 
 /* The best distinct individuals and the defaults of a finished run, scored
  * on validation corpora: validation.csv.  Rows are the best distinct
- * individuals (at most info->top, best first), then the described
- * defaults. */
+ * individuals (at most info->top, best first), then best.json when it is
+ * none of them nor the defaults (the start of --seed-config), then the
+ * described defaults. */
 struct cet_validation {
     size_t n;            /* rows; the last one is the defaults */
     size_t ngenes;
@@ -274,7 +310,11 @@ struct cet_validation {
     double *macro_f1;    /* mean over packages of their mean F1, as evaluate's tables */
     size_t docs, npkgs;  /* the validation corpus */
     size_t shared;       /* validation documents that are also in the training sample */
+    size_t best;         /* the row best.json holds (SIZE_MAX: none, before it is known) */
+    size_t extra;        /* 1: row n - 2 is best.json, the start, outside the best */
 };
+/* Row k's label: its rank, "start" (the extra row) or "defaults". */
+void cet_validation_label(const struct cet_validation *v, size_t k, char *buf, size_t size);
 
 /* 1 when the run has validation corpora but no validation.csv yet. */
 int cet_run_needs_validation(const struct cet_run *run);

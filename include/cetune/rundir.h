@@ -24,6 +24,7 @@ CET_BEGIN_DECL
 #define CET_RUN_PARETO "pareto.csv"
 #define CET_RUN_PARETO_DIR "pareto" /* K.json per point of the front */
 #define CET_RUN_FOLDS "folds.csv"
+#define CET_RUN_HELDOUT_PAGES "heldout.csv" /* every held-out page of the folds: the choice's data */
 #define CET_RUN_FOLDS_DIR "folds" /* one run directory per fold: folds/1, folds/2, ... */
 #define CET_RUN_HOLDOUT "holdout.txt" /* the training documents kept out of the search */
 #define CET_FOLD_TRAIN "train.txt"     /* in a fold's directory: its training documents */

@@ -7,6 +7,7 @@
  * run_print.c prints the progress line and the tables.
  * --validate directories are scanned before evolving, so a typo does not
  * cost a whole run. */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +23,11 @@
 struct args {
     const char *params, *sample, *out, *resume;
     struct cli_list dirs, seed_configs, validate, template_refs;
-    long sample_size, threads, top, folds;
+    long sample_size, threads, top, folds, fold_evals;
+    long holdout_folds;  /* the folds the deprecated --holdout maps to (capped at the documents) */
     int by_package, force, no_race, fitness, quiet, no_template_defaults;
-    double progress;
+    int choose;          /* enum cet_choose; -1: not given (cv where it can work) */
+    double progress, confidence, holdout;
     struct cet_ga_options opt;
 };
 #define ARG(field) offsetof(struct args, field)
@@ -35,7 +38,10 @@ static void init(void *p)
 {
     struct args *a = p;
     cet_ga_default_options(&a->opt); /* the strategy by the description, its own population */
-    a->opt.holdout = -1; /* not given: the default, or none where a holdout cannot work */
+    a->opt.holdout = 0; /* new runs never keep a holdout: cross-validation chooses */
+    a->holdout = -1;    /* the deprecated --holdout, not given */
+    a->choose = -1;
+    a->confidence = -1;
     a->sample_size = -1;
     a->top = 5;
     a->progress = cli_progress_every;
@@ -62,14 +68,24 @@ static const struct cli_opt own[] = {
     {.name = "seed-config", .arg = "FILE", .type = CLI_LIST, .off = ARG(seed_configs),
      .flags = CLI_MANY, .help = "a configuration (e.g. a best.json) added to generation 0; "
                                 "repeatable"},
+    {.name = "choose", .type = CLI_ENUM, .off = ARG(choose), .values = cet_choose_names,
+     .def = "cv; search with --objective, --constraint, --pareto, --fitness template",
+     .help = "how best.json is chosen: cv, the search's best only if cross-validation shows "
+             "it beats the start (the defaults or the first --seed-config) on held-out pages, "
+             "else the start (docs/choice.md); search, the search's best training fitness"},
     {.name = "folds", .arg = "K", .type = CLI_LONG, .off = ARG(folds), .min = 2, .max = 100,
-     .def = "none", .help = "first run the GA on K-1 of K folds of the training documents, K "
-                            "times, and print how much it gains on the held-out fold"},
-    {.name = "holdout", .arg = "F", .type = CLI_DOUBLE, .off = ARG(opt.holdout), .max = 0.5,
-     .def = "0.25; 0 with --race, --objective, --constraint, --pareto",
-     .help = "keep this share of the training documents out of the search; best.json is the "
-             "best on them of the top individuals and the defaults (src/run/choose.c); 0: "
-             "the best training fitness"},
+     .def = "5, one per document below 5", .help = "first run the search on K-1 of K folds of "
+                            "the training documents, K times, and score it on the held-out "
+                            "fold against the start (with --choose search: only printed)"},
+    {.name = "confidence", .arg = "L", .type = CLI_DOUBLE, .off = ARG(confidence), .min = 0.5,
+     .max = 0.999, .def = "0.9", .help = "the confidence level of the interval of the gain on "
+                                         "unseen pages; --choose cv keeps the start unless the "
+                                         "interval lies above 0"},
+    {.name = "fold-evals", .arg = "N", .type = CLI_LONG, .off = ARG(fold_evals),
+     .max = 1000000000, .def = "0, as --max-evals",
+     .help = "stop each fold's search after N evaluations; 0: as the run's search"},
+    {.name = "holdout", .arg = "F", .type = CLI_DOUBLE, .off = ARG(holdout), .max = 0.5,
+     .def = "none", .help = "deprecated: F > 0 is --folds round(1/F), 0 is --choose search"},
     {.name = "threads", .arg = "N", .type = CLI_LONG, .off = ARG(threads), .max = 1024,
      .forms = 3, .help = "threads, which never change the results; 0: all cores"},
     {.name = "quiet", .letter = 'q', .type = CLI_FLAG, .off = ARG(quiet), .forms = 3,
@@ -126,6 +142,45 @@ const struct cli_command cli_evolve = {
              "best.json, sample.txt,\ncheckpoint.json.  Ctrl-C keeps the last complete "
              "generation; --resume finishes the run."};
 
+/* The final choice's options (docs/choice.md): the deprecated --holdout
+ * mapped to cross-validation, and cv kept to what it can judge, saying so
+ * when an option given cannot apply. */
+static int choice_options(struct args *a)
+{
+    if (a->holdout >= 0) {
+        if (a->holdout == 0) {
+            cli_warn("--holdout is deprecated: cross-validation chooses best.json now; "
+                     "--holdout 0 is --choose search");
+            if (a->choose < 0)
+                a->choose = CET_CHOOSE_SEARCH;
+        } else {
+            long k = lround(1 / a->holdout);
+            k = k < 2 ? 2 : k;
+            cli_warn("--holdout is deprecated: cross-validation chooses best.json now, every "
+                     "document held out once; --holdout %g is --folds %ld", a->holdout, k);
+            if (!a->folds)
+                a->holdout_folds = k;
+            else
+                cli_warn("--holdout %g ignored: --folds %ld is given", a->holdout, a->folds);
+        }
+    }
+    /* cv judges a configuration by its mean F1 on unseen pages against their gold. */
+    const char *why = !cet_goal_is_default(&a->opt.goal) ? "--objective, --constraint or --pareto"
+                      : a->fitness ? "--fitness template" : NULL;
+    if (why && a->choose == CET_CHOOSE_CV)
+        return cli_usage("evolve", "--choose cv judges mean F1 against gold on held-out pages: "
+                                   "not with %s", why);
+    if (a->choose < 0)
+        a->choose = why ? CET_CHOOSE_SEARCH : CET_CHOOSE_CV;
+    if (a->choose != CET_CHOOSE_CV && a->confidence >= 0)
+        cli_warn("--confidence %g cannot apply: it is the level of --choose cv's rule, and "
+                 "best.json is the search's best here", a->confidence);
+    if (a->fold_evals && !a->folds && a->choose != CET_CHOOSE_CV)
+        cli_warn("--fold-evals %ld cannot apply: there are no folds (--choose search without "
+                 "--folds)", a->fold_evals);
+    return 0;
+}
+
 /* Checks the options, the description, the seeds and the validation corpora
  * (only scanned: they are loaded when the run ends). */
 static int new_run(struct cet_run **run, const struct args *a)
@@ -181,15 +236,8 @@ static int cmd_evolve(int argc, char **argv)
                                  "would need the pseudo-gold of its own pages");
         goto done;
     }
-    /* The holdout chooses on mean F1 over whole documents. */
-    int whole_f1 = !a.opt.race && cet_goal_is_default(&a.opt.goal);
-    if (a.opt.holdout > 0 && !whole_f1) {
-        rc = cli_usage("evolve", "--holdout chooses on mean F1 over whole documents: not with "
-                                 "--race, --objective, --constraint or --pareto");
+    if (!a.resume && (rc = choice_options(&a)))
         goto done;
-    }
-    if (a.opt.holdout < 0)
-        a.opt.holdout = whole_f1 ? 0.25 : 0;
     if ((rc = cli_adhosts(NULL)))
         goto done;
     if (!a.threads)
@@ -234,6 +282,17 @@ static int cmd_evolve(int argc, char **argv)
     if (!(cmd = cli_command_line(argc, argv)))
         goto oom;
     size_t ndocs = corpus.ndocs;
+    if (a.holdout_folds && !a.folds)
+        a.folds = (size_t)a.holdout_folds < ndocs ? a.holdout_folds : (long)ndocs;
+    if (a.folds == 1)
+        a.folds = 0;
+    if (a.choose == CET_CHOOSE_CV && !a.folds)
+        a.folds = cet_choose_default_folds(ndocs);
+    if (a.choose == CET_CHOOSE_CV && !a.folds) {
+        fprintf(stderr, "cetune: one training document cannot be cross-validated: best.json "
+                        "will be the search's best, with no estimate for unseen pages\n");
+        a.choose = CET_CHOOSE_SEARCH;
+    }
     if (a.folds && cet_run_fold_args(&folds, &nfold, a.params, a.dirs.v, a.dirs.n,
                                      a.seed_configs.v, a.seed_configs.n,
                                      cet_ga_opts(cet_run_ga(run)), a.top, &err)) {
@@ -246,7 +305,9 @@ static int cmd_evolve(int argc, char **argv)
         .nvalidate = a.validate.n, .top = (size_t)a.top, .command = cmd,
         .threads = (int)a.threads, .folds = a.folds, .fold_args = folds, .nfold_args = nfold,
         .template_refs = a.fitness ? a.template_refs.v : NULL,
-        .ntemplate_refs = a.template_refs.n, .template_defaults = !a.no_template_defaults};
+        .ntemplate_refs = a.template_refs.n, .template_defaults = !a.no_template_defaults,
+        .choose = a.choose, .confidence = a.confidence > 0 ? a.confidence : 0,
+        .fold_evals = a.fold_evals};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "

@@ -5,6 +5,7 @@
  * after printing the resume command (with --race, a raced generation is
  * kept after its last block and the resumed run goes on from there). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,20 +167,22 @@ int evolve_folds(struct cet_run *run)
                 cli_signal_name(), dir);
         return 128 + cli_signal;
     }
-    double mean, sd;
-    cet_folds_estimate(f, K, &mean, &sd);
-    printf("cross-validation over %zu folds of the %zu training documents: %s/%s\n\n", K, ndocs,
-           dir, CET_RUN_FOLDS);
-    printf("%4s  %6s  %7s  %8s  %10s  %12s  %8s\n", "fold", "train", "held", "training",
+    const struct cet_choice *e = &cet_run_info(run)->estimate;
+    printf("cross-validation over %zu folds of the %zu training documents (%s, %s)\n\n", K, ndocs,
+           CET_RUN_FOLDS, CET_RUN_HELDOUT_PAGES);
+    printf("%4s  %6s  %7s  %8s  %10s  %10s  %8s\n", "fold", "train", "held", "training",
            "held-out", "held-out", "gain");
-    printf("%4s  %6s  %7s  %8s  %10s  %12s  %8s\n", "", "docs", "docs", "fitness", "F1 best",
-           "F1 defaults", "");
+    printf("%4s  %6s  %7s  %8s  %10s  %10s\n", "", "docs", "docs", "fitness", "F1 best",
+           "F1 start");
     for (size_t k = 0; k < K; k++)
-        printf("%4zu  %6zu  %7zu  %8.4f  %10.4f  %12.4f  %+8.4f\n", k + 1, f[k].train_docs,
-               f[k].heldout_docs, f[k].train_fitness, f[k].heldout_f1, f[k].heldout_f1_defaults,
-               f[k].heldout_f1 - f[k].heldout_f1_defaults);
-    printf("\nestimate: tuning gains %+.4f F1 over the defaults on unseen documents "
-           "(mean over %zu folds; standard deviation %.4f)\n\n", mean, K, sd);
+        printf("%4zu  %6zu  %7zu  %8.4f  %10.4f  %10.4f  %+8.4f\n", k + 1, f[k].train_docs,
+               f[k].heldout_docs, f[k].train_fitness, f[k].heldout_f1, f[k].heldout_f1_start,
+               f[k].heldout_f1 - f[k].heldout_f1_start);
+    printf("\nestimate on unseen pages: %+.4f F1 over the start", cet_choice_round(e->gain));
+    if (!isnan(e->lo))
+        printf(" (%.0f%% interval %+.4f to %+.4f, %zu pages)", 100 * e->level,
+               cet_choice_round(e->lo), cet_choice_round(e->hi), e->n);
+    printf("\n\n");
     fflush(stdout);
     free(f);
     return 0;

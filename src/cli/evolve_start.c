@@ -3,13 +3,14 @@
  * and the run directory against the corpora. */
 #include <stdlib.h>
 
+#include "cetune/buf.h"
 #include "cetune/guard.h"
 #include "cetune/run.h"
 #include "cli.h"
 #include "evolve.h"
 
-/* Adds --seed-config individuals; their non-evolved parameters are ignored
- * (with a warning when they differ from the fixed values). */
+/* Adds --seed-config individuals; their non-evolved parameters are ignored,
+ * with one warning naming those that differ from the fixed values. */
 int evolve_seed_configs(struct cet_run *run, const struct cli_list *files)
 {
     const struct cet_extractor *ex = cet_ga_desc(cet_run_ga(run))->ex;
@@ -23,10 +24,24 @@ int evolve_seed_configs(struct cet_run *run, const struct cli_list *files)
             cli_error("%s", err.msg);
             return CLI_USAGE;
         }
-        for (size_t k = 0; k < ex->nparams; k++)
-            if (ignored[k])
-                cli_warn("%s: %s is not evolved; the run keeps it at its fixed value",
-                         files->v[i], ex->params[k].name);
+        /* One warning naming every parameter dropped, with the value kept. */
+        struct cet_buf names = {0};
+        const struct cet_params_desc *d = cet_ga_desc(cet_run_ga(run));
+        size_t n = 0;
+        for (size_t k = 0; k < ex->nparams; k++) {
+            char v[64];
+            if (!ignored[k])
+                continue;
+            cet_param_format(ex, k, d->base[k], 0, v, sizeof v);
+            if (cet_buf_printf(&names, "%s%s (kept at %s)", n++ ? ", " : "", ex->params[k].name,
+                               v))
+                break;
+        }
+        if (n)
+            cli_warn("%s: %s does not evolve %s: the run and best.json keep %s, not the "
+                     "file's", files->v[i], d->path, names.p ? names.p : "some parameters",
+                     n == 1 ? "it at its fixed value" : "them at their fixed values");
+        cet_buf_free(&names);
         free(ignored);
     }
     return 0;

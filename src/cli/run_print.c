@@ -148,16 +148,25 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
  * the table of the best turns: a row per parameter, a column per rank. */
 enum { TABLE_WIDTH = 100 };
 
+/* The rank column's label of row j (1-based), starred when it is best.json. */
+static void rank_label(char *buf, size_t size, size_t j, size_t mark)
+{
+    snprintf(buf, size, j == mark ? "%zu*" : "%zu", j);
+}
+
 static void print_transposed(const struct cet_ga *ga, const struct cet_params_desc *d,
                              const size_t *rank, size_t n, const uint8_t *shown, int wname,
-                             int wval)
+                             int wval, size_t mark)
 {
     struct cet_individual ind;
     wname = wname < 10 ? 10 : wname;
     wval = wval < 9 ? 9 : wval;
     printf("%-*s", wname, "rank");
-    for (size_t j = 0; j < n; j++)
-        printf("  %*zu", wval, j + 1);
+    for (size_t j = 0; j < n; j++) {
+        char r[32];
+        rank_label(r, sizeof r, j + 1, mark);
+        printf("  %*s", wval, r);
+    }
     putchar('\n');
     for (size_t k = 0; k < d->ngenes; k++) {
         if (!shown[k])
@@ -183,6 +192,48 @@ static void print_transposed(const struct cet_ga *ga, const struct cet_params_de
         }
         putchar('\n');
     }
+}
+
+/* Prints text wrapped at TABLE_WIDTH columns, the lines after the first
+ * indented by two spaces. */
+static void print_wrapped(const char *text)
+{
+    size_t col = 0;
+    while (*text) {
+        size_t len = strcspn(text, " ");
+        if (col && col + 1 + len > TABLE_WIDTH) {
+            printf("\n  ");
+            col = 2;
+        } else if (col) {
+            putchar(' ');
+            col++;
+        }
+        printf("%.*s", (int)len, text);
+        col += len;
+        text += len;
+        while (*text == ' ')
+            text++;
+    }
+    putchar('\n');
+}
+
+/* The cross-validated choice (src/run/choose.c): what best.json holds,
+ * then the estimate on unseen pages in one sentence. */
+static void print_choice(const struct cet_run_info *info, size_t mark, int def_best,
+                         const char *sentence)
+{
+    const char *base = info->start_from ? strrchr(info->start_from, '/') : NULL;
+    const char *start = !info->start_from ? "the defaults" : base ? base + 1 : info->start_from;
+    if (info->estimate.chosen && mark)
+        printf("best.json: rank %zu (*), the search's best on all %ld documents\n", mark,
+               info->docs);
+    else if (info->estimate.chosen)
+        printf("best.json: the search's best on all %ld documents\n", info->docs);
+    else if (mark)
+        printf("best.json: the start, %s (rank %zu, *)\n", start, mark);
+    else
+        printf("best.json: the start, %s%s\n", start, def_best ? " (*)" : "");
+    print_wrapped(sentence);
 }
 
 /* Table 2 of Gottron (2008): the best distinct individuals, then the defaults
@@ -248,8 +299,14 @@ void cli_print_run(struct cet_run *run)
         }
         width += 2 + w[k];
     }
+    /* best.json's row (1-based; 0: not in the table) is starred. */
+    size_t best, mark = 0;
+    int best_found = !cet_run_best(run, &best);
+    for (size_t j = 0; j < n && best_found && !mark; j++)
+        if (rank[j] == best)
+            mark = j + 1;
     if (width > TABLE_WIDTH) {
-        print_transposed(ga, d, rank, n, shown, wname, wval);
+        print_transposed(ga, d, rank, n, shown, wname, wval, mark);
         goto defaults;
     }
     printf("%4s", "rank");
@@ -258,8 +315,10 @@ void cli_print_run(struct cet_run *run)
             printf("  %*s", w[k], d->genes[k].name);
     printf("  %8s  %9s  %8s  %10s\n", "fitness", "precision", "recall", "generation");
     for (size_t j = 0; j < n; j++) {
+        char r[32];
         cet_ga_individual(ga, rank[j], &ind);
-        printf("%4zu", j + 1);
+        rank_label(r, sizeof r, j + 1, mark);
+        printf("%4s", r);
         for (size_t k = 0; k < d->ngenes; k++) {
             char v[64];
             if (!shown[k])
@@ -291,9 +350,20 @@ defaults:;
         printf("%s=%s", d->genes[k].name, v);
         col += len;
     }
+    /* The defaults are best.json when it is the start outside the archive
+     * (the start is then the defaults: a --seed-config start was evaluated). */
+    int def_best = info->has_chosen && info->start_outside;
+    size_t di;
+    if (best_found && !cet_ga_lookup(ga, g, &di) && di == best)
+        def_best = 1;
+    char sentence[1024];
+    int cv = !cet_run_choice_text(info, sentence, sizeof sentence);
     if (isnan(f))
-        printf(")\n");
-    else if (!info->has_chosen) {
+        printf(")%s\n", def_best ? " *" : "");
+    else if (cv) {
+        printf("): fitness %.4f%s\n", f, def_best ? " *" : "");
+        print_choice(info, mark, def_best, sentence);
+    } else if (!info->has_chosen) {
         cet_ga_individual(ga, rank[0], &ind);
         printf("): fitness %.4f\nbest: %+.4f over the defaults\n", f, ind.fit - f);
     } else {
@@ -359,12 +429,13 @@ int cli_validate_run(struct cet_run *run, int threads)
             cet_objective_name(&goal->objective, name, sizeof name);
             printf("training and validation fitness: %s\n", name);
         }
-        printf("\n%8s  %8s  %10s  %8s  %8s  %9s  %8s  %8s\n", "rank", "training", "validation",
+        printf("\n%9s  %8s  %10s  %8s  %8s  %9s  %8s  %8s\n", "rank", "training", "validation",
                "F1", "macro F1", "precision", "recall", "gap");
         for (size_t k = 0; k < v.n; k++) {
-            char rank[32];
-            snprintf(rank, sizeof rank, k + 1 < v.n ? "%zu" : "defaults", k + 1);
-            printf("%8s  ", rank);
+            char rank[40], label[32];
+            cet_validation_label(&v, k, label, sizeof label);
+            snprintf(rank, sizeof rank, "%s%s", label, k == v.best ? "*" : "");
+            printf("%9s  ", rank);
             if (isnan(v.train[k]))
                 printf("%8s  %10.4f  %8.4f  %8.4f  %9.4f  %8.4f  %8s\n", "-", v.fit[k], v.f1[k],
                        v.macro_f1[k], v.p[k], v.r[k], "-");
@@ -372,12 +443,16 @@ int cli_validate_run(struct cet_run *run, int threads)
                 printf("%8.4f  %10.4f  %8.4f  %8.4f  %9.4f  %8.4f  %+8.4f\n", v.train[k], v.fit[k],
                        v.f1[k], v.macro_f1[k], v.p[k], v.r[k], v.train[k] - v.fit[k]);
         }
-        size_t d = v.n - 1;
-        printf("\ngap (training - validation fitness): best %+.4f", v.train[0] - v.fit[0]);
-        if (!isnan(v.train[d]))
+        /* The figures of what best.json holds (starred), not of rank 1. */
+        size_t d = v.n - 1, b = v.best < v.n ? v.best : 0;
+        char label[32];
+        cet_validation_label(&v, b, label, sizeof label);
+        printf("\nbest.json is %s%s (*)\n", b == d || v.extra ? "" : "rank ", label);
+        printf("gap (training - validation fitness): best.json %+.4f", v.train[b] - v.fit[b]);
+        if (!isnan(v.train[d]) && b != d)
             printf(", defaults %+.4f", v.train[d] - v.fit[d]);
-        printf("; on the validation corpora the best is %+.4f over the defaults\n",
-               v.fit[0] - v.fit[d]);
+        printf("; on the validation corpora best.json is %+.4f over the defaults\n",
+               v.fit[b] - v.fit[d]);
     }
     cet_validation_free(&v);
     cet_corpus_free(&vc);

@@ -43,7 +43,119 @@ void cet_run_info_free(struct cet_run_info *run)
     for (size_t i = 0; i < run->nfold_args; i++)
         free(run->fold_args[i]);
     free(run->fold_args);
+    free(run->start);
+    free(run->start_from);
     memset(run, 0, sizeof *run);
+}
+
+static cJSON *num_or_null(double v)
+{
+    return isnan(v) ? cJSON_CreateNull() : cet_json_exact(v);
+}
+
+/* The final choice by cross-validation (choose.c): its settings, the
+ * start, the rule's decision once the folds are done, best.json's entry. */
+static cJSON *choice_json(const struct cet_run_info *run, size_t ngenes, int *bad)
+{
+    cJSON *c = cJSON_CreateObject(), *g = cJSON_CreateArray();
+    JSON_OK(c && g && cJSON_AddItemToObject(c, "start", g));
+    if (c && !g)
+        cJSON_Delete(g);
+    for (size_t k = 0; g && k < ngenes; k++)
+        JSON_OK(cJSON_AddItemToArray(g, cet_json_exact(run->start[k])));
+    JSON_OK(cJSON_AddStringToObject(c, "rule", cet_choose_names[run->choose]));
+    JSON_OK(cJSON_AddItemToObject(c, "level", cet_json_exact(run->confidence)));
+    JSON_OK(cJSON_AddNumberToObject(c, "fold_evals", (double)run->fold_evals));
+    if (run->start_from)
+        JSON_OK(cJSON_AddStringToObject(c, "start_from", run->start_from));
+    JSON_OK(cJSON_AddItemToObject(c, "start_train", num_or_null(run->start_train)));
+    if (run->has_estimate) {
+        const struct cet_choice *e = &run->estimate;
+        cJSON *x = cJSON_AddObjectToObject(c, "estimate");
+        JSON_OK(x);
+        JSON_OK(x && cJSON_AddNumberToObject(x, "pages", (double)e->n));
+        JSON_OK(x && cJSON_AddNumberToObject(x, "chosen", (double)e->chosen));
+        JSON_OK(x && cJSON_AddNumberToObject(x, "best", (double)e->best));
+        JSON_OK(x && cJSON_AddItemToObject(x, "gain", cet_json_exact(e->gain)));
+        JSON_OK(x && cJSON_AddItemToObject(x, "sd", num_or_null(e->sd)));
+        JSON_OK(x && cJSON_AddItemToObject(x, "lo", num_or_null(e->lo)));
+        JSON_OK(x && cJSON_AddItemToObject(x, "hi", num_or_null(e->hi)));
+        JSON_OK(x && cJSON_AddNumberToObject(x, "pages_needed", (double)e->pages_needed));
+    }
+    if (run->has_chosen) {
+        JSON_OK(cJSON_AddBoolToObject(c, "start_outside", run->start_outside));
+        JSON_OK(cJSON_AddNumberToObject(c, "chosen", (double)run->chosen));
+        JSON_OK(cJSON_AddNumberToObject(c, "chosen_rank", (double)run->chosen_rank));
+    }
+    return c;
+}
+
+/* A number of obj that may be null (NaN). */
+static double jr_num_or_nan(struct cet_json_reader *r, const cJSON *obj, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+    return v && cJSON_IsNull(v) ? NAN : cet_jr_within(r, obj, name, -1e300, 1e300);
+}
+
+/* "choice" back (optional: runs from before it have none, and keep their
+ * holdout or training choice). */
+static int read_choice(struct cet_json_reader *r, const cJSON *root,
+                       const struct cet_params_desc *d, struct cet_run_info *run)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "choice");
+    if (!c)
+        return 0;
+    if (!cJSON_IsObject(c))
+        return cet_jr_fail(r, c, "\"choice\" must be an object");
+    const cJSON *g = cet_jr_get(r, c, "start", cJSON_Array, "an array of numbers");
+    if (!(run->start = calloc(d->ngenes + 1, sizeof *run->start))) {
+        r->failed = 1;
+        return cet_fail(r->err, "out of memory");
+    }
+    if (!g || (size_t)cJSON_GetArraySize(g) != d->ngenes)
+        return g ? cet_jr_fail(r, g, "\"start\" must hold %zu numbers", d->ngenes) : -1;
+    if (cet_jr_numbers(r, g, run->start, d->ngenes))
+        return -1;
+    const char *rule = cet_jr_str(r, c, "rule");
+    if (r->failed)
+        return -1;
+    int k = 0;
+    while (cet_choose_names[k] && strcmp(cet_choose_names[k], rule))
+        k++;
+    if (!cet_choose_names[k])
+        return cet_jr_fail(r, cJSON_GetObjectItemCaseSensitive(c, "rule"),
+                           "\"rule\" must be \"search\" or \"cv\"");
+    run->choose = k;
+    run->confidence = cet_jr_within(r, c, "level", 1e-9, 1 - 1e-9);
+    run->fold_evals = (long)cet_jr_whole(r, c, "fold_evals", 0, 1e12);
+    run->start_train = jr_num_or_nan(r, c, "start_train");
+    const cJSON *sf = cJSON_GetObjectItemCaseSensitive(c, "start_from");
+    if (sf && (!cJSON_IsString(sf) || !(run->start_from = strdup(sf->valuestring))))
+        return cJSON_IsString(sf) ? (r->failed = 1, cet_fail(r->err, "out of memory"))
+                                  : cet_jr_fail(r, sf, "\"start_from\" must be a string");
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(c, "estimate");
+    if (x) {
+        struct cet_choice *e = &run->estimate;
+        e->n = (size_t)cet_jr_whole(r, x, "pages", 0, 1e12);
+        e->chosen = (size_t)cet_jr_whole(r, x, "chosen", 0, 1e6);
+        e->best = (size_t)cet_jr_whole(r, x, "best", 0, 1e6);
+        e->gain = cet_jr_within(r, x, "gain", -1, 1);
+        e->sd = jr_num_or_nan(r, x, "sd");
+        e->lo = jr_num_or_nan(r, x, "lo");
+        e->hi = jr_num_or_nan(r, x, "hi");
+        e->pages_needed = (size_t)cet_jr_whole(r, x, "pages_needed", 0, 1e12);
+        e->level = run->confidence;
+        run->has_estimate = 1;
+    }
+    const cJSON *ch = cJSON_GetObjectItemCaseSensitive(c, "chosen");
+    if (ch) {
+        const cJSON *so = cet_jr_member(r, c, "start_outside", cJSON_True);
+        run->start_outside = so && cJSON_IsTrue(so);
+        run->chosen = (size_t)cet_jr_whole(r, c, "chosen", 0, 1e12);
+        run->chosen_rank = (size_t)cet_jr_whole(r, c, "chosen_rank", 0, 1000);
+        run->has_chosen = 1;
+    }
+    return r->failed ? -1 : 0;
 }
 
 static cJSON *strings(char *const *v, size_t n, int *bad)
@@ -75,7 +187,9 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
     JSON_OK(cJSON_AddNumberToObject(j, "top", (double)run->top));
     if (run->holdout_docs)
         JSON_OK(cJSON_AddNumberToObject(j, "holdout_docs", (double)run->holdout_docs));
-    if (run->has_chosen) { /* best.json's choice on the holdout (choose.c) */
+    if (run->start)
+        JSON_OK(cJSON_AddItemToObject(j, "choice", choice_json(run, d->ngenes, bad)));
+    if (run->has_chosen && run->holdout_docs) { /* best.json's choice on the holdout (choose.c) */
         cJSON *c = cJSON_AddObjectToObject(j, "chosen");
         JSON_OK(c);
         JSON_OK(c && cJSON_AddNumberToObject(c, "index", (double)run->chosen));
@@ -308,12 +422,12 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
         goto done;
     }
     if (cet_params_parse(desc, text, strlen(text), where.p, find, err) ||
-        read_run(&r, root, ppath, run) ||
+        read_run(&r, root, ppath, run) || read_choice(&r, root, desc, run) ||
         cet_ga_restore(out, desc, (size_t)(run->docs - run->holdout_docs), &j, root, err))
         goto done;
     struct cet_ga_status st;
     cet_ga_status(*out, &st);
-    if (run->has_chosen && run->chosen >= st.narch) {
+    if (run->has_chosen && !run->start_outside && run->chosen >= st.narch) {
         cet_json_fail(&j, cJSON_GetObjectItemCaseSensitive(root, "chosen"), 0, err,
                       "checkpoint: \"chosen\" names no archive entry");
         cet_ga_free(*out);

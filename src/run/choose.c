@@ -1,28 +1,22 @@
-/* The final choice of a run (evolve --holdout F, docs/experiment.md
- * "A final choice that generalises"): which evaluated setting becomes
- * best.json, so that it holds up on pages the run did not train on.
+/* The final choice of a run: which configuration becomes best.json, so
+ * that it holds up on pages the run did not train on (docs/choice.md).
  *
- * - The search sees only part of the training sample: a stratified fold of
- *   about F of the documents (one of round(1/F) folds, cet_folds_split with
- *   the run seed) is kept out of it and listed in holdout.txt.
- * - When the GA stops, the top distinct individuals by training fitness
- *   (--top, 5) and the defaults are scored on the holdout.  The best of
- *   the top there (ties go to the better training rank) becomes best.json
- *   only if it beats the defaults on the holdout's pages beyond chance: a
- *   one-sided sign-flip test on the per-page F1 differences (racing's,
- *   cet_signflip_pvalue) with p < CET_HOLDOUT_ALPHA.  Otherwise, when the search
- *   evaluated the defaults, they stay: a run whose tuning only fits its
- *   training pages exports them (docs/experiment.md measures the rules).
- * - The run reports both gains over the defaults: on the documents the
- *   search used, and on the holdout (the estimate for unseen pages; it is
- *   slightly optimistic, being the best of the candidates: --folds gives
- *   an unbiased one).
- * - A holdout needs mean F1 over whole documents: runs with --race,
- *   --objective, --constraint or --pareto, and samples of fewer than
- *   HOLDOUT_MIN_DOCS documents, keep the best training fitness.
+ * - CET_CHOOSE_CV (evolve's default): the search runs inside each of K
+ *   folds first (folds.c), its best and the start are scored on the fold's
+ *   held-out pages, and the rule of choice.h decides on those per-page
+ *   gains: the start (the defaults, or the first --seed-config) stays
+ *   unless the interval of the gain lies above 0.  When the final search on
+ *   every document stops, best.json is its best if the rule adopted tuning,
+ *   else the start: evaluated on the training documents even when the
+ *   search never was (a description with "seeds": []).
+ * - CET_CHOOSE_SEARCH: best.json is the search's best training fitness.
+ * - Runs started before cross-validation chose kept a quarter of their
+ *   documents out of the search (holdout.txt) and chose on it; a resumed
+ *   one goes on that way (cet_run_holdout_split, the holdout part below).
  * Everything is a function of the seed, the sample and the archive, so a
  * resumed run and any --threads choose the same. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,39 +24,28 @@
 #include "eval/signflip.h" /* cet_signflip_pvalue: racing's sign-flip test */
 #include "run_internal.h"
 
-/* Below this, a quarter of the sample is too few pages to choose on. */
-enum { HOLDOUT_MIN_DOCS = 20 };
+const char *const cet_choose_names[CET_CHOOSE_COUNT + 1] = {"search", "cv", NULL};
 
-/* The number of folds one of which is the holdout; 0: no holdout. */
+long cet_choose_default_folds(size_t n)
+{
+    return n < 2 ? 0 : n < 5 ? (long)n : 5;
+}
+
+/* A resumed run that began with a holdout (a share of o->holdout of its
+ * documents): the number of folds one of which was the holdout. */
 static size_t holdout_folds(const struct cet_run *run)
 {
     const struct cet_ga_options *o = cet_ga_opts(run->ga);
-    if (!(o->holdout > 0) || o->race || !cet_goal_is_default(&o->goal) ||
-        run->train.ndocs < HOLDOUT_MIN_DOCS)
+    if (!(o->holdout > 0))
         return 0;
     long k = lround(1 / o->holdout);
     return k < 2 ? 2 : (size_t)k;
 }
 
-static int write_holdout(const struct cet_run *run, struct cet_error *err)
-{
-    struct cet_buf b = {0};
-    int rc = cet_buf_printf(&b, "# kept out of the search to choose best.json: %zu of %zu "
-                                "training documents\n", run->nhold, run->train.ndocs);
-    for (size_t i = 0; i < run->nhold && !rc; i++) {
-        const struct cet_doc *d = run->train.docs[run->hold[i]];
-        rc = cet_sample_line(&b, d->package, d->name);
-    }
-    rc = rc ? cet_fail(err, "out of memory")
-            : cet_run_write_file(run->dir, CET_RUN_HOLDOUT, b.p, b.len, err);
-    cet_buf_free(&b);
-    return rc;
-}
-
 int cet_run_holdout_split(struct cet_run *run, int resumed, struct cet_error *err)
 {
     size_t k = holdout_folds(run), n = run->train.ndocs;
-    if (resumed ? run->info.holdout_docs == 0 : k == 0)
+    if (!resumed || run->info.holdout_docs == 0)
         return 0;
     if (!k)
         return cet_fail(err, "%s: the run kept %ld documents out of its search, but its options "
@@ -86,14 +69,47 @@ int cet_run_holdout_split(struct cet_run *run, int resumed, struct cet_error *er
     if (rc)
         return -1;
     cet_ga_set_ndocs(run->ga, run->nsearch);
-    if (resumed) {
-        if ((long)run->nhold != run->info.holdout_docs)
-            return cet_fail(err, "%s: the run kept %ld documents out of its search, but the split "
-                                 "gives %zu now", run->dir, run->info.holdout_docs, run->nhold);
+    if ((long)run->nhold != run->info.holdout_docs)
+        return cet_fail(err, "%s: the run kept %ld documents out of its search, but the split "
+                             "gives %zu now", run->dir, run->info.holdout_docs, run->nhold);
+    return 0;
+}
+
+/* The place of archive entry i among the top (1-based), 0 when not there. */
+static size_t top_rank(const struct cet_ga *ga, const struct cet_run_info *info, size_t i)
+{
+    size_t *rank = NULL, n = 0, at = 0;
+    if (cet_ga_top(ga, info->top ? info->top : 5, &rank, &n))
         return 0;
+    for (size_t j = 0; j < n && !at; j++)
+        if (rank[j] == i)
+            at = j + 1;
+    free(rank);
+    return at;
+}
+
+/* The cross-validated choice: the search's best when the rule adopted
+ * tuning, else the start. */
+static int choose_cv(struct cet_run *run, struct cet_error *err)
+{
+    struct cet_run_info *info = &run->info;
+    size_t i;
+    info->start_train = cet_run_genome_fitness(run, info->start);
+    if (info->estimate.chosen) {
+        if (cet_ga_best(run->ga, &i))
+            return cet_fail(err, "the search evaluated nothing to choose from");
+        info->chosen = i;
+        info->start_outside = 0;
+    } else if (!cet_run_full_index(run->ga, info->start, &i)) {
+        info->chosen = i;
+        info->start_outside = 0;
+    } else {
+        info->chosen = 0;
+        info->start_outside = 1;
     }
-    run->info.holdout_docs = (long)run->nhold;
-    return write_holdout(run, err);
+    info->chosen_rank = info->start_outside ? 0 : top_rank(run->ga, info, info->chosen);
+    info->has_chosen = 1;
+    return 0;
 }
 
 int cet_run_choose(struct cet_run *run, struct cet_error *err)
@@ -101,7 +117,11 @@ int cet_run_choose(struct cet_run *run, struct cet_error *err)
     struct cet_run_info *info = &run->info;
     const struct cet_ga *ga = run->ga;
     const struct cet_params_desc *d = &run->desc;
-    if (!run->nhold || info->has_chosen)
+    if (info->has_chosen)
+        return 0;
+    if (info->choose == CET_CHOOSE_CV && info->has_estimate)
+        return choose_cv(run, err);
+    if (!run->nhold)
         return 0;
     size_t *rank = NULL, n = 0, P = d->ex->nparams;
     double *g = malloc((d->ngenes + 1) * sizeof *g), *full = NULL, *f1 = NULL, *diff = NULL;
@@ -171,9 +191,31 @@ int cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info, 
 {
     struct cet_ga_status st;
     cet_ga_status(ga, &st);
+    if (info->has_chosen && info->start_outside)
+        return CET_ENOTFOUND;
     if (info->has_chosen && info->chosen < st.narch) {
         *best = info->chosen;
         return 0;
     }
     return cet_ga_best(ga, best);
+}
+
+int cet_run_choice_text(const struct cet_run_info *info, char *buf, size_t size)
+{
+    if (info->choose != CET_CHOOSE_CV || !info->has_estimate || info->holdout_docs)
+        return -1;
+    char how[64], start[512], tuned[64];
+    snprintf(how, sizeof how, "%ld-fold cross-validation", info->folds);
+    if (info->start_from) {
+        const char *base = strrchr(info->start_from, '/');
+        snprintf(start, sizeof start, "%s", base ? base + 1 : info->start_from);
+    } else {
+        snprintf(start, sizeof start, "the defaults");
+    }
+    if (info->has_chosen && info->chosen_rank)
+        snprintf(tuned, sizeof tuned, "rank %zu of the search on all pages", info->chosen_rank);
+    else
+        snprintf(tuned, sizeof tuned, "the best of the search on all pages");
+    cet_choice_sentence(buf, size, &info->estimate, how, start, tuned);
+    return 0;
 }

@@ -50,11 +50,16 @@ int cet_run_full_index(const struct cet_ga *ga, const double *g, size_t *at)
 
 double cet_run_defaults_fitness(struct cet_run *run, double *g)
 {
+    cet_params_default_genome(&run->desc, g);
+    cet_genome_normalise(&run->desc, cet_ga_opts(run->ga)->resolution, g);
+    return cet_run_genome_fitness(run, g);
+}
+
+double cet_run_genome_fitness(struct cet_run *run, const double *g)
+{
     const struct cet_ga *ga = run->ga;
     const struct cet_ga_options *o = cet_ga_opts(ga);
     size_t i;
-    cet_params_default_genome(&run->desc, g);
-    cet_genome_normalise(&run->desc, o->resolution, g);
     if (!cet_run_full_index(ga, g, &i))
         return cet_ga_fitness(ga, i);
     double f = NAN, *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);

@@ -1,29 +1,31 @@
-/* Cross-validation of a run (evolve --folds K): how much will tuning gain on
- * documents it has not seen?  Before the final run on all training
- * documents, the whole GA runs K times (cet_folds_split, src/space/split.c),
- * each time on K-1 folds; each fold's best and the defaults are then scored
- * on the held-out fold.
+/* Cross-validation of a run (evolve --folds K; by default the final
+ * choice's, docs/choice.md): how much will tuning gain on documents it has
+ * not seen?  Before the final run on all training documents, the whole
+ * search runs K times (cet_folds_split, src/space/split.c), each time on K-1
+ * folds; each fold's best and the start (the defaults or the first
+ * --seed-config) are then scored on the held-out fold.
  *
  * - Fold k is a run directory of its own, DIR/folds/k, holding train.txt
  *   and heldout.txt (PACKAGE/NAME lists) beside the usual run files, so
  *   `cetune evaluate -c DIR/folds/k/best.json -s DIR/folds/k/heldout.txt`
  *   reproduces its held-out figure and an interrupted fold resumes from its
  *   own checkpoint (resuming the run resumes the folds first).
- * - A fold's run has the run's GA options, its parameter description and
- *   the --seed-config files of its fold arguments (cet_run_fold_args, which
- *   run.json keeps); its own sample is the fold's train.txt.
+ * - A fold's run has the run's GA options (its evaluations capped by
+ *   --fold-evals), its parameter description and the --seed-config files of
+ *   its fold arguments (cet_run_fold_args, which run.json keeps); its own
+ *   sample is the fold's train.txt, and it keeps its search's best.
  * - DIR/folds.csv: fold, train_docs, heldout_docs, train_fitness (the fold
  *   best's objective on its K-1 folds), heldout_f1 (its mean word F1 on the
- *   held-out fold), heldout_f1_defaults, gain (heldout_f1 -
- *   heldout_f1_defaults).
- * - The estimate is the mean gain over folds with its standard deviation
- *   (n - 1): what tuning this way is expected to add on the family's next
- *   pages.
- * - best.json stays the final run's best on all training documents.  The
- *   folds estimate the tuning procedure, not one setting: a fold's best saw
- *   only (K-1)/K of the documents, and picking the setting that did best
- *   on held-out folds would spend those folds on selection, so the
- *   estimate would no longer be unbiased. */
+ *   held-out fold), heldout_f1_start, gain (heldout_f1 - heldout_f1_start).
+ * - DIR/heldout.csv: every page with its fold, the start's F1, the fold
+ *   best's and their difference.  Each page is held out once, so these are
+ *   paired per-page gains of the tuning procedure on pages it did not see:
+ *   the rule of choice.h decides on them (the run's estimate).
+ * - The folds estimate the tuning procedure, not one setting: a fold's best
+ *   saw only (K-1)/K of the documents, and picking the setting that did
+ *   best on held-out folds would spend those folds on selection, so the
+ *   estimate would no longer be unbiased.  The final search on all
+ *   documents gives the setting exported when the rule says tuning pays. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -140,19 +142,38 @@ static int write_list(const char *path, const struct cet_corpus *c, const uint32
     return rc;
 }
 
-/* Mean word F1 of configuration best and of the defaults on the documents
- * heldout lists, loaded and scored in this process. */
+/* A held-out page: its name (PACKAGE/NAME), fold (1-based), and F1 with
+ * the start and with its fold's best (a row of heldout.csv). */
+struct page {
+    char *name;
+    uint32_t fold;
+    double start, tuned;
+};
+/* The held-out pages of all folds, in fold order: the rule's input (choice.h). */
+typedef CET_ARRAY(struct page) pages_t;
+
+static void pages_free(pages_t *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i].name);
+    free(p->v);
+    memset(p, 0, sizeof *p);
+}
+
+/* Mean word F1 of configuration best and of the start on the documents
+ * heldout lists, loaded and scored in this process; each page's F1 is
+ * appended to pages as fold k (1-based). */
 static int heldout_f1(const struct cet_run_info *run, const struct cet_params_desc *desc,
-                      const char *heldout, const double *best, double *f_best, double *f_def,
-                      int threads, struct cet_error *err)
+                      const char *heldout, const double *best, uint32_t k, pages_t *pages,
+                      double *f_best, double *f_start, int threads, struct cet_error *err)
 {
     struct cet_corpus c = {0};
     struct cet_entries e = {0};
     struct cet_evaluator *ev = NULL;
-    double *def = malloc((desc->ex->nparams + 1) * sizeof *def);
-    double *g = malloc((desc->ngenes + 1) * sizeof *g);
+    struct cet_score *sc = NULL;
+    double *start = malloc((desc->ex->nparams + 1) * sizeof *start);
     int rc = -1;
-    if (!def || !g) {
+    if (!start) {
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -163,16 +184,28 @@ static int heldout_f1(const struct cet_run_info *run, const struct cet_params_de
         cet_fail(err, "%s: no document could be loaded", heldout);
         goto done;
     }
-    cet_params_default_genome(desc, g);
-    cet_params_expand(desc, g, def);
+    cet_params_expand(desc, run->start, start);
+    if (!(sc = malloc(2 * c.ndocs * sizeof *sc))) {
+        cet_fail(err, "out of memory");
+        goto done;
+    }
     if (cet_evaluator_new(&ev, &c, desc->ex, CET_METRIC_WORD, threads, err) ||
-        cet_evaluate(ev, best, 1, NULL, 0, NULL, f_best, NULL, NULL, err) ||
-        cet_evaluate(ev, def, 1, NULL, 0, NULL, f_def, NULL, NULL, err))
+        cet_evaluate(ev, best, 1, NULL, 0, sc, f_best, NULL, NULL, err) ||
+        cet_evaluate(ev, start, 1, NULL, 0, sc + c.ndocs, f_start, NULL, NULL, err))
         goto done;
     rc = 0;
+    for (size_t i = 0; i < c.ndocs && !rc; i++) {
+        struct cet_buf name = {0};
+        struct page pg = {NULL, k, sc[c.ndocs + i].f1, sc[i].f1};
+        rc = cet_buf_printf(&name, "%s/%s", c.docs[i]->package, c.docs[i]->name) ||
+             (pg.name = name.p, CET_PUSH(*pages, pg));
+        if (rc)
+            cet_buf_free(&name);
+    }
+    rc = rc ? cet_fail(err, "out of memory") : 0;
 done:
-    free(def);
-    free(g);
+    free(start);
+    free(sc);
     cet_evaluator_free(ev);
     cet_corpus_free(&c);
     cet_entries_free(&e);
@@ -195,7 +228,11 @@ static int fold_start(struct cet_run **out, struct cet_run *run, const char *fdi
     struct cet_entries e = {0};
     char *params = realpath(info->params_path, NULL);
     int rc = -1;
-    if (cet_run_new(out, params ? params : info->params_path, cet_ga_opts(run->ga), err))
+    /* The fold's search: the run's, within the fold budget (--fold-evals). */
+    struct cet_ga_options o = *cet_ga_opts(run->ga);
+    if (info->fold_evals > 0 && (!o.max_evals || o.max_evals > info->fold_evals))
+        o.max_evals = info->fold_evals;
+    if (cet_run_new(out, params ? params : info->params_path, &o, err))
         goto done;
     for (size_t i = 0; i + 1 < info->nfold_args; i++)
         if (!strcmp(info->fold_args[i], "--seed-config")) {
@@ -299,7 +336,7 @@ done:
  * writes its lists, runs its GA, and scores its best and the defaults on
  * its held-out documents into *f.  0, CET_CANCELLED, or -1. */
 static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K,
-                struct cet_fold *f, cet_fold_fn on_fold, void *ctx,
+                struct cet_fold *f, pages_t *pages, cet_fold_fn on_fold, void *ctx,
                 struct cet_error *err)
 {
     struct cet_buf fdir = {0};
@@ -328,8 +365,8 @@ static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K
     if (cet_config_load(&cfg, best, err))
         goto done;
     f->train_fitness = cfg.has_fitness ? cfg.fitness : NAN;
-    rc = heldout_f1(&run->info, &run->desc, heldout, cfg.params, &f->heldout_f1,
-                    &f->heldout_f1_defaults, run->threads, err);
+    rc = heldout_f1(&run->info, &run->desc, heldout, cfg.params, k + 1, pages, &f->heldout_f1,
+                    &f->heldout_f1_start, run->threads, err);
     cet_config_free(&cfg);
 done:
     cet_buf_free(&fdir);
@@ -343,28 +380,44 @@ static int write_csv(const char *dir, const struct cet_fold *f, size_t K, struct
 {
     struct cet_buf csv = {0};
     int bad = cet_buf_puts(&csv, "fold,train_docs,heldout_docs,train_fitness,heldout_f1,"
-                                 "heldout_f1_defaults,gain\n");
+                                 "heldout_f1_start,gain\n");
     for (size_t k = 0; k < K && !bad; k++)
         bad = cet_buf_printf(&csv, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f\n", k + 1, f[k].train_docs,
                              f[k].heldout_docs, f[k].train_fitness, f[k].heldout_f1,
-                             f[k].heldout_f1_defaults, f[k].heldout_f1 - f[k].heldout_f1_defaults);
+                             f[k].heldout_f1_start, f[k].heldout_f1 - f[k].heldout_f1_start);
     int rc = bad ? cet_fail(err, "out of memory")
                  : cet_run_write_file(dir, CET_RUN_FOLDS, csv.p, csv.len, err);
     cet_buf_free(&csv);
     return rc;
 }
 
-void cet_folds_estimate(const struct cet_fold *f, size_t K, double *mean, double *sd)
+/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+static int csv_field(struct cet_buf *b, const char *s)
 {
-    double sum = 0, sq = 0;
-    for (size_t k = 0; k < K; k++)
-        sum += f[k].heldout_f1 - f[k].heldout_f1_defaults;
-    *mean = sum / (double)K;
-    for (size_t k = 0; k < K; k++) {
-        double d = f[k].heldout_f1 - f[k].heldout_f1_defaults - *mean;
-        sq += d * d;
+    if (!strpbrk(s, ",\"\r\n"))
+        return cet_buf_puts(b, s);
+    int bad = cet_buf_puts(b, "\"");
+    for (; *s && !bad; s++)
+        bad = *s == '"' ? cet_buf_puts(b, "\"\"") : cet_buf_printf(b, "%c", *s);
+    return bad || cet_buf_puts(b, "\"");
+}
+
+/* heldout.csv: every held-out page with its fold, the start's F1 and the
+ * fold best's. */
+static int write_pages(const char *dir, const pages_t *p, struct cet_error *err)
+{
+    struct cet_buf csv = {0};
+    int bad = cet_buf_puts(&csv, "fold,document,f1_start,f1_tuned,gain\n");
+    for (size_t i = 0; i < p->n && !bad; i++) {
+        const struct page *pg = &p->v[i];
+        bad = cet_buf_printf(&csv, "%u,", pg->fold) || csv_field(&csv, pg->name) ||
+              cet_buf_printf(&csv, ",%.6f,%.6f,%.6f\n", pg->start, pg->tuned,
+                             pg->tuned - pg->start);
     }
-    *sd = sqrt(sq / (double)(K - 1));
+    int rc = bad ? cet_fail(err, "out of memory")
+                 : cet_run_write_file(dir, CET_RUN_HELDOUT_PAGES, csv.p, csv.len, err);
+    cet_buf_free(&csv);
+    return rc;
 }
 
 int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct cet_fold **out,
@@ -374,6 +427,8 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
     const struct cet_corpus *train = &run->train;
     uint32_t *fold_of = malloc((train->ndocs + 1) * sizeof *fold_of);
     struct cet_fold *f = calloc(K ? K : 1, sizeof *f);
+    pages_t pages = {0};
+    double *f1 = NULL;
     int rc = -1;
     *out = NULL;
     if (!run->dir || K < 2)
@@ -392,12 +447,26 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         for (size_t i = 0; i < train->ndocs; i++)
             f[k].heldout_docs += fold_of[i] == k;
         f[k].train_docs = train->ndocs - f[k].heldout_docs;
-        if ((rc = fold(run, fold_of, k, K, &f[k], on_fold, ctx, err)))
+        if ((rc = fold(run, fold_of, k, K, &f[k], &pages, on_fold, ctx, err)))
             goto done;
         rc = -1;
     }
-    if (write_csv(run->dir, f, K, err))
+    /* The start's F1 on every page, then the fold bests': the layout of
+     * cet_choice_decide's candidates. */
+    if (!(f1 = malloc((2 * pages.n + 1) * sizeof *f1))) {
+        cet_fail(err, "out of memory");
         goto done;
+    }
+    for (size_t i = 0; i < pages.n; i++) {
+        f1[i] = pages.v[i].start;
+        f1[pages.n + i] = pages.v[i].tuned;
+    }
+    if (write_csv(run->dir, f, K, err) || write_pages(run->dir, &pages, err) ||
+        cet_choice_decide(&run->info.estimate, f1, 2, pages.n,
+                          run->info.confidence > 0 ? run->info.confidence : CET_CHOICE_LEVEL,
+                          err))
+        goto done;
+    run->info.has_estimate = 1;
     /* The folds' runs used the backend too (under MPI, the ranks hold the
      * last fold's documents): the run takes its own back. */
     if (cet_run_rebind(run, err))
@@ -408,5 +477,7 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
 done:
     free(fold_of);
     free(f);
+    free(f1);
+    pages_free(&pages);
     return rc;
 }

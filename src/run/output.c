@@ -100,32 +100,45 @@ static int generations_csv(const struct cet_ga *ga, struct cet_buf *b)
     return rc;
 }
 
+/* The configuration of normalised genome g with fitness fit, as best.json
+ * holds it (with the ad-host list the run was tuned with); open leaves the
+ * object open (without its '}') for config_json's extras. */
+static int genome_json(const struct cet_ga *ga, const struct cet_run_info *run, const double *g,
+                       double fit, int open, double *full, struct cet_buf *b)
+{
+    const struct cet_params_desc *d = cet_ga_desc(ga);
+    uint8_t *shown = (uint8_t *)(full + d->ex->nparams); /* see cet_run_write_results */
+    cet_params_expand(d, g, full);
+    cet_params_full_active(d, g, shown);
+    size_t start = b->len;
+    if (cet_config_json(b, d->ex, full, shown, fit, run->docs - run->holdout_docs))
+        return -1;
+    if (!open && !(d->ex->adhosts && run->adhosts[0]))
+        return 0;
+    b->len = start + (b->len - start) - 1; /* reopen the object: drop its '}' */
+    if (open)
+        return 0;
+    /* the ad-host list the configuration was tuned with */
+    cJSON *f = cJSON_CreateString(run->adhosts_file ? run->adhosts_file : "built-in");
+    char *file = f ? cJSON_PrintUnformatted(f) : NULL;
+    int rc = !file || cet_buf_printf(b, ", \"adhosts\": {\"digest\": \"%s\", \"file\": %s}}",
+                                     run->adhosts, file);
+    cJSON_free(file);
+    cJSON_Delete(f);
+    return rc ? -1 : 0;
+}
+
 /* One configuration of archive entry i; extra adds precision, recall and
  * the generation. */
 static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, size_t i, int extra,
                        double *full, struct cet_buf *b)
 {
-    const struct cet_params_desc *d = cet_ga_desc(ga);
     struct cet_individual in;
     cet_ga_individual(ga, i, &in);
-    uint8_t *shown = (uint8_t *)(full + d->ex->nparams); /* see cet_run_write_results */
-    cet_params_expand(d, in.genes, full);
-    cet_params_full_active(d, in.genes, shown);
-    size_t start = b->len;
-    if (cet_config_json(b, d->ex, full, shown, in.fit, run->docs - run->holdout_docs))
+    if (genome_json(ga, run, in.genes, in.fit, extra, full, b))
         return -1;
-    if (!extra && !(d->ex->adhosts && run->adhosts[0]))
+    if (!extra)
         return 0;
-    b->len = start + (b->len - start) - 1; /* reopen the object: drop its '}' */
-    if (!extra) { /* the ad-host list the configuration was tuned with */
-        cJSON *f = cJSON_CreateString(run->adhosts_file ? run->adhosts_file : "built-in");
-        char *file = f ? cJSON_PrintUnformatted(f) : NULL;
-        int rc = !file || cet_buf_printf(b, ", \"adhosts\": {\"digest\": \"%s\", \"file\": %s}}",
-                                         run->adhosts, file);
-        cJSON_free(file);
-        cJSON_Delete(f);
-        return rc ? -1 : 0;
-    }
     if (!cet_goal_is_default(&cet_ga_opts(ga)->goal) &&
         cet_buf_printf(b, ", \"f1\": %.6f, \"words\": %.2f, \"violation\": %.6f", in.f1,
                        in.words, in.viol))
@@ -164,11 +177,14 @@ int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *ru
     int found = st.narch ? cet_run_info_best(ga, run, &best) : CET_ENOTFOUND;
     if (found == CET_ERROR)
         goto oom;
-    if (found == 0) {
+    /* The start, chosen though the search never evaluated it. */
+    int start = st.narch && run->has_chosen && run->start_outside;
+    if (found == 0 || start) {
         if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &n))
             goto oom;
         b.len = 0;
-        if (config_json(ga, run, best, 0, full, &b) ||
+        if ((start ? genome_json(ga, run, run->start, run->start_train, 0, full, &b)
+                   : config_json(ga, run, best, 0, full, &b)) ||
             cet_buf_puts(&b, "\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_BEST, &b, err))
@@ -195,11 +211,51 @@ done:
     return rc;
 }
 
+/* run.json's "final" of a cross-validated choice (choose.c): the rule, the
+ * estimate on unseen pages with its interval, what best.json holds. */
+static cJSON *cv_json(const struct cet_ga *ga, const struct cet_run_info *run, cJSON *j, int *bad)
+{
+    const struct cet_choice *e = &run->estimate;
+    JSON_OK(cJSON_AddStringToObject(j, "rule", "cv"));
+    JSON_OK(cJSON_AddNumberToObject(j, "folds", (double)run->folds));
+    JSON_OK(cJSON_AddNumberToObject(j, "level", run->confidence));
+    JSON_OK(cJSON_AddStringToObject(j, "start", run->start_from ? run->start_from : "defaults"));
+    if (!run->has_estimate)
+        return j;
+    char sentence[1024];
+    cet_run_choice_text(run, sentence, sizeof sentence);
+    JSON_OK(cJSON_AddNumberToObject(j, "pages", (double)e->n));
+    JSON_OK(cJSON_AddNumberToObject(j, "gain", e->gain));
+    cJSON *iv = isnan(e->lo) ? cJSON_AddNullToObject(j, "interval")
+                             : cJSON_AddArrayToObject(j, "interval");
+    JSON_OK(iv);
+    if (iv && !isnan(e->lo)) {
+        JSON_OK(cJSON_AddItemToArray(iv, cJSON_CreateNumber(e->lo)));
+        JSON_OK(cJSON_AddItemToArray(iv, cJSON_CreateNumber(e->hi)));
+    }
+    JSON_OK(cJSON_AddStringToObject(j, "decision", e->chosen ? "tuned" : "start"));
+    if (e->pages_needed)
+        JSON_OK(cJSON_AddNumberToObject(j, "pages_needed", (double)e->pages_needed));
+    JSON_OK(cJSON_AddStringToObject(j, "sentence", sentence));
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
+    if (!run->has_chosen)
+        return j;
+    JSON_OK(cJSON_AddNumberToObject(j, "chosen_rank", (double)run->chosen_rank));
+    double fit = run->start_outside ? run->start_train : cet_ga_fitness(ga, run->chosen);
+    JSON_OK(cJSON_AddNumberToObject(j, "train_fitness", fit));
+    if (!isnan(run->start_train))
+        JSON_OK(cJSON_AddNumberToObject(j, "train_fitness_start", run->start_train));
+    return j;
+}
+
 /* run.json's "final": how best.json was chosen, and its gains over the
  * defaults on the documents the search used and on the holdout (choose.c). */
 static cJSON *final_json(const struct cet_ga *ga, const struct cet_run_info *run, int *bad)
 {
     cJSON *j = cJSON_CreateObject();
+    if (run->choose == CET_CHOOSE_CV && !run->holdout_docs)
+        return cv_json(ga, run, j, bad);
     JSON_OK(cJSON_AddStringToObject(j, "rule", run->holdout_docs ? "holdout" : "training"));
     JSON_OK(cJSON_AddNumberToObject(j, "search_docs", (double)(run->docs - run->holdout_docs)));
     JSON_OK(cJSON_AddNumberToObject(j, "holdout_docs", (double)run->holdout_docs));

@@ -117,8 +117,19 @@ static void gene_cell(const struct cet_params_desc *d, const double *g, const ui
  * parameter, one column per individual (a pipeline evolves dozens). */
 enum { MD_WIDE = 8 };
 
+/* The label of row k of n ranks then the defaults: the rank or "defaults",
+ * with "(best.json)" on row mark. */
+static const char *row_label(char *buf, size_t size, size_t k, size_t n, size_t mark)
+{
+    char r[32];
+    snprintf(r, sizeof r, k < n ? "%zu" : "defaults", k + 1);
+    snprintf(buf, size, "%s%s", r, k == mark ? " (best.json)" : "");
+    return buf;
+}
+
 /* Table 2 of Gottron 2008: the best distinct individuals (top.json), then the
- * defaults; only the parameters active in one of them. */
+ * defaults; only the parameters active in one of them.  best.json's row is
+ * named, and the final choice said in words. */
 static int md_best(const struct cet_report *r, struct cet_buf *b)
 {
     const struct cet_ga *ga = r->ga;
@@ -155,6 +166,16 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     }
     for (size_t g = 0; g < G; g++)
         nshown += shown[g];
+    /* best.json's row (0..n-1, n: the defaults; n + 1: none shown) is named. */
+    size_t best, mark = n + 1;
+    int found = !cet_run_info_best(ga, &r->run, &best);
+    for (size_t k = 0; k < n && found; k++)
+        if (rank[k] == best)
+            mark = k;
+    if (mark > n && ((r->run.has_chosen && r->run.start_outside && !r->run.start_from) ||
+                     (found && def_known && di == best)))
+        mark = n;
+    char label[64];
     rc = cet_buf_printf(b, "The best distinct individuals on the training sample of %ld "
                            "documents (`top.json`; table 2 of Gottron 2008), then the "
                            "defaults%s.", r->run.docs,
@@ -163,9 +184,9 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     char v[64];
     if (nshown > MD_WIDE) {
         rc = rc || cet_buf_puts(b, "| parameter |");
-        for (size_t k = 0; k < n && !rc; k++)
-            rc = cet_buf_printf(b, " %zu |", k + 1);
-        rc = rc || cet_buf_puts(b, " defaults |\n| --- |");
+        for (size_t k = 0; k <= n && !rc; k++)
+            rc = cet_buf_printf(b, " %s |", row_label(label, sizeof label, k, n, mark));
+        rc = rc || cet_buf_puts(b, "\n| --- |");
         for (size_t k = 0; k <= n && !rc; k++)
             rc = cet_buf_puts(b, " ---: |");
         rc = rc || cet_buf_puts(b, "\n");
@@ -205,7 +226,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
                 rc = cet_buf_puts(b, " ---: |");
         rc = rc || cet_buf_puts(b, " ---: | ---: | ---: | ---: |\n");
         for (size_t k = 0; k <= n && !rc; k++) {
-            rc = k < n ? cet_buf_printf(b, "| %zu |", k + 1) : cet_buf_puts(b, "| defaults |");
+            rc = cet_buf_printf(b, "| %s |", row_label(label, sizeof label, k, n, mark));
             for (size_t g = 0; g < G && !rc; g++)
                 if (shown[g]) {
                     gene_cell(d, k < n ? in[k].genes : def, act[k], g, v, sizeof v);
@@ -219,12 +240,16 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
         }
         rc = rc || cet_buf_puts(b, "\n");
     }
-    if (def_known && !r->run.has_chosen)
+    if (def_known && !r->run.has_chosen && r->run.choose != CET_CHOOSE_CV)
         rc = rc || cet_buf_printf(b, "The best is %+.4f over the defaults on the training "
                                      "sample.\n\n", in[0].fit - in[n].fit);
     struct cet_ga_status st;
     cet_ga_status(ga, &st);
-    if (r->run.has_chosen && r->run.chosen < st.narch) { /* src/run/choose.c */
+    char sentence[1024];
+    if (!cet_run_choice_text(&r->run, sentence, sizeof sentence))
+        rc = rc || cet_buf_printf(b, "%s (`heldout.csv` lists every held-out page; the rule: "
+                                     "docs/choice.md)\n\n", sentence);
+    else if (r->run.has_chosen && r->run.holdout_docs && r->run.chosen < st.narch) {
         char which[64] = "the defaults";
         if (r->run.chosen_rank)
             snprintf(which, sizeof which, "rank %zu", r->run.chosen_rank);
@@ -307,43 +332,61 @@ static int md_validation(const struct cet_report *r, struct cet_buf *b)
                              "positive gap means the run fitted its sample rather than the "
                              "task.\n\n");
     char *text = strdup(r->validation), **f = malloc(MAX_FIELDS * sizeof *f);
-    int col_train = -1, col_valid = -1, header = 1;
+    int col_train = -1, col_valid = -1, col_best = -1, header = 1;
     double best_train = NAN, best_valid = NAN, def_train = NAN, def_valid = NAN;
+    char best_row[64] = "";
     rc = rc || !text || !f;
     for (char *save = NULL, *l = rc ? NULL : strtok_r(text, "\n", &save); l && !rc;
          l = strtok_r(NULL, "\n", &save)) {
         int n = split_csv(l, f, MAX_FIELDS);
-        rc = md_row(b, f, n, header);
         if (header) {
+            rc = md_row(b, f, n, header);
             header = 0;
             for (int c = 0; c < n; c++) {
                 col_train = strcmp(f[c], "train_fitness") ? col_train : c;
+                col_best = strcmp(f[c], "best_json") ? col_best : c;
                 /* valid_fitness; runs before it had only valid_f1 (F1 runs). */
                 col_valid = !strcmp(f[c], "valid_fitness") ||
                                     (col_valid < 0 && !strcmp(f[c], "valid_f1"))
                                 ? c
                                 : col_valid;
             }
-        } else if (!strcmp(f[0], "1")) {
+            continue;
+        }
+        /* best.json's row: marked (runs before the mark: rank 1). */
+        int is_best = col_best >= 0 ? csv_number(f, n, col_best) == 1 : !strcmp(f[0], "1");
+        if (is_best) {
             best_train = csv_number(f, n, col_train);
             best_valid = csv_number(f, n, col_valid);
-        } else if (!strcmp(f[0], "defaults")) {
+            snprintf(best_row, sizeof best_row, "%s", f[0]);
+        }
+        if (!strcmp(f[0], "defaults")) {
             def_train = csv_number(f, n, col_train);
             def_valid = csv_number(f, n, col_valid);
         }
+        char label[80];
+        if (is_best && n > 0) {
+            snprintf(label, sizeof label, "%s (best.json)", f[0]);
+            f[0] = label;
+        }
+        rc = md_row(b, f, n, 0);
     }
     free(text);
     free(f);
     rc = rc || cet_buf_puts(b, "\n");
-    if (isnan(best_train) || isnan(best_valid))
+    if (isnan(best_valid))
         return rc;
-    rc = rc || cet_buf_printf(b, "Training against validation fitness: the best %.4f -> %.4f "
-                                 "(gap %+.4f)", best_train, best_valid, best_train - best_valid);
-    if (!isnan(def_train) && !isnan(def_valid))
+    char which[80];
+    snprintf(which, sizeof which, "%s%s", strcmp(best_row, "defaults") && strcmp(best_row, "start")
+                                                ? "rank " : "the ", best_row);
+    rc = rc || cet_buf_printf(b, "Training against validation fitness: best.json (%s) %.4f -> "
+                                 "%.4f (gap %+.4f)", which, best_train, best_valid,
+                              best_train - best_valid);
+    if (!isnan(def_train) && !isnan(def_valid) && strcmp(best_row, "defaults"))
         rc = rc || cet_buf_printf(b, ", the defaults %.4f -> %.4f (gap %+.4f)", def_train,
                                   def_valid, def_train - def_valid);
     if (!isnan(def_valid))
-        rc = rc || cet_buf_printf(b, "; on the validation corpora the best is %+.4f over the "
+        rc = rc || cet_buf_printf(b, "; on the validation corpora best.json is %+.4f over the "
                                      "defaults", best_valid - def_valid);
     return rc || cet_buf_puts(b, ".\n\n");
 }
@@ -459,11 +502,11 @@ static int md_folds(const struct cet_report *r, struct cet_buf *b)
     enum { MAX_FIELDS = 16 };
     if (!r->folds)
         return 0;
-    int rc = cet_buf_puts(b, "## Cross-validation\n\nThe GA run on K-1 of K folds of the "
-                             "training documents, its best and the defaults scored on the "
-                             "held-out fold (`folds.csv`; each fold's run is in `folds/K`).  "
-                             "best.json comes from the final run on all training documents; the "
-                             "folds estimate what tuning gains on unseen pages.\n\n");
+    int rc = cet_buf_puts(b, "## Cross-validation\n\nThe search run on K-1 of K folds of the "
+                             "training documents, its best and the start scored on the "
+                             "held-out fold (`folds.csv`, every page in `heldout.csv`; each "
+                             "fold's run is in `folds/K`).  The folds estimate what tuning "
+                             "gains on unseen pages.\n\n");
     char *text = strdup(r->folds), *f[MAX_FIELDS];
     double sum = 0, sq = 0, gains[128];
     size_t n = 0;
@@ -483,6 +526,12 @@ static int md_folds(const struct cet_report *r, struct cet_buf *b)
         }
     }
     free(text);
+    const struct cet_choice *e = &r->run.estimate;
+    if (!rc && r->run.has_estimate && !isnan(e->lo))
+        return cet_buf_printf(b, "\nEstimate: tuning gains %+.4f F1 over the start on held-out "
+                                 "pages (%.0f%% confidence interval %+.4f to %+.4f over %zu "
+                                 "pages).\n\n", cet_choice_round(e->gain), 100 * e->level,
+                              cet_choice_round(e->lo), cet_choice_round(e->hi), e->n);
     if (rc || n < 2)
         return rc || cet_buf_puts(b, "\n");
     for (size_t k = 0; k < n; k++)

@@ -114,6 +114,34 @@ int cet_run_new(struct cet_run **out, const char *params_path,
     return 0;
 }
 
+/* The run's start (cet_run_info: start) from a full parameter vector, or
+ * the defaults when full is NULL; from records the file it came from. */
+static int set_start(struct cet_run *run, const double *full, const char *from,
+                     struct cet_error *err)
+{
+    const struct cet_params_desc *d = &run->desc;
+    double *g = malloc((d->ngenes + 1) * sizeof *g);
+    char *abs = from ? realpath(from, NULL) : NULL;
+    if (!g || (from && !abs && !(abs = strdup(from)))) {
+        free(g);
+        free(abs);
+        return cet_fail(err, "out of memory");
+    }
+    if (full && cet_params_genome(d, full, g, err)) {
+        free(g);
+        free(abs);
+        return -1;
+    }
+    if (!full)
+        cet_params_default_genome(d, g);
+    cet_genome_normalise(d, cet_ga_opts(run->ga)->resolution, g);
+    free(run->info.start);
+    free(run->info.start_from);
+    run->info.start = g;
+    run->info.start_from = abs;
+    return 0;
+}
+
 int cet_run_add_seed_config(struct cet_run *run, const char *path, uint8_t **ignored,
                             struct cet_error *err)
 {
@@ -131,6 +159,8 @@ int cet_run_add_seed_config(struct cet_run *run, const char *path, uint8_t **ign
     else if (cet_ga_add_seed(run->ga, cfg.params, err)) {
         struct cet_error why = *err;
         cet_fail(err, "%s: %s", path, why.msg);
+    } else if (!run->info.start && set_start(run, cfg.params, path, err)) {
+        ;
     } else {
         rc = 0;
     }
@@ -302,6 +332,14 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     info->docs = (long)run->train.ndocs;
     info->top = s->top ? s->top : 5;
     info->folds = s->folds;
+    info->choose = s->choose;
+    info->confidence = s->confidence > 0 ? s->confidence : CET_CHOICE_LEVEL;
+    info->fold_evals = s->fold_evals;
+    info->start_train = NAN;
+    if (info->choose == CET_CHOOSE_CV && info->folds < 2)
+        return cet_fail(err, "a cross-validated choice needs at least 2 folds");
+    if (!info->start && set_start(run, NULL, NULL, err))
+        return -1;
     if (s->template_refs) {
         if (!(info->template_refs = calloc(s->ntemplate_refs + 1, sizeof *info->template_refs)))
             return cet_fail(err, "out of memory");
@@ -495,6 +533,13 @@ void cet_run_free(struct cet_run *run)
     cet_rundir_unlock(run->lock, run->created && !run->wrote ? run->dir : NULL);
     free(run->dir);
     free(run);
+}
+
+int cet_run_best(const struct cet_run *run, size_t *i)
+{
+    struct cet_ga_status st;
+    cet_ga_status(run->ga, &st);
+    return st.narch ? cet_run_info_best(run->ga, &run->info, i) : CET_ENOTFOUND;
 }
 
 struct cet_ga *cet_run_ga(const struct cet_run *run)

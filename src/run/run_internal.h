@@ -67,17 +67,22 @@ int cet_run_data_record(struct cet_run *run, struct cet_error *err);
  * is gone (a resumed run); nothing to check for an old checkpoint. */
 int cet_run_data_check(const struct cet_run *run, struct cet_error *err);
 
-/* choose.c: splits the loaded training sample into the documents the
- * search sees and the holdout (nothing when the run has no holdout);
- * a new run records the holdout's size in run->info and writes
- * holdout.txt, a resumed one checks it. */
+/* fitness.c: the training fitness of normalised genome g, from the archive
+ * when it was fully evaluated, else evaluated once on the documents the
+ * search sees (not counted as an evaluation of the run); NAN when unknown. */
+double cet_run_genome_fitness(struct cet_run *run, const double *g);
+/* choose.c: a resumed run that began with a holdout (before cross-
+ * validation chose) splits its training sample again into the documents
+ * the search sees and the holdout, and checks the split; nothing for
+ * other runs. */
 int cet_run_holdout_split(struct cet_run *run, int resumed, struct cet_error *err);
-/* choose.c: once the GA has stopped, scores the top distinct individuals
- * and the defaults on the holdout and records best.json's choice in
- * run->info (nothing without a holdout). */
+/* choose.c: once the GA has stopped, records best.json's choice in
+ * run->info: by the cross-validated rule (the search's best or the start),
+ * or for a run with a holdout, on it; nothing otherwise. */
 int cet_run_choose(struct cet_run *run, struct cet_error *err);
 /* choose.c: the archive index of best.json (the choice, else cet_ga_best)
- * into *best: 0, or as cet_ga_best. */
+ * into *best: 0, CET_ENOTFOUND when best.json is the start outside the
+ * archive (info->start_outside), or as cet_ga_best. */
 int cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info, size_t *best);
 /* fitness.c: the archive index of genome g into *at when g was fully
  * evaluated: 0, or CET_ENOTFOUND when it never was or was raced out (its

@@ -8,6 +8,8 @@
  * tables show, table 3) are added.
  * The rows are exactly top.json's individuals, then the defaults. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +51,29 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
         return cet_fail(err, "nothing was evaluated, so there is nothing to validate");
     if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &ntop))
         goto oom;
-    size_t n = ntop + 1;
+    /* best.json's row: among the top, the defaults, or one more row (a
+     * start outside the top) before the defaults. */
+    double *def = malloc((G + 1) * sizeof *def);
+    if (!def)
+        goto oom;
+    cet_params_default_genome(d, def);
+    cet_genome_normalise(d, cet_ga_opts(ga)->resolution, def);
+    size_t best, di;
+    int miss = cet_run_info_best(ga, run, &best); /* 0: found */
+    int def_best = (run->has_chosen && run->start_outside &&
+                    !memcmp(run->start, def, G * sizeof *def)) ||
+                   (!miss && !cet_ga_lookup(ga, def, &di) && di == best);
+    v->best = SIZE_MAX;
+    for (size_t k = 0; k < ntop && !miss; k++)
+        if (rank[k] == best)
+            v->best = k;
+    int extra = !def_best && v->best == SIZE_MAX && !miss;
+    free(def);
+    size_t n = ntop + 1 + (size_t)extra;
+    if (def_best)
+        v->best = n - 1;
+    else if (extra)
+        v->best = ntop;
     v->n = n;
     v->ngenes = G;
     v->genomes = malloc(n * (G ? G : 1) * sizeof *v->genomes);
@@ -67,10 +91,15 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
         memcpy(v->genomes + k * G, cet_ga_genes(ga, rank[k]), G * sizeof *v->genomes);
         v->train[k] = cet_ga_fitness(ga, rank[k]);
     }
+    if (extra) {
+        memcpy(v->genomes + ntop * G, cet_ga_genes(ga, best), G * sizeof *v->genomes);
+        v->train[ntop] = cet_ga_fitness(ga, best);
+    }
     /* The defaults as the run would have normalised them. */
-    cet_params_default_genome(d, v->genomes + ntop * G);
-    cet_genome_normalise(d, cet_ga_opts(ga)->resolution, v->genomes + ntop * G);
-    v->train[ntop] = defaults_train;
+    cet_params_default_genome(d, v->genomes + (n - 1) * G);
+    cet_genome_normalise(d, cet_ga_opts(ga)->resolution, v->genomes + (n - 1) * G);
+    v->train[n - 1] = defaults_train;
+    v->extra = (size_t)extra;
     for (size_t k = 0; k < n; k++)
         cet_params_expand(d, v->genomes + k * G, full + k * F);
     if (cet_evaluate(ev, full, n, NULL, 0, scores, v->f1, v->p, v->r, err))
@@ -100,6 +129,16 @@ fail:
     return -1;
 }
 
+void cet_validation_label(const struct cet_validation *v, size_t k, char *buf, size_t size)
+{
+    if (k + 1 == v->n)
+        snprintf(buf, size, "defaults");
+    else if (v->extra && k + 2 == v->n)
+        snprintf(buf, size, "start");
+    else
+        snprintf(buf, size, "%zu", k + 1);
+}
+
 int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
                          struct cet_error *err)
 {
@@ -109,17 +148,18 @@ int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga
     for (size_t g = 0; g < d->ngenes && !rc; g++)
         rc = cet_buf_printf(&b, ",%s", d->genes[g].name);
     rc = rc || cet_buf_puts(&b, ",train_fitness,valid_fitness,valid_f1,valid_macro_f1,"
-                                "valid_precision,valid_recall,gap\n");
+                                "valid_precision,valid_recall,gap,best_json\n");
     for (size_t k = 0; k < v->n && !rc; k++) {
         rc = k + 1 < v->n ? cet_buf_printf(&b, "%zu", k + 1) : cet_buf_puts(&b, "defaults");
         rc = rc || cet_genome_cells(&b, d, v->genomes + k * v->ngenes, ",%s");
         if (isnan(v->train[k]))
-            rc = rc || cet_buf_printf(&b, ",,%.6f,%.6f,%.6f,%.6f,%.6f,\n", v->fit[k], v->f1[k],
+            rc = rc || cet_buf_printf(&b, ",,%.6f,%.6f,%.6f,%.6f,%.6f,", v->fit[k], v->f1[k],
                                       v->macro_f1[k], v->p[k], v->r[k]);
         else
-            rc = rc || cet_buf_printf(&b, ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", v->train[k],
+            rc = rc || cet_buf_printf(&b, ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f", v->train[k],
                                       v->fit[k], v->f1[k], v->macro_f1[k], v->p[k], v->r[k],
                                       v->train[k] - v->fit[k]);
+        rc = rc || cet_buf_printf(&b, ",%d\n", k == v->best);
     }
     if (rc) {
         cet_buf_free(&b);

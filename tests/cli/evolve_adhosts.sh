@@ -4,7 +4,7 @@
 # refused, the checkpoint untouched; with the same list it finishes.
 CETUNE=$1 SRC=$2
 . "$SRC/tests/cli_lib.sh"
-RUN="-p $SRC/params/crunch.json -d $SRC/samples/demo --pop 400 --generations 15 --patience 0 --seed 5 --threads 1"
+RUN="-p $SRC/params/crunch.json -d $SRC/samples/demo --pop 400 --generations 15 --patience 0 --seed 5 --threads 1 --choose search"
 printf '# test list\ndoubleclick.net\nads.example.org\n' > "$TMP/a.txt"
 printf '# another list\ndoubleclick.net\n' > "$TMP/b.txt"
 

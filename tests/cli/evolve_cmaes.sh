@@ -9,7 +9,7 @@ CETUNE=$1 SRC=$2
 . "$SRC/tests/cli_lib.sh"
 D=$SRC/samples/demo
 for p in score pipeline; do
-  RUN="-p $SRC/params/$p.json -d $D --strategy cmaes --generations 40 --patience 0 --seed 7"
+  RUN="-p $SRC/params/$p.json -d $D --strategy cmaes --generations 40 --patience 0 --seed 7 --choose search"
   expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/$p-t1"
   expect_status 0 "$CETUNE" evolve $RUN --threads 3 -o "$TMP/$p-t3"
   same_run "$TMP/$p-t1" "$TMP/$p-t3" "between --threads 1 and 3 ($p)"

@@ -10,9 +10,9 @@ RUN="-p $SRC/params/density.json -d $DEMO --sample-size 20 --pop 8 --generations
 
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/f"
 F=$TMP/f/folds.csv
-expect_grep "$F" '^fold,train_docs,heldout_docs,train_fitness,heldout_f1,heldout_f1_defaults,gain$'
+expect_grep "$F" '^fold,train_docs,heldout_docs,train_fitness,heldout_f1,heldout_f1_start,gain$'
 if [ "$(wc -l < "$F")" -eq 5 ]; then ok; else fail "folds.csv has $(wc -l < "$F") lines, expected 5"; fi
-expect_grep "$TMP/out" '^estimate: tuning gains [+-]0\.[0-9]* F1 over the defaults on unseen documents (mean over 4 folds; standard deviation 0\.[0-9]*)$'
+expect_grep "$TMP/out" '^estimate on unseen pages: [+-]0\.[0-9]* F1 over the start (90% interval [+-]0\.[0-9]* to [+-]0\.[0-9]*, 20 pages)$'
 expect_grep "$TMP/out" '^cross-validation over 4 folds of the 20 training documents'
 # The folds partition the sample, each package spread over them.
 cat "$TMP"/f/folds/*/heldout.txt | sort >"$TMP/held"
@@ -52,7 +52,7 @@ expect_grep "$TMP/f/report.md" '^## Cross-validation'
 expect_grep "$TMP/f/report.md" '^| 4 | 15 | 5 |'
 
 # --force removes the folds; a sample smaller than K is refused.
-expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 10 --generations 1 --pop 4 -o "$TMP/f" --force
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 10 --generations 1 --pop 4 --choose search -o "$TMP/f" --force
 if [ ! -e "$TMP/f/folds" ] && [ ! -e "$F" ]; then ok; else fail "--force left the folds"; fi
 expect_status 2 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 3 --folds 4 -o "$TMP/small"
 expect_grep "$TMP/err" 'folds 4 needs at least 4 training documents (one per fold); there are 3$'

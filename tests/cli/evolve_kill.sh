@@ -7,7 +7,7 @@ CETUNE=$1 SRC=$2
 . "$SRC/tests/cli_lib.sh"
 # Crunch with a large population: a generation evaluates for about 0.1 s and
 # writes its files in a few ms, so a kill lands in the evaluation.
-RUN="-p $SRC/params/crunch.json -d $SRC/samples/demo --pop 400 --generations 15 --patience 0 --resolution 0 --seed 5"
+RUN="-p $SRC/params/crunch.json -d $SRC/samples/demo --pop 400 --generations 15 --patience 0 --resolution 0 --seed 5 --choose search"
 
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/ref"
 

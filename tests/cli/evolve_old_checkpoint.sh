@@ -1,7 +1,8 @@
 # Checkpoints written before the search options had one table (their keys,
 # tests/data/checkpoints/README.md) still resume, and end byte-identically
 # with the same run left alone at that time; a new run of the same command
-# ends there too, so the results did not change.
+# ends there too, so the results did not change (--choose search: those runs
+# exported the search's best, before cross-validation chose).
 CETUNE=$1 SRC=$2
 . "$SRC/tests/cli_lib.sh"
 F=$SRC/tests/data/checkpoints
@@ -22,7 +23,7 @@ for r in ga-race cmaes; do
   if cmp -s "$F/$r/ref/generations.csv" "$TMP/$r/generations.cut"; then ok
   else fail "generations.csv differs after resuming the old checkpoint ($r)"; fi
 
-  expect_status 0 "$CETUNE" evolve ${RUN[$r]} --threads 1 -o "$TMP/$r-new"
+  expect_status 0 "$CETUNE" evolve ${RUN[$r]} --choose search --threads 1 -o "$TMP/$r-new"
   cut -d, -f1-7,9- "$TMP/$r-new/generations.csv" > "$TMP/$r-new/generations.cut"
   same_files "$F/$r/ref" "$TMP/$r-new" "in a new run ($r)" best.json individuals.csv top.json
   if cmp -s "$F/$r/ref/generations.csv" "$TMP/$r-new/generations.cut"; then ok

@@ -4,7 +4,7 @@ CETUNE=$1 SRC=$2
 . "$SRC/tests/cli_lib.sh"
 G=$SRC/tests/data/ga
 # Long enough to be interrupted midway (resolution 0: the search never runs dry).
-RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 150 --patience 0 --resolution 0 --seed 11 --threads 2"
+RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 150 --patience 0 --resolution 0 --seed 11 --threads 2 --choose search"
 
 expect_status 0 "$CETUNE" evolve $RUN -o "$TMP/ref"
 

@@ -5,7 +5,7 @@
 CETUNE=$1 SRC=$2
 . "$SRC/tests/cli_lib.sh"
 G=$SRC/tests/data/ga
-RUN="-p $G/lqf.json -d $G/corpus --pop 8 --generations 5 --seed 7"
+RUN="-p $G/lqf.json -d $G/corpus --pop 8 --generations 5 --seed 7 --choose search"
 
 lines() { grep -c '^cetune: .*generation [0-9]*/5 best [0-9.]* mean [0-9.]* .* evals/s left ' "$1"; }
 expect_status 0 "$CETUNE" evolve $RUN -o "$TMP/a"

@@ -22,14 +22,19 @@ expect_grep "$R" '^| seed | 3 |$'
 expect_grep "$R" '^| status | finished |$'
 expect_grep "$R" '^## Best individuals$'
 expect_grep "$R" '^| rank | t_en | t_de | t_it | fitness | precision | recall | generation |$'
-expect_grep "$R" '^| 1 | [0-9.]* | [0-9.]* | [0-9.]* | 0\.[0-9]\{4\} |'
-expect_grep "$R" '^| defaults | 0.3 | 0.25 | 0.4 | 0\.[0-9]\{4\} |'
+expect_grep "$R" '^| 1\( (best.json)\)\{0,1\} | [0-9.]* | [0-9.]* | [0-9.]* | 0\.[0-9]\{4\} |'
+# best.json's row is named, once in the table of the best and once in the validation's.
+if [ "$(sed -n '/^## Best individuals/,/^## Validation/p' "$R" | grep -c '^| [0-9a-z]* (best.json) |')" -eq 1 ]; then ok
+else fail "report.md's table of the best does not name best.json's row once"; fi
+if [ "$(sed -n '/^## Validation/,/^## [^V]/p' "$R" | grep -c '^| [0-9a-z]* (best.json) |')" -eq 1 ]; then ok
+else fail "report.md's validation table does not name best.json's row once"; fi
+expect_grep "$R" '^Training against validation fitness: best.json ('
+expect_grep "$R" '^| defaults\( (best.json)\)\{0,1\} | 0.3 | 0.25 | 0.4 | 0\.[0-9]\{4\} |'
 expect_grep "$R" '^## Validation$'
-expect_grep "$R" '^| defaults | 0.3 | 0.25 | 0.4 | '
-expect_grep "$R" '^Training against validation fitness: the best 0\.[0-9]* -> 0\.[0-9]* (gap [+-]0\.[0-9]*), the defaults'
+expect_grep "$R" '^| defaults\( (best.json)\)\{0,1\} | 0.3 | 0.25 | 0.4 | '
 # The best row of the table is top.json's first entry.
 best_t_en=$(grep -o '"t_en": *[0-9.e-]*' "$TMP/sw/top.json" | head -1 | sed 's/.*: *//')
-expect_grep "$R" "^| 1 | $best_t_en |"
+expect_grep "$R" "^| 1\\( (best.json)\\)\\{0,1\\} | $best_t_en |"
 for f in report.gp report-generations.dat report-explored.dat report-population.dat; do
   if [ -s "$TMP/sw/$f" ]; then ok; else fail "missing $f"; fi
 done
@@ -62,7 +67,7 @@ if [ -s "$TMP/sw/report.gp" ]; then ok; else fail "report.gp not written without
 expect_status 0 "$CETUNE" evolve -p "$G/lqf.json" -d "$G/corpus" --pop 8 --generations 3 --seed 7 \
   -o "$TMP/lqf"
 expect_status 0 "$CETUNE" report "$TMP/lqf/"
-expect_grep "$TMP/lqf/report.md" '^| 1 | 0\.[0-9]* | 0\.[0-9]\{4\} |'
+expect_grep "$TMP/lqf/report.md" '^| 1\( (best.json)\)\{0,1\} | 0\.[0-9]* | 0\.[0-9]\{4\} |'
 if grep -q '^## Validation' "$TMP/lqf/report.md"; then fail "a validation section without validation"; else ok; fi
 if command -v gnuplot >/dev/null; then
   for p in convergence.png explored.png distribution.png; do
@@ -77,14 +82,14 @@ expect_grep "$TMP/err" 'not a run directory'
 expect_status 2 "$CETUNE" report
 expect_status 2 "$CETUNE" report "$TMP/sw" "$TMP/lqf"
 
-# convergence.png: its title counts the documents fitness read (not the
-# held-out ones), and its key sits above the panel, where it covers no
-# curve (inside, at the bottom, it hid the worst one).
+# convergence.png: its title counts the documents fitness read (all of
+# the sample: cross-validation holds pages out only inside its folds), and
+# its key sits above the panel, where it covers no curve (inside, at the
+# bottom, it hid the worst one).
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/lqf.json" -d "$DEMO" --sample-size 30 \
-  --holdout 0.34 --generations 3 --seed 3 -q -o "$TMP/ho"
-expect_grep "$TMP/ho/run.json" '"search_docs":[[:space:]]*20,'
+  --generations 3 --seed 3 -q -o "$TMP/ho"
 expect_status 0 "$CETUNE" report "$TMP/ho"
-expect_grep "$TMP/ho/report.gp" 'fitness per generation (training sample of 20 documents)'
+expect_grep "$TMP/ho/report.gp" 'fitness per generation (training sample of 30 documents)'
 expect_grep "$TMP/ho/report.gp" '^set key horizontal at screen 0.53, screen 0.935'
 if sed -n '/convergence.png/,/unset multiplot/p' "$TMP/ho/report.gp" | grep -q '^set key .*\(bottom\|right\|left\)'; then fail "a key inside the convergence panels"; else ok; fi
 finish

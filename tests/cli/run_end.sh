@@ -15,7 +15,7 @@ expect_status 0 "$CETUNE" evolve --resume "$TMP/pipe"
 expect_grep "$TMP/pipe/run.json" '"status":	"finished"'
 
 # A live run is running; killed, it is not.
-"$CETUNE" evolve $RUN --generations 100000 --patience 0 -o "$TMP/kill" >/dev/null 2>&1 &
+"$CETUNE" evolve $RUN --generations 100000 --patience 0 --choose search -o "$TMP/kill" >/dev/null 2>&1 &
 pid=$!
 if wait_generation "$TMP/kill" 1 $pid; then ok; else fail "the run ended before generation 1"; fi
 expect_status 0 "$CETUNE" report "$TMP/kill"

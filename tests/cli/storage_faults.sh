@@ -13,7 +13,7 @@ if [ "$(id -u)" -ne 0 ] || ! mount -t tmpfs -o size=96k cetune-test "$M" 2>/dev/
   exit 77
 fi
 trap 'umount "$M" 2>/dev/null; rm -rf "$TMP"' EXIT
-RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 150 --patience 0 --resolution 0 --seed 11 --threads 2"
+RUN="-p $G/lqf.json -d $G/corpus --pop 20 --generations 150 --patience 0 --resolution 0 --seed 11 --threads 2 --choose search"
 
 # no_files DIR: DIR holds no regular file (directories made before the fault may stay).
 no_files() {

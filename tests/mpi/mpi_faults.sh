@@ -12,7 +12,7 @@ CETUNE=$1 PLAIN=$2 SRC=$3
 G=$SRC/tests/data/ga
 # The demo corpus and 300 generations: long enough (several seconds) that
 # SIGTERM and the kill land mid-run however fast the machine is.
-BASE="-p $G/lqf.json --pop 20 --generations 300 --patience 0 --resolution 0 --seed 11 --threads 1"
+BASE="-p $G/lqf.json --pop 20 --generations 300 --patience 0 --resolution 0 --seed 11 --threads 1 --choose search"
 RUN="$BASE -d $SRC/samples/demo"
 
 # The PID of rank R among mpirun's children.

@@ -3,13 +3,13 @@
 # also when a document of one rank's shard cannot be read (it is skipped
 # the same way, named in the same message), and with other goals and folds;
 # the bytes a rank sends per evaluation batch do not depend on how many
-# documents it holds.  The search runs with --holdout 0 for that: the final
-# choice on the held-out pages (src/run/choose.c) gathers per-document
-# scores, as racing does; it is checked for identical files below.
+# documents it holds.  The search runs with --choose search for that: the
+# final choice by cross-validation (src/run/choose.c, the default) runs
+# fold searches on the ranks first; it is checked for identical files below.
 CETUNE=$1 PLAIN=$2 SRC=$3
 . "$SRC/tests/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
-RUN="-p $SRC/params/density.json --pop 12 --generations 4 --patience 0 --seed 5 --holdout 0"
+RUN="-p $SRC/params/density.json --pop 12 --generations 4 --patience 0 --seed 5 --choose search"
 
 # The demo corpus, with one page of the middle package (rank 1's shard of 3)
 # truncated in its gzip stream: it cannot be read.
@@ -45,10 +45,10 @@ for corpus in "$SRC/samples/demo" "$TMP/corpus"; do
 done
 # Goals measured from running sums, racing (per-document counts of its
 # blocks), folds (whose runs share the ranks with the final run) and the
-# final choice on held-out pages (evolve's default), and CMA-ES (whose
+# final choice by cross-validation (evolve's default), and CMA-ES (whose
 # state, like the GA's, lives on rank 0 only), on 2 ranks.
-for opt in "--objective macro-f1" "--pareto f1,precision" "--race" "--holdout 0.25" "--folds 3" \
-           "--strategy cmaes" "--strategy cmaes --holdout 0.25"; do
+for opt in "--objective macro-f1" "--pareto f1,precision" "--race" "--choose cv" "--folds 3" \
+           "--strategy cmaes" "--strategy cmaes --choose cv"; do
   rm -rf "$TMP/a" "$TMP/b"
   expect_status 0 "$PLAIN" evolve $RUN $opt -d "$SRC/samples/demo" -o "$TMP/a" --threads 1
   expect_status 0 mpirun $MPIRUN_OPTS -np 2 "$CETUNE" evolve $RUN $opt -d "$SRC/samples/demo" -o "$TMP/b" --threads 1
@@ -56,7 +56,10 @@ for opt in "--objective macro-f1" "--pareto f1,precision" "--race" "--holdout 0.
     if cmp -s "$TMP/a/$f" "$TMP/b/$f"; then ok; else fail "$opt, 2 ranks: $f differs"; fi
   done
   case $opt in
-    --folds*) if cmp -s "$TMP/a/folds.csv" "$TMP/b/folds.csv"; then ok; else fail "$opt, 2 ranks: folds.csv differs"; fi ;;
+    --folds*|*--choose\ cv*)
+      for f in folds.csv heldout.csv; do
+        if cmp -s "$TMP/a/$f" "$TMP/b/$f"; then ok; else fail "$opt, 2 ranks: $f differs"; fi
+      done ;;&
     --strategy*) expect_grep "$TMP/b/run.json" '"strategy":[[:space:]]*"cmaes"' ;;
   esac
 done

@@ -33,7 +33,7 @@ declare -A OWNER=(
   [params]=space [split]=space
   [eval]=eval [chars]=eval [lcs]=eval
   [ga]=ga [objective]=ga
-  [run]=run [rundir]=run [report]=run
+  [run]=run [rundir]=run [report]=run [choice]=run
   [serve]=serve [label]=serve [warc]=warc)
 
 fails=0

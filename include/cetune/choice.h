@@ -1,0 +1,63 @@
+/* The final choice of a tuning run (src/run/choice.c, docs/choice.md):
+ * given each candidate's F1 on pages that its search did not see (the
+ * held-out folds of a cross-validation), is any candidate better than the
+ * start on unseen pages beyond doubt, and by how much?
+ *
+ * Candidate 0 is always the start (the description's defaults or
+ * --seed-config): a candidate replaces it only when the lower end of the
+ * confidence interval of its mean per-page gain over the start is above 0.
+ * The interval inverts racing's sign-flip test on the paired per-page
+ * gains, two-sided at the given level, each side Bonferroni-corrected for
+ * the number of candidates other than the start (choosing the best of
+ * several bounds would otherwise overstate it).  Deterministic: no random
+ * draw. */
+#ifndef CETUNE_CHOICE_H
+#define CETUNE_CHOICE_H
+
+#include <stddef.h>
+
+#include "cetune/common.h"
+#include "cetune/error.h"
+
+CET_BEGIN_DECL
+
+/* The confidence level of the interval by default. */
+#define CET_CHOICE_LEVEL 0.9
+
+struct cet_choice {
+    size_t chosen;       /* the candidate to export: 0 (the start) unless a lower bound is above 0 */
+    size_t best;         /* the candidate with the highest lower bound (the highest mean gain
+                            when there is no bound), chosen or not; 0 with one candidate */
+    size_t n;            /* pages */
+    double level;        /* the interval's confidence level */
+    double gain;         /* best's mean per-page gain over the start */
+    double sd;           /* the standard deviation of its per-page gains (n - 1) */
+    double lo, hi;       /* its interval; NaN below 2 pages, or when too few pages differ
+                            for any shift to be significant at this level */
+    size_t pages_needed; /* when best's mean gain is above 0 but lo is not: the pages at which
+                            the same gains, repeated, would give lo above 0 (0: none, or
+                            more than 100000) */
+};
+
+/* Decides on f1[j * n + i], candidate j's F1 on page i when that page was
+ * held out of the search that made it (j < ncand; j = 0 is the start), at
+ * confidence level (0, 1).  0, or -1 with err filled on bad arguments. */
+int cet_choice_decide(struct cet_choice *c, const double *f1, size_t ncand, size_t n, double level,
+                      struct cet_error *err);
+
+/* One sentence for people: what tuning is estimated to change on unseen
+ * pages, its interval, and what best.json holds; when it keeps the start,
+ * what would change that.  how says where the estimate comes from ("5-fold
+ * cross-validation"), start names the start ("the defaults", a file) and
+ * tuned the candidate exported when it is not the start.  Returns as
+ * snprintf (truncated to size). */
+int cet_choice_sentence(char *buf, size_t size, const struct cet_choice *c, const char *how,
+                        const char *start, const char *tuned);
+
+/* x rounded to the 4 decimals figures are shown with, -0 made 0 (so that a
+ * bound just below 0 does not print as "-0.0000"). */
+double cet_choice_round(double x);
+
+CET_END_DECL
+
+#endif

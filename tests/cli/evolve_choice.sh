@@ -1,0 +1,155 @@
+#!/bin/bash
+# The final choice by cross-validation (src/run/choose.c, docs/choice.md) on
+# samples/demo: the search runs inside each fold, every page is held out
+# once (heldout.csv, reproduced by cetune evaluate), the start is always a
+# candidate (also with "seeds": [], never evaluated by the search), and
+# best.json follows the rule: the search's best only when the interval of
+# the gain lies above 0.  run.json, the printout and report.md say so;
+# --holdout is a deprecated alias that warns; options that cannot apply say
+# so; threads and an interruption followed by --resume change nothing.
+# usage: evolve_choice.sh CETUNE SOURCE_DIR
+CETUNE=$1 SRC=$2
+. "$SRC/tests/cli_lib.sh"
+DEMO=$SRC/samples/demo
+py=python3
+"$py" -c "import json; d = json.load(open('$SRC/params/density.json')); d['seeds'] = [];
+json.dump(d, open('$TMP/noseeds.json', 'w'))"
+
+# check_run DIR PARAMS: heldout.csv against cetune evaluate (each page with
+# its fold's best.json and the start), run.json's estimate from heldout.csv,
+# and best.json as the decision says.
+check_run() {
+  local R=$1 P=$2
+  for fd in "$R"/folds/*/; do
+    "$CETUNE" evaluate -c "$fd/best.json" -d "$DEMO" -s "$fd/heldout.txt" --per-doc --format json \
+      2>/dev/null >"$fd/tuned.eval"
+    "$CETUNE" evaluate -x density -d "$DEMO" -s "$fd/heldout.txt" --per-doc --format json \
+      2>/dev/null >"$fd/start.eval"
+  done
+  "$CETUNE" evaluate -x density -d "$DEMO" -s "$R/sample.txt" --per-doc --format json 2>/dev/null >"$R/start.eval"
+  "$py" - "$R" <<'PY' && ok || fail "$R: heldout.csv, run.json or best.json disagree with the rule"
+import csv, glob, json, math, sys
+R = sys.argv[1]
+rows = list(csv.DictReader(open(R + "/heldout.csv")))
+sample = [l.strip() for l in open(R + "/sample.txt") if not l.startswith("#")]
+assert sorted(r["document"] for r in rows) == sorted(sample), "heldout.csv is not the sample"
+for fd in glob.glob(R + "/folds/*/"):
+    k = fd.rstrip("/").split("/")[-1]
+    for kind in ("tuned", "start"):
+        for d in json.load(open(fd + kind + ".eval"))["configurations"][0]["per_doc"]:
+            r = [x for x in rows if x["document"] == d["package"] + "/" + d["name"]][0]
+            assert r["fold"] == k, (r, k)
+            assert abs(float(r["f1_" + kind]) - d["f1"]) < 2e-6, (kind, r, d)
+g = [float(r["gain"]) for r in rows]
+fin = json.load(open(R + "/run.json"))["final"]
+m = sum(g) / len(g)
+assert fin["rule"] == "cv" and fin["start"] == "defaults" and fin["pages"] == len(g)
+assert abs(fin["gain"] - m) < 1e-5, (fin["gain"], m)
+lo, hi = fin["interval"]
+assert min(g) - 1e-6 <= lo < fin["gain"] < hi <= max(g) + 1e-6, (lo, hi, fin)
+assert fin["decision"] == ("tuned" if lo > 0 else "start")
+best = json.load(open(R + "/best.json"))
+top = json.loads(open(R + "/top.json").read())
+if fin["decision"] == "start":
+    assert best["params"] == {"c1": 0.333, "c2": 4, "empty": "per_run"}, best
+    docs = json.load(open(R + "/start.eval"))["configurations"][0]["per_doc"]
+    assert abs(best["fitness"] - sum(d["f1"] for d in docs) / len(docs)) < 1e-5
+    assert abs(best["fitness"] - fin["train_fitness_start"]) < 1e-12
+else:
+    assert best["params"] == top[0]["params"], (best, top[0])
+    assert fin["chosen_rank"] == 1
+PY
+}
+
+# 19 documents and the deprecated --holdout: 4 folds, a warning, the rule.
+RUN="-d $DEMO --sample-size 19 --seed 2 --pop 8 --generations 6"
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --holdout 0.25 --threads 2 -o "$TMP/h"
+expect_grep "$TMP/err" "--holdout is deprecated: cross-validation chooses best.json now, every document held out once; --holdout 0.25 is --folds 4"
+expect_grep "$TMP/out" "^cross-validation over 4 folds of the 19 training documents"
+expect_grep "$TMP/out" "^On pages it did not see, tuning changed F1 by [+-]0\.[0-9]* on average (90% confidence"
+expect_grep "$TMP/out" "^best.json: "
+if [ ! -e "$TMP/h/holdout.txt" ]; then ok; else fail "a holdout.txt was written"; fi
+check_run "$TMP/h"
+
+# "seeds": []: the search never evaluates the defaults, yet they are the
+# start; at 0.999 the interval reaches below 0, so best.json is the start.
+expect_status 0 "$CETUNE" evolve -p "$TMP/noseeds.json" $RUN --confidence 0.999 --threads 2 -o "$TMP/s"
+check_run "$TMP/s"
+expect_grep "$TMP/s/run.json" '"decision":	"start"'
+expect_grep "$TMP/out" "^best.json: the start, the defaults (\*)$"
+expect_grep "$TMP/out" "^defaults (c1=0.333 c2=4 empty=per_run): fitness 0\.[0-9]* \*$"
+if ! grep -q '^0,0.333,4,per_run,' "$TMP/s/individuals.csv"; then ok
+else fail "the search evaluated the defaults: this run does not test a start outside the archive"; fi
+expect_status 0 "$CETUNE" report "$TMP/s"
+expect_grep "$TMP/s/report.md" "^| defaults (best.json) |"
+expect_grep "$TMP/s/report.md" "keeps the start (the defaults)"
+
+# The demo's 30 pages: tuning pays beyond doubt; best.json is rank 1, starred.
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 30 --seed 1 --threads 2 -o "$TMP/t"
+check_run "$TMP/t"
+expect_grep "$TMP/t/run.json" '"decision":	"tuned"'
+expect_grep "$TMP/out" "^  1\*  "
+expect_grep "$TMP/out" "^best.json: rank 1 (\*), the search's best on all 30 documents$"
+# That is the README's first command: its best.json beats the defaults on the
+# 6 demo pages the run never saw.
+(cd "$DEMO" && ls */*.html) | sed 's/\.html$//' | grep -vxF -f <(grep -v '^#' "$TMP/t/sample.txt") >"$TMP/test.txt"
+if [ "$(wc -l <"$TMP/test.txt")" -eq 6 ]; then ok; else fail "the README run leaves $(wc -l <"$TMP/test.txt") test pages, not 6"; fi
+"$CETUNE" evaluate -c "$TMP/t/best.json" -x density -d "$DEMO" -s "$TMP/test.txt" --format csv 2>/dev/null >"$TMP/test.csv"
+if awk -F, '$1 == "f1" { f[++n] = $7 } END { exit !(n == 2 && f[1] > f[2] + 0.05) }' "$TMP/test.csv"; then ok
+else fail "the README run's best.json does not beat the defaults on its test pages by 0.05"; cat "$TMP/test.csv" >&2; fi
+
+# Threads change nothing, the choice and the folds included.
+expect_status 0 "$CETUNE" evolve -p "$TMP/noseeds.json" $RUN --confidence 0.999 --threads 1 -o "$TMP/s1"
+same_run "$TMP/s" "$TMP/s1" "with 1 thread"
+same_files "$TMP/s" "$TMP/s1" "with 1 thread" heldout.csv folds.csv folds/3/best.json
+
+# Interrupted during a fold, then resumed: the same files.
+LONG="-p $SRC/params/density.json -d $DEMO --sample-size 12 --seed 5 --pop 8 --generations 40
+      --patience 0 --resolution 0 --threads 2"
+expect_status 0 "$CETUNE" evolve $LONG -o "$TMP/long"
+signal_at INT "$TMP/int/folds/2" 3 "$CETUNE" evolve $LONG -o "$TMP/int"
+expect_status 0 "$CETUNE" evolve --resume "$TMP/int"
+same_run "$TMP/long" "$TMP/int" "after SIGINT and --resume"
+same_files "$TMP/long" "$TMP/int" "after SIGINT and --resume" heldout.csv folds.csv
+if cmp -s <(grep -v '"started"\|"ended"\|"command"\|"resumed"\|"seconds"\|elapsed' "$TMP/long/run.json" | sed -n '/"final"/,$p') \
+          <(grep -v '"started"\|"ended"\|"command"\|"resumed"\|"seconds"\|elapsed' "$TMP/int/run.json" | sed -n '/"final"/,$p'); then ok
+else fail "run.json's final differs after --resume"; fi
+
+# Three pages: leave-one-out.  One page: nothing to cross-validate, said.
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 3 --seed 1 --pop 6 --generations 3 -o "$TMP/three"
+expect_grep "$TMP/out" "^cross-validation over 3 folds of the 3 training documents"
+expect_grep "$TMP/three/run.json" '"pages":	3'
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 1 --pop 6 --generations 2 -o "$TMP/one"
+expect_grep "$TMP/err" "one training document cannot be cross-validated"
+
+# --choose search (and --holdout 0): no folds, the training best.
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --holdout 0 --confidence 0.8 -o "$TMP/h0"
+expect_grep "$TMP/err" "--holdout 0 is --choose search"
+expect_grep "$TMP/err" "--confidence 0.8 cannot apply"
+if [ ! -e "$TMP/h0/folds" ]; then ok; else fail "--choose search ran folds"; fi
+expect_grep "$TMP/h0/run.json" '"rule":	"training"'
+if [ "$(sed 's/, "docs".*//; s/^\[//' "$TMP/h0/top.json" | head -1)" = \
+     "$(sed 's/, "docs".*//' "$TMP/h0/best.json")" ]; then ok
+else fail "--choose search: best.json is not top.json's first"; fi
+
+# A --seed-config start: run.json names it, the start's held-out F1 is its
+# own (its r and t; sigma, which accb.json does not evolve, is dropped with
+# one warning that names it and the value kept).
+printf '{"extractor": "accb", "params": {"r": 30, "t": 0.7, "sigma": 1.0}}\n' >"$TMP/accb-start.json"
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/accb.json" -d "$DEMO" --sample-size 8 --seed 4 --pop 6 \
+  --generations 2 --seed-config "$TMP/accb-start.json" -o "$TMP/sc"
+expect_grep "$TMP/err" "accb-start.json: .*params/accb.json does not evolve sigma (kept at 0.5): the run and best.json keep it at its fixed value, not the file's$"
+expect_grep "$TMP/sc/run.json" "\"start\":	\"$TMP/accb-start.json\""
+"$CETUNE" evaluate -x accb -P r=30 -P t=0.7 -d "$DEMO" -s "$TMP/sc/sample.txt" --per-doc --format csv 2>/dev/null |
+  awk -F, 'NR > 1 { printf "%s/%s,%s\n", $1, $2, $8 }' | sort >"$TMP/sc.start"
+awk -F, 'NR > 1 { print $2 "," $3 }' "$TMP/sc/heldout.csv" | sort >"$TMP/sc.held"
+if cmp -s "$TMP/sc.start" "$TMP/sc.held"; then ok; else fail "heldout.csv's f1_start is not the --seed-config start's F1"; diff "$TMP/sc.start" "$TMP/sc.held" | head -5 >&2; fi
+if grep -q "keeps the start (accb-start.json)\|is the tuned configuration" "$TMP/sc/run.json"; then ok
+else fail "run.json's sentence does not name the --seed-config start"; fi
+
+# cv judges mean F1 against gold: not with another objective.
+expect_status 2 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --choose cv --objective precision -o "$TMP/obj"
+expect_grep "$TMP/err" "--choose cv judges mean F1 against gold on held-out pages: not with --objective"
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --objective precision -o "$TMP/obj"
+if [ ! -e "$TMP/obj/folds" ]; then ok; else fail "--objective ran the folds of cv"; fi
+finish
