@@ -360,10 +360,9 @@ defaults:;
     int cv = !cet_run_choice_text(info, sentence, sizeof sentence);
     if (isnan(f))
         printf(")%s\n", def_best ? " *" : "");
-    else if (cv) {
+    else if (cv)
         printf("): fitness %.4f%s\n", f, def_best ? " *" : "");
-        print_choice(info, mark, def_best, sentence);
-    } else if (!info->has_chosen) {
+    else if (!info->has_chosen) {
         cet_ga_individual(ga, rank[0], &ind);
         printf("): fitness %.4f\nbest: %+.4f over the defaults\n", f, ind.fit - f);
     } else {
@@ -386,6 +385,10 @@ defaults:;
                    info->top_rank, info->top_train - f, info->top_holdout - info->defaults_holdout,
                    info->top_holdout, info->top_pvalue, CET_HOLDOUT_ALPHA);
     }
+    /* The choice, also when the defaults' fitness is unknown (a finished
+     * run shown again by --resume). */
+    if (cv)
+        print_choice(info, mark, def_best, sentence);
     printf("best configuration: %s/best.json\n", cet_run_dir(run));
 done:
     free(g);

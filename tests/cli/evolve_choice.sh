@@ -83,6 +83,11 @@ else fail "the search evaluated the defaults: this run does not test a start out
 expect_status 0 "$CETUNE" report "$TMP/s"
 expect_grep "$TMP/s/report.md" "^| defaults (best.json) |"
 expect_grep "$TMP/s/report.md" "keeps the start (the defaults)"
+# A finished run shown again by --resume says its choice again (the
+# defaults' fitness is not known then: it was not in the archive).
+expect_status 0 "$CETUNE" evolve --resume "$TMP/s"
+expect_grep "$TMP/out" "^best.json: the start, the defaults (\*)$"
+expect_grep "$TMP/out" "^On pages it did not see, tuning changed F1 by"
 
 # The demo's 30 pages: tuning pays beyond doubt; best.json is rank 1, starred.
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 30 --seed 1 --threads 2 -o "$TMP/t"
