@@ -245,6 +245,9 @@ void cet_ga_set_ndocs(struct cet_ga *ga, size_t ndocs);
  * seeds), from a full parameter vector; fails when a described value is
  * outside the description. */
 int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err);
+/* The genome of seed k: the description's seeds first, then those of
+ * cet_ga_add_seed in order (kept in the checkpoint); NULL past the last. */
+const double *cet_ga_seed(const struct cet_ga *ga, size_t k);
 /* Checks the options (and the seeds against the population). */
 int cet_ga_check(const struct cet_ga *ga, struct cet_error *err);
 /* Checks the options and seeds the random stream.  eval computes fitness;

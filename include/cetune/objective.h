@@ -12,7 +12,18 @@
  *   (the macro average `cetune evaluate` prints);
  * - macro-precision, macro-recall: per package, then over packages, as
  *   the macro average row of `cetune evaluate`;
- * - words: the mean number of extracted words (constraints only). */
+ * - words: the mean number of extracted words (constraints only);
+ * - lcb-f1: a lower confidence bound of mean F1, the mean minus its
+ *   standard error (the sample standard deviation over the documents
+ *   divided by the square root of their number): of two settings with
+ *   the same mean, the one that is good on every page ranks first.
+ *
+ * Regularisation toward the start (--shrink W, cet_goal.shrink): the
+ * fitness of a setting is its objective minus W / n times its distance to
+ * the run's start (cet_goal_shrink_distance), n the number of training
+ * documents.  A move must pay for itself in the F1 of the pages, and the
+ * fewer the pages, the more it must pay, as a prior centred on the start
+ * weighs against n pages' evidence. */
 #ifndef CETUNE_OBJECTIVE_H
 #define CETUNE_OBJECTIVE_H
 
@@ -23,6 +34,7 @@
 #include "cetune/corpus.h"
 #include "cetune/error.h"
 #include "cetune/eval.h"
+#include "cetune/params.h"
 
 CET_BEGIN_DECL
 
@@ -35,6 +47,7 @@ enum cet_measure {
     CET_MEASURE_WORDS,
     CET_MEASURE_MACRO_PRECISION,
     CET_MEASURE_MACRO_RECALL,
+    CET_MEASURE_LCB_F1,
 };
 
 struct cet_objective {
@@ -57,6 +70,7 @@ struct cet_goal {
     size_t ncons;
     struct cet_objective pareto[CET_MAX_PARETO]; /* npareto 0, or 2 to 3 objectives */
     size_t npareto;
+    double shrink; /* the weight of the distance to the start; 0: none */
 };
 
 /* What one evaluation measured (all means over the documents but macro-f1):
@@ -68,7 +82,7 @@ struct cet_measures {
 };
 
 /* Parses "f1", "precision", "recall", "fbeta:B" (B > 0), "macro-f1",
- * "macro-precision" or "macro-recall". */
+ * "macro-precision", "macro-recall" or "lcb-f1". */
 int cet_objective_parse(struct cet_objective *o, const char *s, struct cet_error *err);
 /* The objective's name as parsed ("fbeta:0.5"). */
 void cet_objective_name(const struct cet_objective *o, char *buf, size_t size);
@@ -78,8 +92,13 @@ int cet_constraint_parse(struct cet_constraint *c, const char *s, struct cet_err
 void cet_constraint_name(const struct cet_constraint *c, char *buf, size_t size);
 /* Parses a comma-separated list of two or three distinct objectives. */
 int cet_pareto_parse(struct cet_goal *g, const char *s, struct cet_error *err);
-/* 1 when g is the default goal (mean F1, no constraints, no Pareto search). */
+/* 1 when g is the default goal (mean F1, no constraints, no Pareto search,
+ * no regularisation): the fitness is mean F1 itself. */
 int cet_goal_is_default(const struct cet_goal *g);
+/* 1 when g searches for mean F1, regularised or not (no other objective,
+ * constraint or Pareto search): a final choice that judges settings by
+ * their mean F1 on pages the search did not see applies. */
+int cet_goal_judged_by_f1(const struct cet_goal *g);
 
 /* Measures the per-document scores s[0..c->ndocs) of one configuration on
  * corpus c (corpus order) under goal g into *m.  A constraint's violation
@@ -94,6 +113,7 @@ void cet_goal_measure(const struct cet_goal *g, const struct cet_corpus *c,
  * bits for any number of ranks (src/mpi/cluster.c).  Start from all zero. */
 struct cet_goal_sums {
     double f1, p, r, words;
+    double f1sq;                      /* the sum of squared F1 (lcb-f1) */
     double fbeta[1 + CET_MAX_PARETO]; /* F_beta sums: the objective's, each Pareto one's */
     double pkg[3];                    /* p, r, f1 sums of the package in progress */
     double macro[3];                  /* p, r, f1: the finished packages' means / npkgs */
@@ -106,6 +126,14 @@ void cet_goal_sums_add(struct cet_goal_sums *a, const struct cet_goal *g, const 
 /* The measures of the sums over ndocs documents. */
 void cet_goal_sums_measure(const struct cet_goal_sums *a, const struct cet_goal *g, size_t ndocs,
                            struct cet_measures *m);
+
+/* The distance of configuration full from configuration start (both full
+ * parameter vectors of d's extractor) over the genes of d: the sum of each
+ * numeric gene's difference as a share of its range (on the log scale for
+ * a log gene), plus 1 for each bool or enum gene that differs.  Moving one
+ * weight across a tenth of its range costs 0.1, flipping a switch 1. */
+double cet_goal_shrink_distance(const struct cet_params_desc *d, const double *full,
+                                const double *start);
 
 CET_END_DECL
 

@@ -165,7 +165,7 @@ static int choice_options(struct args *a)
         }
     }
     /* cv judges a configuration by its mean F1 on unseen pages against their gold. */
-    const char *why = !cet_goal_is_default(&a->opt.goal) ? "--objective, --constraint or --pareto"
+    const char *why = !cet_goal_judged_by_f1(&a->opt.goal) ? "--objective, --constraint or --pareto"
                       : a->fitness ? "--fitness template" : NULL;
     if (why && a->choose == CET_CHOOSE_CV)
         return cli_usage("evolve", "--choose cv judges mean F1 against gold on held-out pages: "

@@ -191,6 +191,11 @@ int cet_ga_add_seed(struct cet_ga *ga, const double *full, struct cet_error *err
     return 0;
 }
 
+const double *cet_ga_seed(const struct cet_ga *ga, size_t k)
+{
+    return k < ga->nseeds ? ga->seeds + k * ga->ngenes : NULL;
+}
+
 int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
 {
     const struct cet_ga_options *o = &ga->opt;

@@ -12,8 +12,9 @@
 
 #include "cetune/objective.h"
 
-static const char *const names[] = {"f1",    "precision",       "recall",      "fbeta",
-                                    "macro-f1", "words", "macro-precision", "macro-recall"};
+static const char *const names[] = {"f1",       "precision", "recall",
+                                    "fbeta",    "macro-f1",  "words",
+                                    "macro-precision", "macro-recall", "lcb-f1"};
 
 int cet_objective_parse(struct cet_objective *o, const char *s, struct cet_error *err)
 {
@@ -27,13 +28,13 @@ int cet_objective_parse(struct cet_objective *o, const char *s, struct cet_error
         o->beta = b;
         return 0;
     }
-    for (int m = CET_MEASURE_F1; m <= CET_MEASURE_MACRO_RECALL; m++)
+    for (int m = CET_MEASURE_F1; m <= CET_MEASURE_LCB_F1; m++)
         if (m != CET_MEASURE_FBETA && m != CET_MEASURE_WORDS && !strcmp(s, names[m])) {
             o->m = (enum cet_measure)m;
             return 0;
         }
     return cet_fail(err, "unknown objective '%s' (allowed: f1, precision, recall, fbeta:B, "
-                         "macro-f1, macro-precision, macro-recall)", s);
+                         "macro-f1, macro-precision, macro-recall, lcb-f1)", s);
 }
 
 void cet_objective_name(const struct cet_objective *o, char *buf, size_t size)
@@ -105,7 +106,28 @@ int cet_pareto_parse(struct cet_goal *g, const char *s, struct cet_error *err)
 
 int cet_goal_is_default(const struct cet_goal *g)
 {
+    return g->objective.m == CET_MEASURE_F1 && !g->ncons && !g->npareto && !(g->shrink > 0);
+}
+
+int cet_goal_judged_by_f1(const struct cet_goal *g)
+{
     return g->objective.m == CET_MEASURE_F1 && !g->ncons && !g->npareto;
+}
+
+double cet_goal_shrink_distance(const struct cet_params_desc *d, const double *full,
+                                const double *start)
+{
+    double dist = 0;
+    for (size_t k = 0; k < d->ngenes; k++) {
+        const struct cet_gene *g = &d->genes[k];
+        double x = full[g->index], x0 = start[g->index];
+        if (g->type == CET_P_BOOL || g->type == CET_P_ENUM)
+            dist += x != x0;
+        else if (g->max > g->min)
+            dist += g->log ? fabs(log(x / x0)) / log(g->max / g->min)
+                           : fabs(x - x0) / (g->max - g->min);
+    }
+    return dist;
 }
 
 /* F_beta of one document, with the metric's empty cases (README.md, "The metric"). */
@@ -131,6 +153,13 @@ static double objective_value(const struct cet_objective *o, const struct cet_go
     case CET_MEASURE_MACRO_F1: return a->macro[2];
     case CET_MEASURE_MACRO_PRECISION: return a->macro[0];
     case CET_MEASURE_MACRO_RECALL: return a->macro[1];
+    case CET_MEASURE_LCB_F1: {
+        /* The mean minus its standard error; one document has none. */
+        if (ndocs < 2)
+            return m->f1;
+        double n = (double)ndocs, var = (a->f1sq - n * m->f1 * m->f1) / (n - 1);
+        return m->f1 - sqrt(var > 0 ? var / n : 0);
+    }
     case CET_MEASURE_F1: break;
     }
     return m->f1;
@@ -140,6 +169,7 @@ void cet_goal_sums_add(struct cet_goal_sums *a, const struct cet_goal *g, const 
                        uint32_t pkg_count, size_t npkgs)
 {
     a->f1 += s->f1;
+    a->f1sq += s->f1 * s->f1;
     a->p += s->p;
     a->r += s->r;
     a->words += s->n_extract;

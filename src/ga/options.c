@@ -81,12 +81,12 @@ const struct cet_option cet_search_options[] = {
     {.name = "seed", .arg = "S", .type = CET_OPT_SEED, .off = OFF(seed), .def = 1,
      .strategies = ALL,
      .help = "the run seed: the same seed gives the same results for any --threads"},
-    {.name = "objective", .arg = "f1|precision|recall|fbeta:B|macro-f1",
+    {.name = "objective", .arg = "f1|precision|recall|fbeta:B|macro-f1|lcb-f1",
      .type = CET_OPT_OBJECTIVE, .off = OFF(goal), .strategies = ALL, .flags = CET_OPT_LATER,
      .def_text = "f1",
      .help = "what the run maximises: mean F1, precision or recall over the documents, mean "
              "F-beta, or F1 averaged per package then over packages (also macro-precision, "
-             "macro-recall)"},
+             "macro-recall), or mean F1 minus its standard error (lcb-f1)"},
     {.name = "constraint", .arg = "MEASURE>=X", .type = CET_OPT_CONSTRAINT, .off = OFF(goal),
      .strategies = ALL, .flags = CET_OPT_LATER, .old_name = "constraints", .def_text = "none",
      .help = "precision, recall, f1 (means over documents), macro-precision, macro-recall, "
@@ -96,6 +96,12 @@ const struct cet_option cet_search_options[] = {
      .strategies = GA, .flags = CET_OPT_LATER, .def_text = "none",
      .help = "search the trade-off between two or three objectives with NSGA-II: pareto.csv, "
              "pareto/K.json"},
+    {.name = "shrink", .arg = "W", .type = CET_OPT_DOUBLE, .off = OFF(goal.shrink), .max = 100,
+     .strategies = ALL, .flags = CET_OPT_LATER, .def_text = "0, none; 0.03 measured best on site "
+     "families",
+     .help = "regularise toward the start: the fitness loses W/(training documents) times the "
+             "distance to the start (the first --seed-config, else the defaults) in shares of "
+             "each gene's range"},
     {.name = "race", .type = CET_OPT_FLAG, .off = OFF(race), .max = 1, .strategies = GA,
      .flags = CET_OPT_LATER,
      .help = "race new individuals against the best on blocks of documents and stop those "

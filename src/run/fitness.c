@@ -4,6 +4,7 @@
  * choice (choose.c), validation and the report compare with. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "run_internal.h"
 
@@ -23,11 +24,40 @@ int cet_run_train_eval(struct cet_run *run, const double *params, size_t k,
     return cet_run_eval_docs(run, params, k, run->search, run->nsearch, scores, f, p, r, err);
 }
 
+/* --shrink: each measured setting's fitness minus W/n times its distance
+ * to the start (objective.h), n the documents the search sees.  The start
+ * is the first --seed-config, the first seed after the description's own
+ * (cet_ga_seed, so a resumed run has it from its checkpoint), else the
+ * description's defaults. */
+static int shrink(struct cet_run *run, const double *params, size_t k, struct cet_measures *m,
+                  struct cet_error *err)
+{
+    const struct cet_goal *g = &cet_ga_opts(run->ga)->goal;
+    const struct cet_params_desc *d = &run->desc;
+    size_t np = d->ex->nparams, n = run->nsearch ? run->nsearch : run->train.ndocs;
+    if (!(g->shrink > 0) || !n)
+        return 0;
+    double *start = malloc((np + 1) * sizeof *start);
+    if (!start)
+        return cet_fail(err, "out of memory during evaluation");
+    const double *first = cet_ga_seed(run->ga, d->nseeds);
+    if (first)
+        cet_params_expand(d, first, start);
+    else
+        memcpy(start, d->base, np * sizeof *start);
+    for (size_t j = 0; j < k; j++)
+        m[j].fit -= g->shrink / (double)n * cet_goal_shrink_distance(d, params + j * np, start);
+    free(start);
+    return 0;
+}
+
 int cet_run_measure(struct cet_run *run, const double *params, size_t k, struct cet_measures *m,
                     struct cet_error *err)
 {
-    if (run->be.measure)
-        return run->be.measure(run->be.ctx, params, k, &cet_ga_opts(run->ga)->goal, m, err);
+    if (run->be.measure) {
+        int rc = run->be.measure(run->be.ctx, params, k, &cet_ga_opts(run->ga)->goal, m, err);
+        return rc ? rc : shrink(run, params, k, m, err);
+    }
     size_t n = run->train.ndocs;
     struct cet_score *sc = malloc((k * n + 1) * sizeof *sc);
     if (!sc)
@@ -35,6 +65,8 @@ int cet_run_measure(struct cet_run *run, const double *params, size_t k, struct 
     int rc = cet_run_train_eval(run, params, k, sc, NULL, NULL, NULL, err);
     for (size_t j = 0; j < k && !rc; j++)
         cet_goal_measure(&cet_ga_opts(run->ga)->goal, &run->train, sc + j * n, &m[j]);
+    if (!rc)
+        rc = shrink(run, params, k, m, err);
     free(sc);
     return rc;
 }

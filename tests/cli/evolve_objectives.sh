@@ -66,11 +66,42 @@ expect_grep "$TMP/c/report.md" 'Constraints (feasible settings rank first): `pre
 
 # Bad goals are usage errors naming the problem.
 expect_status 2 "$CETUNE" evolve $RUN --objective F1 -o "$TMP/b"
-expect_grep "$TMP/err" 'unknown objective .F1. (allowed: f1, precision, recall, fbeta:B, macro-f1, macro-precision, macro-recall)'
+expect_grep "$TMP/err" 'unknown objective .F1. (allowed: f1, precision, recall, fbeta:B, macro-f1, macro-precision, macro-recall, lcb-f1)'
 expect_status 2 "$CETUNE" evolve $RUN --constraint 'precision>0.9' -o "$TMP/b"
 expect_grep "$TMP/err" 'MEASURE>=BOUND or MEASURE<=BOUND'
 expect_status 2 "$CETUNE" evolve $RUN --constraint 'recall>=2' -o "$TMP/b"
 expect_status 2 "$CETUNE" evolve $RUN --objective fbeta:0 -o "$TMP/b"
 expect_status 2 "$CETUNE" evolve $RUN --pareto precision -o "$TMP/b"
 expect_status 2 "$CETUNE" evolve $RUN --pareto precision,recall --objective recall -o "$TMP/b"
+# --shrink: the fitness is F1 less W/n times the distance to the start, so
+# never above F1, below it for settings away from the start, equal at the
+# start (the defaults here), and W/n lower for the seed that flips the enum
+# (distance 1); the weight is in run.json and the checkpoint.
+expect_status 0 "$CETUNE" evolve $RUN -s "$TMP/s.txt" --shrink 2 -o "$TMP/sh"
+awk -F, -v n=10 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  { d = $col["f1"] - $col["fitness"]; if (d < -1e-9) bad++; if (d > 1e-6) away++
+    if ($col["c1"] == 0.333 && $col["c2"] == 4 && $col["empty"] == "per_run" && (d > 1e-9 || d < -1e-9)) start++
+    if ($col["c1"] == 0.333 && $col["c2"] == 4 && $col["empty"] == "each_tag") flip = d }
+  END { exit !(bad == 0 && away > 0 && start == 0 && flip > 2 / n - 1e-6 && flip < 2 / n + 1e-6) }' \
+  "$TMP/sh/individuals.csv" && ok ||
+  fail "--shrink 2: fitness not F1 less a penalty that is 0 at the start"
+for f in run.json checkpoint.json; do
+  if tr -d '\n\t ' < "$TMP/sh/$f" | grep -q '"shrink":2'; then ok; else fail "$f does not record --shrink"; fi
+done
+expect_status 2 "$CETUNE" evolve $RUN -s "$TMP/s.txt" --shrink -1 -o "$TMP/sh2"
+expect_status 2 "$CETUNE" evolve $RUN -s "$TMP/s.txt" --shrink 1 --race -o "$TMP/sh3"
+# --shrink's start is the first --seed-config (its fitness is its F1), and
+# a run interrupted and resumed ends as the run that went through.
+printf '{"extractor": "density", "params": {"c1": 0.5, "c2": 6, "empty": "each_tag"}}\n' >"$TMP/start.json"
+SH="$RUN -s $TMP/s.txt --shrink 2 --seed-config $TMP/start.json --generations 40 --patience 0"
+expect_status 0 "$CETUNE" evolve $SH -o "$TMP/ref"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  $col["c1"] == 0.5 && $col["c2"] == 6 && $col["empty"] == "each_tag" {
+    seen++; d = $col["f1"] - $col["fitness"]; if (d > 1e-9 || d < -1e-9) bad++ }
+  $col["c1"] == 0.333 && $col["c2"] == 4 && $col["empty"] == "per_run" { def = $col["f1"] - $col["fitness"] }
+  END { exit !(seen > 0 && bad == 0 && def > 0) }' "$TMP/ref/individuals.csv" && ok ||
+  fail "--shrink with --seed-config: the seed configuration is not the start"
+signal_at INT "$TMP/int" 3 "$CETUNE" evolve $SH -o "$TMP/int"
+expect_status 0 "$CETUNE" evolve --resume "$TMP/int"
+same_run "$TMP/ref" "$TMP/int" "after --resume of a --shrink run"
 finish

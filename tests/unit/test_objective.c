@@ -3,6 +3,7 @@
 #include "ga/nsga2.h"
 #include "cetune/objective.h"
 #include "test.h"
+#include "test_extractor.h"
 
 static void test_objective__parse_and_name(void)
 {
@@ -142,11 +143,86 @@ static void test_objective__crowding_distances(void)
     CHECK(fabs(dist[3] - 2 * 0.5) < 1e-12);
 }
 
+/* lcb-f1: the mean F1 minus its standard error, from the same left fold. */
+static void test_objective__lower_bound(void)
+{
+    struct cet_corpus c;
+    struct cet_package pk[2];
+    struct cet_score s[3];
+    struct cet_measures m, same;
+    struct cet_goal g = {0};
+    struct cet_error err;
+    char name[32];
+    two_packages(&c, pk);
+    CHECK(cet_objective_parse(&g.objective, "lcb-f1", &err) == 0);
+    cet_objective_name(&g.objective, name, sizeof name);
+    CHECK_STR(name, "lcb-f1");
+    CHECK(!cet_goal_is_default(&g));
+    cet_score_set(&s[0], 10, 20, 10); /* F1 2/3 */
+    cet_score_set(&s[1], 0, 0, 0);    /* 1 */
+    cet_score_set(&s[2], 40, 10, 10); /* 0.4 */
+    cet_goal_measure(&g, &c, s, &m);
+    double f[3] = {s[0].f1, s[1].f1, s[2].f1}, mean = (f[0] + f[1] + f[2]) / 3, var = 0;
+    for (int i = 0; i < 3; i++)
+        var += (f[i] - mean) * (f[i] - mean) / 2;
+    CHECK(fabs(m.f1 - mean) < 1e-12);
+    CHECK(fabs(m.fit - (mean - sqrt(var / 3))) < 1e-12);
+    /* Equal pages: no spread, the mean itself; one page: its F1. */
+    s[0] = s[2] = s[1];
+    cet_goal_measure(&g, &c, s, &same);
+    CHECK(fabs(same.fit - 1) < 1e-12);
+    c.ndocs = 1;
+    c.npkgs = 1;
+    pk[0].count = 1;
+    cet_score_set(&s[0], 40, 10, 10);
+    cet_goal_measure(&g, &c, s, &same);
+    CHECK(fabs(same.fit - s[0].f1) < 1e-12);
+    CHECK(cet_constraint_parse(&g.cons[0], "lcb-f1>=0.5", &err) < 0); /* an objective only */
+}
+
+/* --shrink: the distance to the start in shares of each gene's range. */
+static void test_objective__shrink_distance(void)
+{
+    struct cet_params_desc d;
+    struct cet_error err;
+    const char *text =
+        "{\"extractor\": \"test\", \"parameters\": [\n"
+        "  {\"name\": \"n\", \"type\": \"int\", \"min\": 1, \"max\": 51},\n"
+        "  {\"name\": \"x\", \"type\": \"float\"},\n"
+        "  {\"name\": \"w\", \"type\": \"float\", \"scale\": \"log\"},\n"
+        "  {\"name\": \"on\", \"type\": \"bool\"},\n"
+        "  {\"name\": \"mode\", \"type\": \"enum\"}]}";
+    int rc = cet_params_parse(&d, text, strlen(text), "t.json", test_find, &err);
+    CHECK_EQ_INT(rc, 0);
+    if (rc)
+        return;
+    double start[7], full[7];
+    memcpy(start, d.base, sizeof start);
+    memcpy(full, d.base, sizeof full);
+    CHECK(cet_goal_shrink_distance(&d, full, start) == 0);
+    full[0] = start[0] + 5;   /* a tenth of 1..51 */
+    full[1] = start[1] - 0.2; /* a fifth of 0..1 */
+    CHECK(fabs(cet_goal_shrink_distance(&d, full, start) - 0.3) < 1e-12);
+    full[2] = start[2] * 10;  /* one decade of six (0.001..1000) */
+    full[3] = !start[3];      /* a switch flipped: 1 */
+    full[4] = start[4] == 2 ? 0 : 2;
+    CHECK(fabs(cet_goal_shrink_distance(&d, full, start) - (0.3 + 1.0 / 6 + 2)) < 1e-12);
+    full[5] = 0.1; /* a parameter the description does not evolve: no cost */
+    CHECK(fabs(cet_goal_shrink_distance(&d, full, start) - (0.3 + 1.0 / 6 + 2)) < 1e-12);
+    /* Symmetric. */
+    CHECK(fabs(cet_goal_shrink_distance(&d, start, full) - (0.3 + 1.0 / 6 + 2)) < 1e-12);
+    struct cet_goal g = {.shrink = 0.5};
+    CHECK(!cet_goal_is_default(&g));
+    cet_params_free(&d);
+}
+
 int main(void)
 {
     RUN(test_objective__parse_and_name);
     RUN(test_objective__measures);
     RUN(test_objective__dominance_and_fronts);
     RUN(test_objective__crowding_distances);
+    RUN(test_objective__lower_bound);
+    RUN(test_objective__shrink_distance);
     TEST_END();
 }
