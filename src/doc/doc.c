@@ -5,6 +5,7 @@
 #include "cetune/doc.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -736,6 +737,11 @@ static int past(double deadline)
     return deadline > 0 && cet_now() > deadline;
 }
 
+/* libxml2's one-time set-up (encoding handlers, the dictionaries' seed) is not
+ * safe when the first pages are parsed by several threads at once, as in an
+ * evaluation: a leak report inside xmlInitCharEncodingHandlers showed the race. */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
 static int parse(struct cet_doc **out, const char *html, size_t len, const char *charset,
                  double deadline, const char *gold, size_t gold_len, int all_attrs,
                  struct cet_mark *mark, struct cet_error *err)
@@ -793,6 +799,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
      * written by a script, a stray end tag before <html>). */
     htmlParserCtxtPtr ctxt = NULL;
     int rc = 0;
+    pthread_once(&xml_once, xmlInitParser);
     if (ulen > 0) { /* a page of a byte-order mark alone decodes to nothing */
         if (!(ctxt = htmlCreateMemoryParserCtxt(utf8, (int)ulen)) || !ctxt->sax) {
             rc = cet_fail(err, "out of memory");
