@@ -19,24 +19,13 @@
 #include "cli.h"
 #include "evolve.h"
 
-/* What the command line asked for. */
-struct args {
-    const char *params, *sample, *out, *resume;
-    struct cli_list dirs, seed_configs, validate, template_refs;
-    long sample_size, threads, top, folds, fold_evals;
-    long holdout_folds;  /* the folds the deprecated --holdout maps to (capped at the documents) */
-    int by_package, force, no_race, fitness, quiet, no_template_defaults;
-    int choose;          /* enum cet_choose; -1: not given (cv where it can work) */
-    double progress, confidence, holdout;
-    struct cet_ga_options opt;
-};
-#define ARG(field) offsetof(struct args, field)
+#define ARG(field) offsetof(struct evolve_args, field)
 
 static const char *const fitnesses[] = {"gold", "template", NULL};
 
 static void init(void *p)
 {
-    struct args *a = p;
+    struct evolve_args *a = p;
     cet_ga_default_options(&a->opt); /* the strategy by the description, its own population */
     a->opt.holdout = 0; /* new runs never keep a holdout: cross-validation chooses */
     a->holdout = -1;    /* the deprecated --holdout, not given */
@@ -135,89 +124,16 @@ static const struct cli_opt *evolve_options(void)
 
 static int cmd_evolve(int argc, char **argv);
 const struct cli_command cli_evolve = {
-    .name = "evolve", .run = cmd_evolve, .table = evolve_options, .size = sizeof(struct args),
+    .name = "evolve", .run = cmd_evolve, .table = evolve_options, .size = sizeof(struct evolve_args),
     .init = init, .summary = "tune an extractor's parameters with the genetic algorithm",
     .about = "Evolves the parameters that PARAMS.json describes on the training documents and "
              "writes the run\ndirectory: run.json, generations.csv, individuals.csv, top.json, "
              "best.json, sample.txt,\ncheckpoint.json.  Ctrl-C keeps the last complete "
              "generation; --resume finishes the run."};
 
-/* The final choice's options (docs/choice.md): the deprecated --holdout
- * mapped to cross-validation, and cv kept to what it can judge, saying so
- * when an option given cannot apply. */
-static int choice_options(struct args *a)
-{
-    if (a->holdout >= 0) {
-        if (a->holdout == 0) {
-            cli_warn("--holdout is deprecated: cross-validation chooses best.json now; "
-                     "--holdout 0 is --choose search");
-            if (a->choose < 0)
-                a->choose = CET_CHOOSE_SEARCH;
-        } else {
-            long k = lround(1 / a->holdout);
-            k = k < 2 ? 2 : k;
-            cli_warn("--holdout is deprecated: cross-validation chooses best.json now, every "
-                     "document held out once; --holdout %g is --folds %ld", a->holdout, k);
-            if (!a->folds)
-                a->holdout_folds = k;
-            else
-                cli_warn("--holdout %g ignored: --folds %ld is given", a->holdout, a->folds);
-        }
-    }
-    /* cv judges a configuration by its mean F1 on unseen pages against their gold. */
-    const char *why = !cet_goal_judged_by_f1(&a->opt.goal) ? "--objective, --constraint or --pareto"
-                      : a->fitness ? "--fitness template" : NULL;
-    if (why && a->choose == CET_CHOOSE_CV)
-        return cli_usage("evolve", "--choose cv judges mean F1 against gold on held-out pages: "
-                                   "not with %s", why);
-    if (a->choose < 0)
-        a->choose = why ? CET_CHOOSE_SEARCH : CET_CHOOSE_CV;
-    if (a->choose != CET_CHOOSE_CV && a->confidence >= 0)
-        cli_warn("--confidence %g cannot apply: it is the level of --choose cv's rule, and "
-                 "best.json is the search's best here", a->confidence);
-    if (a->fold_evals && !a->folds && a->choose != CET_CHOOSE_CV)
-        cli_warn("--fold-evals %ld cannot apply: there are no folds (--choose search without "
-                 "--folds)", a->fold_evals);
-    return 0;
-}
-
-/* Checks the options, the description, the seeds and the validation corpora
- * (only scanned: they are loaded when the run ends). */
-static int new_run(struct cet_run **run, const struct args *a)
-{
-    struct cet_error err;
-    struct cet_entries ve = {0};
-    if (!a->params)
-        return cli_usage("evolve", "give a parameter description with -p PARAMS.json (or "
-                                   "--resume runs/NAME)");
-    if (!a->dirs.n)
-        return cli_usage("evolve", "give at least one corpus with -d CORPUS");
-    if (a->sample && a->sample_size >= 0)
-        return cli_usage("evolve", "-s FILE and --sample-size N exclude each other");
-    if (a->by_package && a->sample_size < 0)
-        return cli_usage("evolve", "--by-package shapes a drawn sample: it needs --sample-size N");
-    int rc = cli_readable(a->params);
-    if (rc)
-        return rc;
-    if (cet_run_new(run, a->params, &a->opt, &err)) {
-        cli_error("%s", err.msg);
-        return CLI_USAGE;
-    }
-    int bad = a->validate.n && cet_corpus_scan(&ve, a->validate.v, a->validate.n, &err);
-    cet_entries_free(&ve);
-    if (bad) {
-        cli_error("--validate: %s", err.msg);
-        return CLI_RUNTIME;
-    }
-    rc = evolve_seed_configs(*run, &a->seed_configs);
-    if (!rc && cet_run_check(*run, &err))
-        rc = cli_usage("evolve", "%s", err.msg);
-    return rc ? rc : evolve_check_folds(a->folds, &a->dirs, a->sample, a->sample_size);
-}
-
 static int cmd_evolve(int argc, char **argv)
 {
-    struct args a;
+    struct evolve_args a;
     struct cet_run *run = NULL;
     struct cet_corpus corpus = {0};
     struct cet_entries entries = {0};
@@ -236,7 +152,7 @@ static int cmd_evolve(int argc, char **argv)
                                  "would need the pseudo-gold of its own pages");
         goto done;
     }
-    if (!a.resume && (rc = choice_options(&a)))
+    if (!a.resume && (rc = evolve_choice_options(&a)))
         goto done;
     if ((rc = cli_adhosts(NULL)))
         goto done;
@@ -248,7 +164,7 @@ static int cmd_evolve(int argc, char **argv)
         rc = evolve_resume(a.resume, cmd, (int)a.threads);
         goto done;
     }
-    if ((rc = new_run(&run, &a)))
+    if ((rc = evolve_new_run(&run, &a)))
         goto done;
     const struct cet_params_desc *d = cet_ga_desc(cet_run_ga(run));
     rc = CLI_RUNTIME;

@@ -9,6 +9,18 @@
 #include "cetune/run.h"
 #include "cli.h"
 
+/* What the command line asked for (cmd_evolve.c's option table fills it). */
+struct evolve_args {
+    const char *params, *sample, *out, *resume;
+    struct cli_list dirs, seed_configs, validate, template_refs;
+    long sample_size, threads, top, folds, fold_evals;
+    long holdout_folds;  /* the folds the deprecated --holdout maps to (capped at the documents) */
+    int by_package, force, no_race, fitness, quiet, no_template_defaults;
+    int choose;          /* enum cet_choose; -1: not given (cv where it can work) */
+    double progress, confidence, holdout;
+    struct cet_ga_options opt;
+};
+
 /* Steps a started or resumed run until the GA stops or a signal arrives,
  * with the progress line on a terminal; then records the run as finished
  * and prints its tables and validation, or as interrupted and says how to
@@ -37,5 +49,13 @@ int evolve_check_folds(long folds, const struct cli_list *dirs, const char *samp
 /* The run directory dir is inside no training or validation corpus and
  * holds none of their files (cetune/guard.h).  0 or an exit status. */
 int evolve_guard_dir(const struct cli_list *dirs, const struct cli_list *validate, const char *dir);
+
+/* The final choice's options (docs/choice.md): the deprecated --holdout
+ * mapped to cross-validation, --choose cv kept to what it can judge, and a
+ * warning for an option given that cannot apply.  0 or an exit status. */
+int evolve_choice_options(struct evolve_args *a);
+/* Makes the run from the options, checking the description, the seeds and
+ * the validation corpora (only scanned).  0 or an exit status. */
+int evolve_new_run(struct cet_run **run, const struct evolve_args *a);
 
 #endif

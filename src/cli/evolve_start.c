@@ -1,6 +1,7 @@
 /* What cetune evolve checks and adds before a new run starts (evolve.h):
- * the --seed-config individuals, --folds against the training documents,
+ * the options of the final choice, the description, the --seed-config individuals, --folds against the training documents,
  * and the run directory against the corpora. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "cetune/buf.h"
@@ -98,4 +99,77 @@ int evolve_guard_dir(const struct cli_list *dirs, const struct cli_list *validat
         rc = cli_guard_check(g, "-o", dir, 1);
     cet_guard_free(g);
     return rc;
+}
+
+/* The final choice's options (docs/choice.md): the deprecated --holdout
+ * mapped to cross-validation, and cv kept to what it can judge, saying so
+ * when an option given cannot apply. */
+int evolve_choice_options(struct evolve_args *a)
+{
+    if (a->holdout >= 0) {
+        if (a->holdout == 0) {
+            cli_warn("--holdout is deprecated: cross-validation chooses best.json now; "
+                     "--holdout 0 is --choose search");
+            if (a->choose < 0)
+                a->choose = CET_CHOOSE_SEARCH;
+        } else {
+            long k = lround(1 / a->holdout);
+            k = k < 2 ? 2 : k;
+            cli_warn("--holdout is deprecated: cross-validation chooses best.json now, every "
+                     "document held out once; --holdout %g is --folds %ld", a->holdout, k);
+            if (!a->folds)
+                a->holdout_folds = k;
+            else
+                cli_warn("--holdout %g ignored: --folds %ld is given", a->holdout, a->folds);
+        }
+    }
+    /* cv judges a configuration by its mean F1 on unseen pages against their gold. */
+    const char *why = !cet_goal_judged_by_f1(&a->opt.goal) ? "--objective, --constraint or --pareto"
+                      : a->fitness ? "--fitness template" : NULL;
+    if (why && a->choose == CET_CHOOSE_CV)
+        return cli_usage("evolve", "--choose cv judges mean F1 against gold on held-out pages: "
+                                   "not with %s", why);
+    if (a->choose < 0)
+        a->choose = why ? CET_CHOOSE_SEARCH : CET_CHOOSE_CV;
+    if (a->choose != CET_CHOOSE_CV && a->confidence >= 0)
+        cli_warn("--confidence %g cannot apply: it is the level of --choose cv's rule, and "
+                 "best.json is the search's best here", a->confidence);
+    if (a->fold_evals && !a->folds && a->choose != CET_CHOOSE_CV)
+        cli_warn("--fold-evals %ld cannot apply: there are no folds (--choose search without "
+                 "--folds)", a->fold_evals);
+    return 0;
+}
+
+/* Checks the options, the description, the seeds and the validation corpora
+ * (only scanned: they are loaded when the run ends). */
+int evolve_new_run(struct cet_run **run, const struct evolve_args *a)
+{
+    struct cet_error err;
+    struct cet_entries ve = {0};
+    if (!a->params)
+        return cli_usage("evolve", "give a parameter description with -p PARAMS.json (or "
+                                   "--resume runs/NAME)");
+    if (!a->dirs.n)
+        return cli_usage("evolve", "give at least one corpus with -d CORPUS");
+    if (a->sample && a->sample_size >= 0)
+        return cli_usage("evolve", "-s FILE and --sample-size N exclude each other");
+    if (a->by_package && a->sample_size < 0)
+        return cli_usage("evolve", "--by-package shapes a drawn sample: it needs --sample-size N");
+    int rc = cli_readable(a->params);
+    if (rc)
+        return rc;
+    if (cet_run_new(run, a->params, &a->opt, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_USAGE;
+    }
+    int bad = a->validate.n && cet_corpus_scan(&ve, a->validate.v, a->validate.n, &err);
+    cet_entries_free(&ve);
+    if (bad) {
+        cli_error("--validate: %s", err.msg);
+        return CLI_RUNTIME;
+    }
+    rc = evolve_seed_configs(*run, &a->seed_configs);
+    if (!rc && cet_run_check(*run, &err))
+        rc = cli_usage("evolve", "%s", err.msg);
+    return rc ? rc : evolve_check_folds(a->folds, &a->dirs, a->sample, a->sample_size);
 }
