@@ -27,7 +27,8 @@
 const struct cet_option cet_search_options[] = {
     {.name = "strategy", .type = CET_OPT_ENUM, .off = OFF(strategy), .def = CET_STRATEGY_AUTO,
      .values = cet_strategy_names, .strategies = ALL, .flags = CET_OPT_LATER,
-     .absent = CET_STRATEGY_GA, .def_text = "cmaes for 10 or more floats alone, else ga",
+     .absent = CET_STRATEGY_GA,
+     .def_text = "cmaes for 10 or more genes, none conditional, at most a quarter enum or bool; else ga",
      .help = "the search: the genetic algorithm, or CMA-ES (docs/cmaes.md)"},
     {.name = "pop", .arg = "N", .type = CET_OPT_SIZE, .off = OFF(pop), .def = 0, .min = 2,
      .max = 1e6, .strategies = ALL, .flags = CET_OPT_ZERO_OWN,
