@@ -135,8 +135,9 @@ static float edge_entry(float *out, const float *v, size_t n, size_t i, const fl
 __attribute__((target_clones("avx2", "default")))
 #endif
 #endif
-float cet_ccb_blur_step(float *restrict out, const float *restrict v, size_t n, const float *w,
-                        int radius)
+/* static: the clones' resolver would otherwise be exported from libcetune.so. */
+static float blur_step(float *restrict out, const float *restrict v, size_t n, const float *w,
+                       int radius)
 {
     /* R: the offsets used; fewer than radius when the vector is short. */
     size_t R = radius > 0 ? (size_t)radius : 0;
@@ -176,6 +177,12 @@ float cet_ccb_blur_step(float *restrict out, const float *restrict v, size_t n, 
     for (size_t i = hi > lo ? hi : n; i < n; i++)
         change = fmaxf(change, edge_entry(out, v, n, i, w, head, R));
     return change;
+}
+
+float cet_ccb_blur_step(float *restrict out, const float *restrict v, size_t n, const float *w,
+                        int radius)
+{
+    return blur_step(out, v, n, w, radius);
 }
 
 int cet_ccb_blur(float *v, float *tmp, size_t n, int radius, double sigma, double eps,
