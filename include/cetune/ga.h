@@ -69,6 +69,8 @@ struct cet_ga_options {
     size_t pop;             /* individuals per generation (0: the strategy's own; ga 20) */
     long generations;       /* at most this many, the first is the initial one (50) */
     long patience;          /* stop after this many generations without improvement (5; 0 = never) */
+    long patience_evals;    /* ... and at least this many evaluations (0: the strategy's own;
+                               -1: none, as checkpoints written before it) */
     double epsilon;         /* an improvement must exceed this (1e-4) */
     long max_evals;         /* evaluations budget (0 = none) */
     double time;            /* seconds (wall clock, from the first generation on; 0 = none) */

@@ -39,7 +39,7 @@ static void resolve(struct cet_ga *ga)
         o->strategy = o->race || o->goal.npareto ? CET_STRATEGY_GA
                                                  : cet_strategy_default(ga->desc);
     if ((unsigned)o->strategy < CET_STRATEGY_COUNT && cet_strategies[o->strategy].defaults)
-        cet_strategies[o->strategy].defaults(o);
+        cet_strategies[o->strategy].defaults(o, ga->desc->ngenes);
 }
 
 static int view_lookup(const struct cet_search_view *v, const double *g, size_t *at)

@@ -53,6 +53,7 @@ struct cet_ga {
     struct cet_race *race;        /* racing state (cet_ga_race_setup), or NULL */
     double best_ref;              /* best fitness at the last improvement */
     long last_improve;            /* generation of the last improvement */
+    long evals_improve;           /* evaluations at the last improvement */
     double elapsed;               /* wall-clock seconds of complete generations, including
                                      the caller's work between them, across resumes */
     double t_last;                /* when the last generation of this process ended */

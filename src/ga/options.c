@@ -40,6 +40,16 @@ const struct cet_option cet_search_options[] = {
     {.name = "patience", .arg = "N", .type = CET_OPT_LONG, .off = OFF(patience), .def = 5,
      .max = 1e8, .strategies = ALL,
      .help = "stop after N generations without an improvement above --epsilon; 0: never"},
+    /* Patience in evaluations, scaled with the dimension where a generation is
+     * small: CMA-ES's lambda on score's 41 genes is 15, so 5 generations were
+     * 75 evaluations.  Checkpoints from before it had none (-1). */
+    {.name = "patience_evals", .arg = "N", .type = CET_OPT_LONG, .off = OFF(patience_evals),
+     .def = 0, .min = -1, .max = 1e9, .strategies = ALL,
+     .flags = CET_OPT_ZERO_OWN | CET_OPT_LATER, .absent = -1,
+     .def_text = "the strategy's own: ga none, cmaes lambda (10 + 30 genes / lambda), Hansen's "
+                 "stagnation window",
+     .help = "evaluations that must also bring no improvement before --patience stops the "
+             "run; -1: none"},
     {.name = "epsilon", .arg = "E", .type = CET_OPT_DOUBLE, .off = OFF(epsilon), .def = 1e-4,
      .max = 1, .strategies = ALL, .help = "the smallest improvement of the best fitness that counts"},
     {.name = "max_evals", .arg = "N", .type = CET_OPT_LONG, .off = OFF(max_evals), .max = 1e9,

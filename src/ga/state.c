@@ -181,6 +181,7 @@ int cet_ga_save(struct cet_ga *ga, cJSON *j, struct cet_error *err)
     JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals));
     JSON_OK(cJSON_AddItemToObject(j, "best_ref", cet_json_exact(ga->best_ref)));
     JSON_OK(cJSON_AddNumberToObject(j, "last_improve", (double)ga->last_improve));
+    JSON_OK(cJSON_AddNumberToObject(j, "evals_improve", (double)ga->evals_improve));
     JSON_OK(cJSON_AddItemToObject(j, "elapsed", cet_json_exact(ga->elapsed)));
     JSON_OK(cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop)));
 
@@ -374,6 +375,8 @@ static int read_counters(struct cet_json_reader *r, const cJSON *root, struct ce
                                          (double)ga->evals * (double)ga->ndocs);
     ga->best_ref = cet_jr_within(r, root, "best_ref", -1e300, 1e300);
     ga->last_improve = (long)cet_jr_whole(r, root, "last_improve", -1, 1e9);
+    /* Checkpoints from before patience counted evaluations: unused there. */
+    ga->evals_improve = (long)cet_jr_opt_num(r, root, "evals_improve", 0);
     ga->elapsed = cet_jr_within(r, root, "elapsed", 0, 1e12);
     const char *stop = cet_jr_str(r, root, "stop");
     int known = 0;

@@ -5,7 +5,9 @@
  *   several generations in a row": the best fitness has not risen more than
  *   epsilon above its value at the last improvement for `patience`
  *   generations (small gains below epsilon do not reset the count, but they
- *   add up: the reference moves only when the gain exceeds epsilon);
+ *   add up: the reference moves only when the gain exceeds epsilon), and
+ *   as many evaluations as --patience-evals (CMA-ES's own: its stagnation
+ *   window; the GA's: none) have been spent since that improvement;
  * - --max-evals: the evaluation budget is spent;
  * - --time: the run has used its time (wall clock, so not reproducible).
  *   A Pareto search (--pareto) has no best fitness: it improves when an
@@ -42,11 +44,14 @@ void cet_ga_check_stop(struct cet_ga *ga)
     if (ga->gen == 0 || improved) {
         ga->best_ref = f;
         ga->last_improve = ga->gen;
+        ga->evals_improve = ga->evals;
     }
+    int stagnant = o->patience > 0 && ga->gen - ga->last_improve >= o->patience &&
+                   (o->patience_evals <= 0 || ga->evals - ga->evals_improve >= o->patience_evals);
     ga->stop = CET_STOP_NONE;
     if (o->generations > 0 && ga->gen + 1 >= o->generations)
         ga->stop = CET_STOP_GENERATIONS;
-    else if (o->patience > 0 && ga->gen - ga->last_improve >= o->patience)
+    else if (stagnant)
         ga->stop = CET_STOP_PATIENCE;
     else if (o->max_evals > 0 && ga->evals >= o->max_evals)
         ga->stop = CET_STOP_EVALS;

@@ -67,8 +67,9 @@ struct cet_search_told {
 
 struct cet_strategy {
     const char *name; /* as --strategy, run.json and checkpoints name it */
-    /* Its own defaults, where the options leave them to it (pop 0). */
-    void (*defaults)(struct cet_ga_options *o);
+    /* Its own defaults, where the options leave them to it (pop 0,
+     * patience_evals 0), for a description of ngenes genes. */
+    void (*defaults)(struct cet_ga_options *o, size_t ngenes);
     /* Its own checks of the options and the nseeds seeds: 0, or -1 with
      * err saying why. */
     int (*check)(const struct cet_ga_options *o, size_t nseeds, struct cet_error *err);
@@ -116,7 +117,7 @@ int cet_strategy_find(const char *name);
 /* Declares a strategy's functions prefix_defaults ... prefix_destroy,
  * which its row in strategy.c names. */
 #define CET_STRATEGY_DECLARE(prefix)                                                          \
-    void prefix##_defaults(struct cet_ga_options *o);                                         \
+    void prefix##_defaults(struct cet_ga_options *o, size_t ngenes);                                         \
     int prefix##_check(const struct cet_ga_options *o, size_t nseeds, struct cet_error *err); \
     int prefix##_create(void **state, const struct cet_search_view *v, struct cet_error *err); \
     size_t prefix##_size(const void *state, const struct cet_ga_options *o);                  \

@@ -15,6 +15,7 @@
  * - --race and --pareto are refused (its check): racing pauses a
  *   generation across a checkpoint, while the samples CMA-ES learns from
  *   live only from ask to tell; a Pareto front has no ranking to learn from. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,10 +24,17 @@
 #include "strategy.h"
 #include "util/json.h"
 
-/* Its population of 0 is its own lambda, known once it is created. */
-void cet_strategy_cmaes_defaults(struct cet_ga_options *o)
+/* Its population of 0 is its own lambda, known once it is created.  Its
+ * patience (patience_evals 0) is Hansen's stagnation window, 10 + 30 n /
+ * lambda iterations, in evaluations: lambda's small generations would
+ * otherwise stop score's 41 genes after 75 evaluations (--patience 5). */
+void cet_strategy_cmaes_defaults(struct cet_ga_options *o, size_t ngenes)
 {
-    (void)o;
+    if (o->patience_evals)
+        return;
+    double n = ngenes ? (double)ngenes : 1;
+    double lambda = o->pop ? (double)o->pop : 4 + floor(3 * log(n));
+    o->patience_evals = (long)(lambda * (10 + ceil(30 * n / lambda)));
 }
 
 /* Why CMA-ES does without racing and Pareto searches: */

@@ -147,9 +147,11 @@ static size_t breed(const struct cet_search_view *v, gsl_rng *rng, double *cand)
     return nc;
 }
 
-/* A population of 0 is the GA's own: 20, as Gottron (2008) ran it. */
-void cet_strategy_ga_defaults(struct cet_ga_options *o)
+/* A population of 0 is the GA's own: 20, as Gottron (2008) ran it; its
+ * patience is counted in generations alone (patience_evals 0: none). */
+void cet_strategy_ga_defaults(struct cet_ga_options *o, size_t ngenes)
 {
+    (void)ngenes;
     if (!o->pop)
         o->pop = 20;
 }
