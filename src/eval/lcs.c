@@ -280,7 +280,9 @@ void cet_peq_unload(struct cet_peq_slot *s)
      * writes a cache line at a time, toggling is a read and a write per
      * position); a large sparse one through its positions. */
     size_t words = (size_t)t->nrows * t->blocks;
-    if (s->b && s->whole && words <= 4 * (size_t)t->m)
+    if (!words) /* an empty gold: no table (bits may be NULL) */
+        ;
+    else if (s->b && s->whole && words <= 4 * (size_t)t->m)
         memset(t->bits, 0, words * sizeof *t->bits);
     else if (s->b && s->whole)
         toggle(t->bits, s->b, 0, t->m, 0, t->blocks);
