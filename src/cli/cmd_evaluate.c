@@ -242,6 +242,24 @@ static const char *metric_name(enum cet_metric m)
                                                          : "Word sequence";
 }
 
+/* A row's head in the multi-configuration tables: its extractor's name
+ * when the group changes, then its label or legend key. */
+static void row_head(const struct result *r, size_t at, const struct cet_extractor **group,
+                     int legend, int lw)
+{
+    if (r->cfg->ex != *group) {
+        *group = r->cfg->ex;
+        printf("%s\n", (*group)->name);
+    }
+    if (legend) {
+        char key[32];
+        snprintf(key, sizeof key, "[%zu]", at + 1);
+        printf("  %-*s", lw, key);
+    } else {
+        printf("  %-*s", lw, r->label);
+    }
+}
+
 /* A CSV field, quoted. */
 static void print_csv_string(const char *s)
 {
@@ -456,17 +474,7 @@ static void print_table3(const struct result *res, size_t nres, const struct cet
                 printf(",%.6f\n", figure(&r->macro, which));
                 continue;
             }
-            if (r->cfg->ex != group) {
-                group = r->cfg->ex;
-                printf("%s\n", group->name);
-            }
-            if (legend) {
-                char key[32];
-                snprintf(key, sizeof key, "[%zu]", order[o] + 1);
-                printf("  %-*s", lw, key);
-            } else {
-                printf("  %-*s", lw, r->label);
-            }
+            row_head(r, order[o], &group, legend, lw);
             for (size_t k = 0; k < c->npkgs; k++)
                 printf(" %*.3f", w[k], figure(&r->pkgs[k], which));
             printf(" %10.3f\n", figure(&r->macro, which));
@@ -494,17 +502,7 @@ static void print_table3(const struct result *res, size_t nres, const struct cet
             printf(",%u\n", all_empties(r, c));
             continue;
         }
-        if (r->cfg->ex != group) {
-            group = r->cfg->ex;
-            printf("%s\n", group->name);
-        }
-        if (legend) {
-            char key[32];
-            snprintf(key, sizeof key, "[%zu]", order[o] + 1);
-            printf("  %-*s", lw, key);
-        } else {
-            printf("  %-*s", lw, r->label);
-        }
+        row_head(r, order[o], &group, legend, lw);
         for (size_t k = 0; k < c->npkgs; k++)
             printf(" %*u", w[k], pkg_empties(r, c, k));
         printf(" %10u\n", all_empties(r, c));
