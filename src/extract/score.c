@@ -308,10 +308,12 @@ static int contains_any(const char *s, const char *const *words)
 static void element_names(const struct cet_doc *doc, uint32_t i, struct elem_names *nm)
 {
     memset(nm, 0, sizeof *nm);
-    const struct cet_attr *a = doc->attrs + doc->nodes[i].attr0;
-    /* The first of each name, as cet_node_attr() finds it. */
+    /* The first of each name, as cet_node_attr() finds it.  Indexed rather
+     * than offset from doc->attrs: a page without attributes has none, and
+     * NULL + 0 is undefined. */
     for (uint32_t k = 0, na = cet_node_nattr(doc, i); k < na; k++) {
-        const char *name = doc->pool + a[k].name, *value = doc->pool + a[k].value, **to = NULL;
+        const struct cet_attr *a = &doc->attrs[doc->nodes[i].attr0 + k];
+        const char *name = doc->pool + a->name, *value = doc->pool + a->value, **to = NULL;
         switch (name[0]) {
         case 'a': to = !strcmp(name, "aria-hidden") ? &nm->aria_hidden : NULL; break;
         case 'c': to = !strcmp(name, "class") ? &nm->cls : NULL; break;
