@@ -27,6 +27,10 @@ static PyObject *raise_cetune(const struct cet_error *err)
     return NULL;
 }
 
+/* A method table's function and flags for a function of (self, args,
+ * kwargs): the cast through void (*)(void) keeps -Wcast-function-type quiet. */
+#define KW_METHOD(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
+
 /* ---- Extractor ---- */
 
 /* The shipped configuration as the module finds it: $CETUNE_CONFIG, else
@@ -200,7 +204,7 @@ static PyObject *extractor_repr(Extractor *self)
 }
 
 static PyMethodDef extractor_methods[] = {
-    {"extract", (PyCFunction)(void (*)(void))extractor_extract, METH_VARARGS | METH_KEYWORDS,
+    {"extract", KW_METHOD(extractor_extract),
      "extract(html, url=None, format=\"text\", charset=None)\n--\n\n"
      "The main content of one page.\n\n"
      "html: the page as bytes (any charset, found as browsers do: byte-order mark,\n"
@@ -381,7 +385,7 @@ static PyObject *scores(PyObject *mod, PyObject *args, PyObject *kw)
 }
 
 static PyMethodDef module_methods[] = {
-    {"read_warc", (PyCFunction)(void (*)(void))read_warc, METH_VARARGS | METH_KEYWORDS,
+    {"read_warc", KW_METHOD(read_warc),
      "read_warc(path, pages_only=True, max_bytes=0)\n--\n\n"
      "Yields the records of a WARC file (plain, gzipped per record or whole) as\n"
      "dicts: uri, record_id, date, type, kind (\"page\", \"not HTML\", \"not 2xx\",\n"
@@ -392,11 +396,11 @@ static PyMethodDef module_methods[] = {
      "is \"too large\" (0: 64 MB).  A truncated or corrupt record is passed over\n"
      "with a RuntimeWarning naming its offset.  Raises cetune.Error when the\n"
      "file cannot be opened."},
-    {"f1", (PyCFunction)(void (*)(void))f1, METH_VARARGS | METH_KEYWORDS,
+    {"f1", KW_METHOD(f1),
      "f1(extract, gold)\n--\n\n"
      "cetune's word F1 of an extract against a gold text: words after NFKC and\n"
      "case folding, overlap by the longest common subsequence (both empty: 1.0)."},
-    {"scores", (PyCFunction)(void (*)(void))scores, METH_VARARGS | METH_KEYWORDS,
+    {"scores", KW_METHOD(scores),
      "scores(extract, gold)\n--\n\n"
      "The word metric in full: a dict of precision, recall, f1, extract_words,\n"
      "gold_words and overlap."},

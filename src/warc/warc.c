@@ -772,6 +772,29 @@ static int read_http_head(struct cet_warc *w, uint64_t at, int *status, int *chu
     }
 }
 
+/* The result d of undoing a transfer or content coding into w->tmp, taken
+ * into the record: 0 swaps the decoded bytes in as the body, -1 (not of
+ * that coding) keeps the body as it is; both return 0 to go on. A result
+ * over max_bytes settles the record as too large (1); out of memory is an
+ * error (-1). */
+static int take_decoded(struct cet_warc *w, int d, struct cet_warc_record *rec,
+                        uint64_t at, struct cet_error *err)
+{
+    if (d == -2)
+        return cet_fail(err, "%s: record at offset %llu: out of memory", w->name,
+                        (unsigned long long)at);
+    if (d == 1) {
+        rec->kind = CET_WARC_TOO_LARGE;
+        return 1;
+    }
+    if (d == 0) {
+        struct cet_buf t = w->body;
+        w->body = w->tmp;
+        w->tmp = t;
+    }
+    return 0;
+}
+
 static int next_record(struct cet_warc *w, struct cet_warc_record *rec, struct cet_error *err)
 {
     if (w->fatal)
@@ -864,44 +887,25 @@ static int next_record(struct cet_warc *w, struct cet_warc_record *rec, struct c
         return cet_fail(err, "%s: record at offset %llu: the file ends in its content "
                         "(truncated)", w->name, (unsigned long long)at);
     }
-    struct cet_buf *page = &w->body;
     if (chunked) {
-        int d = dechunk(&w->tmp, w->body.p, w->body.len, w->max_bytes);
-        if (d == -2)
-            return cet_fail(err, "%s: record at offset %llu: out of memory", w->name,
-                            (unsigned long long)at);
-        if (d == 1) {
-            rec->kind = CET_WARC_TOO_LARGE;
-            return 1;
-        }
-        if (d == 0) {
-            struct cet_buf t = w->body;
-            w->body = w->tmp;
-            w->tmp = t;
-        }
+        int d = take_decoded(w, dechunk(&w->tmp, w->body.p, w->body.len, w->max_bytes), rec,
+                             at, err);
+        if (d != 0)
+            return d;
     }
     if (coding == 3)
         return cet_fail(err, "%s: record at offset %llu (%s): content encoding not supported "
                         "(gzip and deflate are)", w->name, (unsigned long long)at,
                         rec->target_uri);
     if (coding) {
-        int d = decode_content(&w->tmp, page->p, page->len, coding == 1, w->max_bytes);
-        if (d == -2)
-            return cet_fail(err, "%s: record at offset %llu: out of memory", w->name,
-                            (unsigned long long)at);
-        if (d == 1) {
-            rec->kind = CET_WARC_TOO_LARGE;
-            return 1;
-        }
-        if (d == 0) {
-            struct cet_buf t = w->body;
-            w->body = w->tmp;
-            w->tmp = t;
-        } else if (page->len >= 2 && (unsigned char)page->p[0] == 0x1f &&
-                   (unsigned char)page->p[1] == 0x8b) {
+        int d = decode_content(&w->tmp, w->body.p, w->body.len, coding == 1, w->max_bytes);
+        if (d == -1 && w->body.len >= 2 && (unsigned char)w->body.p[0] == 0x1f &&
+            (unsigned char)w->body.p[1] == 0x8b)
             return cet_fail(err, "%s: record at offset %llu (%s): corrupt gzip content "
                             "encoding", w->name, (unsigned long long)at, rec->target_uri);
-        } /* else: already decoded by the crawler, the header kept */
+        /* else (-1): already decoded by the crawler, the header kept */
+        if ((d = take_decoded(w, d, rec, at, err)) != 0)
+            return d;
     }
     if (!w->mime[0] && !looks_html(w->body.p, w->body.len < 1024 ? w->body.len : 1024)) {
         rec->kind = CET_WARC_NOT_HTML;
