@@ -93,10 +93,6 @@ struct cet_ga_options {
     double race_alpha;      /* significance level of each test (0.2) */
     double race_weak;       /* pages where the incumbent's F1 is below this are scored
                                first, before the blocks (0.5; 0: none) */
-    double holdout;         /* the share of a run's training documents kept out of the search
-                               to choose best.json on (src/run/choose.c; 0.25; 0: best.json is
-                               the best training fitness).  The run's, not the search's: the
-                               engine ignores it, and it has no row in cet_search_options. */
 };
 
 /* ---- the search options' table (options.c) ---- */

@@ -121,6 +121,9 @@ struct cet_run_info {
     /* The final choice on a holdout (src/run/choose.c).  A tuned setting
      * replaces the defaults when its gain on the holdout's pages has a
      * sign-flip p-value below CET_HOLDOUT_ALPHA. */
+    double holdout;        /* the share of the training documents kept out: the run had 1/holdout
+                              folds, one of them the holdout (stored with the search options,
+                              "holdout"; 0: none, as in every run cross-validation chooses for) */
     long holdout_docs;     /* training documents kept out of the search (holdout.txt); 0: none */
     int has_chosen;        /* 0: not (yet) chosen, best.json is the best training fitness */
     size_t chosen;         /* else the archive index of best.json, chosen on the holdout */

@@ -27,8 +27,7 @@ static void init(void *p)
 {
     struct evolve_args *a = p;
     cet_ga_default_options(&a->opt); /* the strategy by the description, its own population */
-    a->opt.holdout = 0; /* new runs never keep a holdout: cross-validation chooses */
-    a->holdout = -1;    /* the deprecated --holdout, not given */
+    a->holdout = -1; /* the deprecated --holdout, not given */
     a->choose = -1;
     a->confidence = -1;
     a->sample_size = -1;

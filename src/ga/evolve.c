@@ -214,8 +214,6 @@ int cet_ga_check(const struct cet_ga *ga, struct cet_error *err)
         return cet_fail(err, "--pareto searches its own objectives; leave out --objective");
     if (st->check(o, ga->nseeds, err))
         return -1;
-    if (!(o->holdout >= 0 && o->holdout <= 0.5))
-        return cet_fail(err, "the holdout share must be in [0, 0.5]");
     if (!o->generations && !o->patience && !o->max_evals && !o->time)
         return cet_fail(err, "without a limit on generations, stagnation, evaluations or time "
                              "the run would never stop");

@@ -193,7 +193,7 @@ void cet_option_set_number(const struct cet_option *row, struct cet_ga_options *
 
 void cet_ga_default_options(struct cet_ga_options *o)
 {
-    *o = (struct cet_ga_options){.holdout = 0.25};
+    *o = (struct cet_ga_options){0};
     for (const struct cet_option *r = cet_search_options; r->name; r++)
         cet_option_set_number(r, o, r->def);
 }

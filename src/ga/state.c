@@ -71,12 +71,11 @@ static cJSON *exact_array(const double *v, size_t n, int *bad)
     return a;
 }
 
-/* The search options (options.c's table) and the run's holdout. */
+/* The search options (options.c's table). */
 static cJSON *options_json(const struct cet_ga_options *o, int *bad)
 {
     cJSON *j = cJSON_CreateObject();
     JSON_OK(j && !cet_search_options_json(j, o));
-    JSON_OK(cJSON_AddItemToObject(j, "holdout", cet_json_exact(o->holdout)));
     return j;
 }
 
@@ -241,10 +240,6 @@ static int read_options(struct cet_json_reader *r, const cJSON *o, struct cet_ga
     if (opt->pop < 2)
         return cet_jr_fail(r, cJSON_GetObjectItemCaseSensitive(o, "pop"),
                            "\"pop\" must be at least 2");
-    /* Checkpoints from before the holdout have none: best.json was the best in training. */
-    opt->holdout = cJSON_GetObjectItemCaseSensitive(o, "holdout")
-                       ? cet_jr_within(r, o, "holdout", 0, 0.5)
-                       : 0;
     return r->failed ? -1 : 0;
 }
 

@@ -238,6 +238,10 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
         cJSON_Delete(j);
         return failed || !j ? cet_fail(err, "out of memory writing the checkpoint") : -1;
     }
+    /* The run's holdout share, among the search options where checkpoints
+     * have always kept it. */
+    JSON_OK(cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(j, "options"), "holdout",
+                                  cet_json_exact(run->holdout)));
     char *text = failed ? NULL : cJSON_Print(j);
     cJSON_Delete(j);
     if (!text)
@@ -274,7 +278,13 @@ static int read_run(struct cet_json_reader *r, const cJSON *root, const char *pp
     run->by_package = bp && cJSON_IsTrue(bp);
     run->docs = (long)cet_jr_whole(r, root, "docs", 0, 1e9);
     run->top = (size_t)cet_jr_whole(r, root, "top", 1, 1000);
-    /* Optional: only runs with a holdout have them (choose.c). */
+    /* Optional: only runs with a holdout have them (choose.c); checkpoints
+     * from before the holdout have no share: best.json was the best in
+     * training.  A missing "options" is the engine's to report. */
+    const cJSON *opt = cJSON_GetObjectItemCaseSensitive(root, "options");
+    run->holdout = cJSON_GetObjectItemCaseSensitive(opt, "holdout")
+                       ? cet_jr_within(r, opt, "holdout", 0, 0.5)
+                       : 0;
     run->holdout_docs = (long)cet_jr_opt_num(r, root, "holdout_docs", 0);
     if (r->failed)
         return -1;

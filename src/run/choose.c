@@ -31,14 +31,13 @@ long cet_choose_default_folds(size_t n)
     return n < 2 ? 0 : n < 5 ? (long)n : 5;
 }
 
-/* A resumed run that began with a holdout (a share of o->holdout of its
+/* A resumed run that began with a holdout (a share of info.holdout of its
  * documents): the number of folds one of which was the holdout. */
 static size_t holdout_folds(const struct cet_run *run)
 {
-    const struct cet_ga_options *o = cet_ga_opts(run->ga);
-    if (!(o->holdout > 0))
+    if (!(run->info.holdout > 0))
         return 0;
-    long k = lround(1 / o->holdout);
+    long k = lround(1 / run->info.holdout);
     return k < 2 ? 2 : (size_t)k;
 }
 

@@ -308,7 +308,10 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
         JSON_OK(cJSON_AddNumberToObject(j, "seed", (double)o->seed));
     else
         JSON_OK(cJSON_AddStringToObject(j, "seed", seed));
-    JSON_OK(cJSON_AddItemToObject(j, "settings", cet_ga_options_json(o)));
+    /* Every search option, then the run's holdout share. */
+    cJSON *settings = cet_ga_options_json(o);
+    JSON_OK(settings && cJSON_AddItemToObject(settings, "holdout", cet_json_exact(run->holdout)));
+    JSON_OK(cJSON_AddItemToObject(j, "settings", settings));
     cJSON *corpus = cJSON_AddArrayToObject(j, "corpus");
     JSON_OK(corpus);
     for (size_t i = 0; corpus && i < run->ndirs; i++)

@@ -18,6 +18,10 @@ for r in ga-race cmaes; do
   expect_status 0 "$CETUNE" evolve --resume "$TMP/$r" --threads 2
   expect_grep "$TMP/err" "resuming $TMP/$r after 7 complete generations"
   expect_grep "$TMP/err" "note: $TMP/$r/checkpoint.json records no digests of the pages and gold"
+  # The run's holdout share (the cmaes run's default 0.25 then) stays among the options.
+  want=$(grep -o '"holdout":[[:space:]]*[0-9.]*' "$F/$r/run/checkpoint.json" | tr -d '[:space:]')
+  got=$(grep -o '"holdout":[[:space:]]*[0-9.]*' "$TMP/$r/checkpoint.json" | tr -d '[:space:]')
+  [ -n "$want" ] && [ "$got" = "$want" ] && ok || fail "the holdout share: '$got', was '$want' ($r)"
   cut -d, -f1-7,9- "$TMP/$r/generations.csv" > "$TMP/$r/generations.cut"
   same_files "$F/$r/ref" "$TMP/$r" "after resuming the old checkpoint ($r)" best.json individuals.csv top.json
   if cmp -s "$F/$r/ref/generations.csv" "$TMP/$r/generations.cut"; then ok
