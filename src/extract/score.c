@@ -121,6 +121,7 @@
 #define PUNCT_SCALE 4.0   /* punctuation per word times this, capped at 1 */
 #define MAIN_MIN_CHARS 25 /* Readability's shortest scored paragraph */
 #define BODY_MIN_WORDS 50 /* words a marked article body needs to count as the page's */
+#define RESCUE_LINKS 0.5  /* link density from which no container rule keeps a block */
 
 /* Feature order = parameter order (the threshold comes last): first the
  * graded features, then the four yes/no ones, then the kinds. */
@@ -143,6 +144,13 @@ enum {
     P_FALLBACK_MARGIN, /* second candidate: the best score minus this (0: Readability's) */
     P_FALLBACK_SHARE,  /* fewer than this share of the page's words kept: the chain runs too */
     P_FALLBACK_REGION, /* the chain's best contiguous region: above best minus this (0: off) */
+    /* Context rules of the article's containers (rescue()), each the width of
+     * the band below t in which it keeps a block (0: off). */
+    P_GAP,      /* a run between two kept blocks of the same container */
+    P_TAIL,     /* blocks of the last kept block's container, past inline boxes */
+    P_LISTS,    /* list items and cells of a container with kept text */
+    P_SIBLINGS, /* blocks of a sibling of a container with kept text */
+    P_SUBHEADS, /* an h2-h6 followed by kept text of its container */
     NGRADED = F_CLASS_POS,
     NFLAGS = F_KIND_P - F_CLASS_POS,
 };
@@ -163,6 +171,12 @@ struct score_prep {
     uint32_t nblocks;
     struct block_feat *feat;
     uint32_t *text_block; /* per text node (doc->texts order): its block */
+    /* The containers of the context rules (containers()), numbered 0 ..
+     * ncont - 1: per block its container (CET_NONE: none), per container its
+     * parent's number (CET_NONE: none). */
+    uint32_t ncont;
+    uint32_t *box;
+    uint32_t *up;
 };
 
 #define FLAG(f) (1u << ((f) - F_CLASS_POS))
@@ -503,6 +517,8 @@ static void score_release(void *prep)
         return;
     free(sp->feat);
     free(sp->text_block);
+    free(sp->box);
+    free(sp->up);
     free(sp);
 }
 
@@ -696,6 +712,72 @@ static void features(const struct cet_doc *doc, const struct block_acc *acc, uin
             feat[b].flags |= (uint16_t)FLAG(F_OUTSIDE_BODY);
 }
 
+static int list_tag(enum cet_tag t)
+{
+    return t == CET_TAG_UL || t == CET_TAG_OL || t == CET_TAG_DL || t == CET_TAG_TABLE;
+}
+
+/* The containers of the context rules (rescue()): a block's is its
+ * element's parent, or for a list item or table cell the parent of its list
+ * or table (the text the list belongs to); each container's parent is its
+ * "up".  Both are numbered in one space, in order of first use.  Returns -1
+ * when out of memory. */
+static int containers(const struct cet_doc *doc, const struct block_acc *acc, uint32_t nb,
+                      struct score_prep *sp)
+{
+    uint32_t n = doc->nnodes;
+    uint32_t *num = malloc(((size_t)n + 1) * sizeof *num);
+    uint32_t *node = malloc(2 * ((size_t)nb + 1) * sizeof *node); /* per number: its element */
+    sp->box = malloc(((size_t)nb + 1) * sizeof *sp->box);
+    sp->up = malloc(2 * ((size_t)nb + 1) * sizeof *sp->up);
+    if (!num || !node || !sp->box || !sp->up) {
+        free(num);
+        free(node);
+        return -1;
+    }
+    for (uint32_t i = 0; i <= n; i++)
+        num[i] = CET_NONE;
+    uint32_t nc = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t e = acc[b].elem, c = e == CET_NONE ? CET_NONE : doc->nodes[e].parent;
+        enum cet_tag tag = e == CET_NONE ? CET_TAG_UNKNOWN : (enum cet_tag)doc->nodes[e].tag;
+        if (tag == CET_TAG_LI || tag == CET_TAG_DT || tag == CET_TAG_DD || tag == CET_TAG_TD ||
+            tag == CET_TAG_TH) {
+            /* The nearest list or table, a few levels up (tbody, tr, nested items). */
+            uint32_t a = c;
+            for (int level = 0; level < 6 && a != CET_NONE; level++, a = doc->nodes[a].parent) {
+                enum cet_tag t = (enum cet_tag)doc->nodes[a].tag;
+                if (list_tag(t)) { /* and the lists or tables right around it */
+                    while (doc->nodes[a].parent != CET_NONE &&
+                           list_tag((enum cet_tag)doc->nodes[doc->nodes[a].parent].tag))
+                        a = doc->nodes[a].parent;
+                    c = doc->nodes[a].parent;
+                    break;
+                }
+            }
+        }
+        if (c != CET_NONE && num[c] == CET_NONE) {
+            node[nc] = c;
+            num[c] = nc++;
+        }
+        sp->box[b] = c == CET_NONE ? CET_NONE : num[c];
+    }
+    /* Containers' parents: numbered too when they hold no block themselves. */
+    for (uint32_t k = 0, nbox = nc; k < nbox; k++) {
+        uint32_t p = doc->nodes[node[k]].parent;
+        if (p != CET_NONE && num[p] == CET_NONE) {
+            node[nc] = p;
+            sp->up[nc] = CET_NONE;
+            num[p] = nc++;
+        }
+        sp->up[k] = p == CET_NONE ? CET_NONE : num[p];
+    }
+    sp->ncont = nc;
+    free(num);
+    free(node);
+    return 0;
+}
+
 /* Blocks, then the sums of their text, then the page-wide measures, each
  * phase freeing its scratch before the next: pages can have millions of
  * nodes. */
@@ -834,6 +916,8 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     cet_doc_depths(doc, depth);
     features(doc, acc, nb, anc, reg, rep, in_main, sw_scale, depth, sp->feat);
     free(depth);
+    if (containers(doc, acc, nb, sp))
+        goto oom;
     goto done;
 oom:
     cet_fail(err, "out of memory");
@@ -865,6 +949,117 @@ static int in_second(const struct block_feat *f)
     return (f->flags & FLAG(F_MAIN)) && !(f->flags & FLAG(F_HIDDEN)) && f->kind != F_KIND_A;
 }
 
+/* How a page's blocks are classified at threshold t: the context rule and
+ * the container rules (rescue()), with their scratch. */
+struct rules {
+    double near;
+    int sides;
+    double gap, tail, lists, siblings, subheads; /* bands below t (0: off) */
+    uint8_t *cont; /* per container: CONT_* bits */
+};
+enum { CONT_TEXT = 1, CONT_FAMILY = 2 };
+
+/* Whether the container rule with this band may keep block b. */
+static int rescuable(const struct score_prep *sp, const float *score, uint32_t b, double t,
+                     double band, const uint8_t *keep)
+{
+    const struct block_feat *f = &sp->feat[b];
+    return !keep[b] && f->words && score[b] >= t - band && sp->box[b] != CET_NONE &&
+           !(f->flags & FLAG(F_HIDDEN)) && f->q[F_LINKS] < RESCUE_LINKS * Q;
+}
+
+static int list_kind(const struct block_feat *f)
+{
+    return f->kind == F_KIND_LI || f->kind == F_KIND_TD;
+}
+
+/* The container rules: what jusText's score-only context misses because
+ * the article is one container of blocks, kept together.  Each keeps blocks
+ * scoring in [t - band, t), never a hidden one, and each is O(blocks):
+ * - gap: a run of blocks between two kept blocks, all of one container (a
+ *   one-line paragraph between long ones);
+ * - tail: a block of the container of the last kept block, blocks of other
+ *   containers between them (the paragraphs after an inline box, a figure
+ *   or an ad inside the article); the first block of that container below
+ *   the band ends it;
+ * - lists: a list item or table cell whose list's container has kept text
+ *   that is not a list item or cell (a list inside the article body);
+ * - siblings: a block whose container's parent holds a container with kept
+ *   text (the article continued in a sibling <div>);
+ * - subheads: an h2-h6 (not the headline) whose next block with words is
+ *   kept and of its container. */
+static void rescue(const struct score_prep *sp, const float *score, double t,
+                   const struct rules *r, uint8_t *keep)
+{
+    uint32_t nb = sp->nblocks;
+    if (r->gap > 0) {
+        uint32_t last = CET_NONE; /* the last kept block with words */
+        for (uint32_t b = 0; b < nb; b++) {
+            if (!sp->feat[b].words || !keep[b])
+                continue;
+            if (last != CET_NONE && sp->box[last] == sp->box[b]) {
+                int all = 1;
+                for (uint32_t k = last + 1; all && k < b; k++)
+                    all = !sp->feat[k].words ||
+                          (sp->box[k] == sp->box[b] && rescuable(sp, score, k, t, r->gap, keep));
+                for (uint32_t k = last + 1; all && k < b; k++)
+                    keep[k] = sp->feat[k].words > 0;
+            }
+            last = b;
+        }
+    }
+    if (r->tail > 0) {
+        uint32_t open = CET_NONE; /* the container of the last kept block */
+        for (uint32_t b = 0; b < nb; b++) {
+            if (!sp->feat[b].words)
+                continue;
+            if (keep[b])
+                open = sp->box[b];
+            else if (open != CET_NONE && sp->box[b] == open) {
+                if (rescuable(sp, score, b, t, r->tail, keep))
+                    keep[b] = 1;
+                else
+                    open = CET_NONE;
+            }
+        }
+    }
+    if (r->lists > 0 || r->siblings > 0) {
+        memset(r->cont, 0, sp->ncont);
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t c = sp->box[b];
+            if (!keep[b] || !sp->feat[b].words || c == CET_NONE || list_kind(&sp->feat[b]) ||
+                sp->feat[b].kind == F_KIND_H)
+                continue;
+            r->cont[c] |= CONT_TEXT;
+            if (sp->up[c] != CET_NONE)
+                r->cont[sp->up[c]] |= CONT_FAMILY;
+        }
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t c = sp->box[b];
+            if (c == CET_NONE)
+                continue;
+            if ((r->lists > 0 && list_kind(&sp->feat[b]) && r->cont[c] & CONT_TEXT &&
+                 rescuable(sp, score, b, t, r->lists, keep)) ||
+                (r->siblings > 0 && sp->up[c] != CET_NONE && r->cont[sp->up[c]] & CONT_FAMILY &&
+                 rescuable(sp, score, b, t, r->siblings, keep)))
+                keep[b] = 1;
+        }
+    }
+    if (r->subheads > 0) {
+        uint32_t next = CET_NONE; /* the next block with words */
+        for (uint32_t b = nb; b-- > 0;) {
+            const struct block_feat *f = &sp->feat[b];
+            if (!f->words)
+                continue;
+            if (f->kind == F_KIND_H && !(f->flags & FLAG(F_HEADLINE)) && next != CET_NONE &&
+                keep[next] && sp->box[next] == sp->box[b] &&
+                rescuable(sp, score, b, t, r->subheads, keep))
+                keep[b] = 1;
+            next = b;
+        }
+    }
+}
+
 /* Keeps the blocks scoring at least t in keep[] and returns their words.
  * With near > 0, jusText's context rule (Pomikálek 2011): a block scoring
  * in [t - near, t) is neither kept nor dropped by itself; a run of such
@@ -872,11 +1067,12 @@ static int in_second(const struct block_feat *f)
  * and after it: kept when both are kept (sides 2) or when one is (sides 1).
  * A table cut into one-number cells, or paragraphs around an inline box,
  * score just below t between kept paragraphs; a menu item scores just
- * below t between dropped ones. */
-static uint64_t classify(const struct score_prep *sp, const float *score, double t, double near,
-                         int sides, uint8_t *keep)
+ * below t between dropped ones.  Then the container rules (rescue()). */
+static uint64_t classify(const struct score_prep *sp, const float *score, double t,
+                         const struct rules *r, uint8_t *keep)
 {
     uint32_t nb = sp->nblocks, prev = CET_NONE; /* the last decided block with words */
+    double near = r->near;
     for (uint32_t b = 0; b < nb; b++)
         keep[b] = score[b] >= t;
     for (uint32_t b = 0; near > 0 && b < nb;) {
@@ -890,11 +1086,12 @@ static uint64_t classify(const struct score_prep *sp, const float *score, double
         while (e < nb && (!sp->feat[e].words || (score[e] < t && score[e] >= t - near)))
             e++;
         int before = prev != CET_NONE && keep[prev], after = e < nb && keep[e];
-        int kept = sides >= 2 ? before && after : before || after;
+        int kept = r->sides >= 2 ? before && after : before || after;
         for (; b < e; b++)
             if (sp->feat[b].words)
                 keep[b] = (uint8_t)kept;
     }
+    rescue(sp, score, t, r, keep);
     uint64_t words = 0;
     for (uint32_t b = 0; b < nb; b++)
         words += keep[b] ? sp->feat[b].words : 0;
@@ -905,8 +1102,8 @@ static uint64_t classify(const struct score_prep *sp, const float *score, double
 struct reclassify {
     const struct score_prep *sp;
     const float *score;
-    double near, t;
-    int sides;
+    const struct rules *rules;
+    double t;
 };
 
 static uint64_t reclassify(void *ctx, double t, uint8_t *keep)
@@ -914,13 +1111,13 @@ static uint64_t reclassify(void *ctx, double t, uint8_t *keep)
     const struct reclassify *r = ctx;
     if (t >= r->t) /* the chain only lowers the threshold */
         return 0;
-    return classify(r->sp, r->score, t, r->near, r->sides, keep);
+    return classify(r->sp, r->score, t, r->rules, keep);
 }
 
 /* The fallback chain on this page's blocks (only when it runs, so the
  * common path pays nothing for it). */
 static int run_fallback(const struct score_prep *sp, const float *score, float best,
-                        const struct cet_fallback_opts *fo, double near, int sides, double t,
+                        const struct cet_fallback_opts *fo, const struct rules *rules, double t,
                         uint64_t kept, uint64_t page_words, uint8_t *keep, struct cet_sel *sel)
 {
     uint32_t nb = sp->nblocks;
@@ -933,7 +1130,7 @@ static int run_fallback(const struct score_prep *sp, const float *score, float b
         second[b] = (uint8_t)in_second(&sp->feat[b]);
     }
     struct cet_fallback_blocks fb = {nb, words, score, second};
-    struct reclassify rc = {sp, score, near, t, sides};
+    struct reclassify rc = {sp, score, rules, t};
     cet_fallback_run(fo, &fb, best, kept, page_words, keep, scratch, reclassify, &rc);
     return 0;
 }
@@ -963,15 +1160,18 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
         if (f->words && score[b] > best)
             best = score[b];
     }
-    double near = p[P_NEAR];
-    int sides = (int)lrint(p[P_NEAR_SIDES]);
-    uint64_t kept = classify(sp, score, p[P_T], near, sides, keep);
+    struct rules rules = {p[P_NEAR], (int)lrint(p[P_NEAR_SIDES]), p[P_GAP], p[P_TAIL],
+                          p[P_LISTS], p[P_SIBLINGS], p[P_SUBHEADS], NULL};
+    if ((rules.lists > 0 || rules.siblings > 0) &&
+        !(rules.cont = cet_sel_buf(sel, 3, sp->ncont ? sp->ncont : 1)))
+        return -1;
+    uint64_t kept = classify(sp, score, p[P_T], &rules, keep);
     /* Too little kept (empty, or tiny against the page's text): the
      * fallback chain (fallback.c). */
     struct cet_fallback_opts fo = {p[P_FALLBACK], p[P_FALLBACK_SHARE], p[P_FALLBACK_MARGIN],
                                    p[P_FALLBACK_REGION]};
     if (cet_fallback_needed(&fo, kept, doc->nwords) &&
-        run_fallback(sp, score, best, &fo, near, sides, p[P_T], kept, doc->nwords, keep, sel))
+        run_fallback(sp, score, best, &fo, &rules, p[P_T], kept, doc->nwords, keep, sel))
         return -1;
     if (p[P_DROP_HEADLINE] >= 0.5)
         for (uint32_t b = 0; b < sp->nblocks; b++)
@@ -1062,9 +1262,24 @@ static const struct cet_param score_params[] = {
     {"fallback_region", CET_P_FLOAT, 0, 0, 5.0, NULL,
      "the chain's last step: the contiguous run of blocks with the most words scoring above the "
      "best block's score minus this (0: off)"},
+    {"gap", CET_P_FLOAT, 0, 0, 10.0, NULL,
+     "a run of blocks scoring in [t - gap, t) between two kept blocks, all of one container, is "
+     "kept (0: off)"},
+    {"tail", CET_P_FLOAT, 0, 0, 10.0, NULL,
+     "a block scoring in [t - tail, t) in the container of the last kept block is kept, past "
+     "inline boxes of other containers (0: off)"},
+    {"lists", CET_P_FLOAT, 0, 0, 10.0, NULL,
+     "a list item or table cell scoring in [t - lists, t) is kept when its list's container "
+     "has kept text (0: off)"},
+    {"siblings", CET_P_FLOAT, 0, 0, 10.0, NULL,
+     "a block scoring in [t - siblings, t) is kept when its container's parent holds kept text "
+     "(the article continued in a sibling container; 0: off)"},
+    {"subheads", CET_P_FLOAT, 0, 0, 10.0, NULL,
+     "an h2-h6 scoring in [t - subheads, t) is kept when the next block is kept text of its "
+     "container (0: off)"},
 };
 
-_Static_assert(sizeof score_params / sizeof score_params[0] == P_FALLBACK_REGION + 1,
+_Static_assert(sizeof score_params / sizeof score_params[0] == P_SUBHEADS + 1,
                "one weight per feature, the threshold, then the switches");
 
 const struct cet_extractor cet_extractor_score = {

@@ -400,6 +400,79 @@ static void test_score__outside_body(void)
     CHECK_STR(KEEP_IN(small, "w_outside_body=1", "t=1"), "");
 }
 
+/* The container rules (score.c's rescue()), with w_words 1 alone and t
+ * 0.5: the two 12-word paragraphs are kept (0.556), a 1-word block scores
+ * 0.150, 2 words 0.238, 3 words 0.300, 4 words 0.349.  Each rule keeps
+ * blocks in its band [t - band, t) only where its container says so. */
+
+/* gap: a run between two kept blocks of one container; the same short
+ * paragraph between paragraphs of two containers stays out (near, which
+ * sees scores only, would keep it). */
+static void test_score__gap(void)
+{
+    static const char page[] = "<html><body><div><p>" LONG1 "</p><p>Divers waited.</p><p>" LONG2
+                               "</p></div><div><p>" LONG1 "</p></div><p>Menu</p><div><p>" LONG2
+                               "</p></div></body></html>";
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5"), LONG1 "\n" LONG2 "\n" LONG1 "\n" LONG2);
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "gap=0.4"),
+              LONG1 "\nDivers waited.\n" LONG2 "\n" LONG1 "\n" LONG2);
+    /* Below the band: 0.238 < 0.5 - 0.2. */
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "gap=0.2"), LONG1 "\n" LONG2 "\n" LONG1 "\n" LONG2);
+}
+
+/* tail: the paragraphs after an inline box (another container) in the
+ * article's container; the box itself and what follows the container stay
+ * out. */
+static void test_score__tail(void)
+{
+    static const char page[] =
+        "<html><body><div><p>" LONG1 "</p><div class=\"box\"><p>Buy our boats</p></div>"
+        "<p>Divers waited.</p><p>The pier stays shut.</p></div><p>Copyright 2024</p></body></html>";
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5"), LONG1);
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "tail=0.3"),
+              LONG1 "\nDivers waited.\nThe pier stays shut.");
+    /* The first block of the container below the band ends it. */
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "tail=0.2"), LONG1);
+}
+
+/* lists: list items and table cells whose list's container (past nested
+ * tables) has kept text; a list elsewhere, and a link in the list, stay
+ * out. */
+static void test_score__lists(void)
+{
+    static const char page[] =
+        "<html><body><div><p>" LONG1 "</p><ul><li>Flour</li><li>Two eggs</li>"
+        "<li><a href=\"/more\">Related story</a></li></ul>"
+        "<table><table><tr><td>Score</td><td>3</td></tr></table></table>"
+        "<p>" LONG2 "</p></div><ul><li>Home</li><li>About us</li></ul></body></html>";
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5"), LONG1 "\n" LONG2);
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "lists=0.4"),
+              LONG1 "\nFlour\nTwo eggs\nScore\t3\n" LONG2);
+}
+
+/* siblings: a block whose container's parent holds kept text (the
+ * article continued in a sibling <div>); a <div> elsewhere stays out. */
+static void test_score__siblings(void)
+{
+    static const char page[] =
+        "<html><body><div><div><p>" LONG1 "</p></div><div><p>Divers waited.</p></div></div>"
+        "<div><div><p>Share this</p></div></div></body></html>";
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5"), LONG1);
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "siblings=0.3"), LONG1 "\nDivers waited.");
+}
+
+/* subheads: an h2-h6 right before kept text of its container; not one
+ * before dropped text, and never the headline. */
+static void test_score__subheads(void)
+{
+    static const char page[] =
+        "<html><body><div><h1>Storm</h1><p>" LONG1 "</p><h2>The repairs</h2><p>" LONG2 "</p>"
+        "<h3>More news</h3><p>Menu</p></div></body></html>";
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5"), LONG1 "\n" LONG2);
+    CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "subheads=0.4"),
+              LONG1 "\nThe repairs\n" LONG2);
+}
+
 int main(void)
 {
     RUN(test_score__threshold_alone);
@@ -421,5 +494,10 @@ int main(void)
     RUN(test_score__fallback_margin);
     RUN(test_score__fallback_chain);
     RUN(test_score__outside_body);
+    RUN(test_score__gap);
+    RUN(test_score__tail);
+    RUN(test_score__lists);
+    RUN(test_score__siblings);
+    RUN(test_score__subheads);
     TEST_END();
 }
