@@ -346,7 +346,8 @@ static int cmd_extract(int argc, char **argv)
     }
     if (a.warc) {
         struct cli_warc_job wj = {.cfg = j.cfg, .routes = j.cfg ? NULL : routes,
-                                  .max_body = a.max_body, .threads = (int)a.threads};
+                                  .max_body = a.max_body, .threads = (int)a.threads,
+                                  .argc = argc, .argv = argv};
         rc = cli_extract_warc(&wj, argv + optind, (size_t)(argc - optind));
         goto done;
     }

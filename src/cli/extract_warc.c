@@ -4,8 +4,12 @@
  * The reader streams; pages are gathered in batches of at most BATCH_PAGES
  * pages or BATCH_BYTES bytes, extracted in parallel (one page context per
  * thread), then printed in order, so memory stays flat whatever the size
- * of the crawl and the output does not depend on the number of threads. */
+ * of the crawl and the output does not depend on the number of threads.
+ * Under mpirun the files are spread over the ranks (extract_warc_mpi.c),
+ * each rank's part written through a sink: stdout and stderr on rank 0,
+ * spool files on the others, which rank 0 then prints in rank order. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,7 @@
 #include "cetune/page.h"
 #include "cetune/warc.h"
 #include "extract_warc.h"
+#include "msgs.h"
 
 #define BATCH_PAGES 256
 #define BATCH_BYTES (32u << 20)
@@ -34,6 +39,20 @@ struct batch {
     struct item v[BATCH_PAGES];
     size_t n, bytes;
 };
+
+/* A message of the part: on stderr, or into its sink's message spool. */
+static void sink_error(const struct cli_warc_sink *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void sink_error(const struct cli_warc_sink *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (s->msgs)
+        cli_vmessage_to(s->msgs, "", fmt, ap);
+    else
+        cli_vmessage("", fmt, ap);
+    va_end(ap);
+}
 
 static void item_clear(struct item *it)
 {
@@ -115,14 +134,11 @@ static void extract_item(struct item *it, struct cet_page *pg, const struct cli_
     }
 }
 
-struct totals {
-    size_t records, kinds[CET_WARC_NKINDS], corrupt, failed, files_failed;
-};
-
 /* Extracts the batch's pages in parallel and prints them in order: 0, or
  * CLI_RUNTIME when the run cannot go on. */
 static int flush_batch(struct batch *b, struct cet_page **pgs, int threads,
-                       const struct cli_warc_job *job, struct totals *t)
+                       const struct cli_warc_job *job, const struct cli_warc_sink *s,
+                       struct cli_warc_totals *t)
 {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (size_t i = 0; i < b->n; i++)
@@ -131,13 +147,13 @@ static int flush_batch(struct batch *b, struct cet_page **pgs, int threads,
     for (size_t i = 0; i < b->n && !rc; i++) {
         struct item *it = &b->v[i];
         if (it->error) {
-            cli_error("%s: record at offset %llu (%s): %s", it->file, it->offset, it->uri,
-                      it->error ? it->error : "out of memory");
+            sink_error(s, "%s: record at offset %llu (%s): %s", it->file, it->offset, it->uri,
+                       it->error ? it->error : "out of memory");
             t->failed++;
             if (it->fatal)
                 rc = CLI_RUNTIME;
-        } else if (fwrite(it->out.p, 1, it->out.len, stdout) != it->out.len || ferror(stdout)) {
-            cli_error("cannot write to standard output: %s", strerror(errno));
+        } else if (fwrite(it->out.p, 1, it->out.len, s->out) != it->out.len || ferror(s->out)) {
+            sink_error(s, "cannot write to %s: %s", s->out_name, strerror(errno));
             rc = CLI_RUNTIME;
         }
     }
@@ -149,12 +165,13 @@ static int flush_batch(struct batch *b, struct cet_page **pgs, int threads,
 
 /* One file's records into the batch (flushed when full): 0, or CLI_RUNTIME. */
 static int read_file(const char *file, struct batch *b, struct cet_page **pgs, int threads,
-                     const struct cli_warc_job *job, struct totals *t)
+                     const struct cli_warc_job *job, const struct cli_warc_sink *s,
+                     struct cli_warc_totals *t)
 {
     struct cet_warc *w;
     struct cet_error err;
     if (cet_warc_open(&w, file, job->max_body, &err)) {
-        cli_error("%s", err.msg);
+        sink_error(s, "%s", err.msg);
         t->files_failed++;
         return 0;
     }
@@ -166,7 +183,7 @@ static int read_file(const char *file, struct batch *b, struct cet_page **pgs, i
             break;
         }
         if (got < 0) {
-            cli_error("%s", err.msg);
+            sink_error(s, "%s", err.msg);
             t->corrupt++;
             continue;
         }
@@ -175,68 +192,42 @@ static int read_file(const char *file, struct batch *b, struct cet_page **pgs, i
         if (r.kind != CET_WARC_PAGE)
             continue;
         if (batch_add(b, &r, file)) {
-            cli_error("%s: out of memory", file);
+            sink_error(s, "%s: out of memory", file);
             rc = CLI_RUNTIME;
             break;
         }
         if (b->n == BATCH_PAGES || b->bytes >= BATCH_BYTES)
-            rc = flush_batch(b, pgs, threads, job, t);
+            rc = flush_batch(b, pgs, threads, job, s, t);
     }
     /* The batch may hold this file's pages: they print before the file is
      * closed, as its name is in their messages. */
     if (!rc)
-        rc = flush_batch(b, pgs, threads, job, t);
+        rc = flush_batch(b, pgs, threads, job, s, t);
     cet_warc_close(w);
     return rc;
 }
 
-int cli_extract_warc(const struct cli_warc_job *job, char *const *files, size_t nfiles)
+int cli_warc_part(const struct cli_warc_job *job, char *const *files, size_t nfiles,
+                  const struct cli_warc_sink *s, struct cli_warc_totals *t)
 {
     int threads = job->threads > 0 ? job->threads : omp_get_max_threads();
     struct cet_page **pgs = calloc((size_t)threads, sizeof *pgs);
     struct batch *b = calloc(1, sizeof *b);
-    struct totals t = {0};
     struct cet_error err;
     int rc = 0;
     if (!pgs || !b) {
-        cli_error("out of memory");
+        sink_error(s, "out of memory");
         rc = CLI_RUNTIME;
         goto done;
     }
     for (int i = 0; i < threads; i++)
         if (cet_page_new(&pgs[i], &err)) {
-            cli_error("%s", err.msg);
+            sink_error(s, "%s", err.msg);
             rc = CLI_RUNTIME;
             goto done;
         }
     for (size_t f = 0; f < nfiles && !rc; f++)
-        rc = read_file(files[f], b, pgs, threads, job, &t);
-    if (!rc && fflush(stdout) != 0) {
-        cli_error("cannot write to standard output: %s", strerror(errno));
-        rc = CLI_RUNTIME;
-    }
-    if (cli_signal) {
-        cli_error("stopped by %s", cli_signal_name());
-        rc = CLI_RUNTIME;
-    }
-    /* The counts, always: a crawl's reader wants to know what was passed over. */
-    fprintf(stderr, "cetune: %zu record%s in %zu file%s: %zu page%s extracted", t.records,
-            cli_s(t.records), nfiles, cli_s(nfiles), t.kinds[CET_WARC_PAGE] - t.failed,
-            cli_s(t.kinds[CET_WARC_PAGE] - t.failed));
-    if (t.failed)
-        fprintf(stderr, ", %zu failed", t.failed);
-    const char *sep = "; skipped: ";
-    for (int k = 1; k < CET_WARC_NKINDS; k++)
-        if (t.kinds[k]) {
-            fprintf(stderr, "%s%zu %s", sep, t.kinds[k], cet_warc_kind_name(k));
-            sep = ", ";
-        }
-    fprintf(stderr, "; %zu corrupt or truncated", t.corrupt);
-    if (t.files_failed)
-        fprintf(stderr, "; %zu unreadable file%s", t.files_failed, cli_s(t.files_failed));
-    fputc('\n', stderr);
-    if (!rc && (t.failed || t.corrupt || t.files_failed))
-        rc = CLI_RUNTIME;
+        rc = read_file(files[f], b, pgs, threads, job, s, t);
 done:
     if (pgs)
         for (int i = 0; i < threads; i++)
@@ -247,4 +238,47 @@ done:
             cet_buf_free(&b->v[i].out);
     free(b);
     return rc;
+}
+
+int cli_warc_finish(const struct cli_warc_totals *t, size_t nfiles, int rc)
+{
+    if (!rc && fflush(stdout) != 0) {
+        cli_error("cannot write to standard output: %s", strerror(errno));
+        rc = CLI_RUNTIME;
+    }
+    if (cli_signal) {
+        cli_error("stopped by %s", cli_signal_name());
+        rc = CLI_RUNTIME;
+    }
+    /* The counts, always: a crawl's reader wants to know what was passed over. */
+    fprintf(stderr, "cetune: %zu record%s in %zu file%s: %zu page%s extracted", t->records,
+            cli_s(t->records), nfiles, cli_s(nfiles), t->kinds[CET_WARC_PAGE] - t->failed,
+            cli_s(t->kinds[CET_WARC_PAGE] - t->failed));
+    if (t->failed)
+        fprintf(stderr, ", %zu failed", t->failed);
+    const char *sep = "; skipped: ";
+    for (int k = 1; k < CET_WARC_NKINDS; k++)
+        if (t->kinds[k]) {
+            fprintf(stderr, "%s%zu %s", sep, t->kinds[k], cet_warc_kind_name(k));
+            sep = ", ";
+        }
+    fprintf(stderr, "; %zu corrupt or truncated", t->corrupt);
+    if (t->files_failed)
+        fprintf(stderr, "; %zu unreadable file%s", t->files_failed, cli_s(t->files_failed));
+    fputc('\n', stderr);
+    if (!rc && (t->failed || t->corrupt || t->files_failed))
+        rc = CLI_RUNTIME;
+    return rc;
+}
+
+int cli_extract_warc(const struct cli_warc_job *job, char *const *files, size_t nfiles)
+{
+#ifdef CETUNE_MPI
+    if (cet_cluster_size(cli_cluster_get()) > 1)
+        return cli_extract_warc_mpi(job, files, nfiles);
+#endif
+    struct cli_warc_sink s = {stdout, NULL, "standard output"};
+    struct cli_warc_totals t = {0};
+    int rc = cli_warc_part(job, files, nfiles, &s, &t);
+    return cli_warc_finish(&t, nfiles, rc);
 }

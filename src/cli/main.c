@@ -18,6 +18,9 @@
 #include "cluster.h"
 #endif
 #include "cli.h"
+#ifdef CETUNE_MPI
+#include "extract_warc.h"
+#endif
 
 const struct cli_command *const cli_commands[] = {
     &cli_evolve, &cli_evaluate, &cli_extract, &cli_serve, &cli_label, &cli_sample, &cli_report,
@@ -124,6 +127,18 @@ const struct cet_backend *cli_backend(void)
     return &cluster_backend;
 }
 
+struct cet_cluster *cli_cluster_get(void)
+{
+    return cli_cluster;
+}
+
+/* A task of rank 0's (extract --warc, extract_warc_mpi.c): this rank runs
+ * the same command line for its share. */
+static void run_task(struct cet_cluster *cl, const char *data, size_t len)
+{
+    cli_warc_follow(cl, data, len, run_command);
+}
+
 /* After a command that evaluated: what the ranks exchanged per evaluation
  * batch (a generation evaluates its new individuals in batches of up to
  * 16), rank 0 and the busiest other rank (docs/distributed.md,
@@ -162,6 +177,7 @@ int main(int argc, char **argv)
     }
     int rc = CLI_OK;
     cet_cluster_backend(cli_cluster, &cluster_backend);
+    cet_cluster_on_task(cli_cluster, run_task);
     if (cet_cluster_rank(cli_cluster) > 0) {
         /* Rank 0 decides when to stop: it checkpoints first, then ends every rank. */
         signal(SIGINT, SIG_IGN);

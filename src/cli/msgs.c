@@ -5,12 +5,20 @@
 
 #include "msgs.h"
 
+int cli_silent;
+
 /* "cetune: " and prefix, the message, a newline: every diagnostic on stderr. */
+void cli_vmessage_to(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+    fprintf(f, "cetune: %s", prefix);
+    vfprintf(f, fmt, ap);
+    fputc('\n', f);
+}
+
 void cli_vmessage(const char *prefix, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "cetune: %s", prefix);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (!cli_silent)
+        cli_vmessage_to(stderr, prefix, fmt, ap);
 }
 
 void cli_error(const char *fmt, ...)

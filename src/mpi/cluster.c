@@ -18,6 +18,8 @@
  *            a few hundred bytes per configuration and rank, whatever the
  *            number of documents
  *   STATS    gather every rank's traffic counters
+ *   TASK     broadcast the bytes of a task of the program's own
+ *            (cet_cluster_task), which then makes its own MPI calls
  *   STOP     leave
  *
  * Shards are contiguous ranges of the corpus order, so rank r's documents
@@ -33,7 +35,7 @@
 #include "cetune/buf.h"
 #include "cluster.h"
 
-enum { CMD_STOP, CMD_LOAD, CMD_PREPARE, CMD_EVAL, CMD_SUMS, CMD_STATS };
+enum { CMD_STOP, CMD_LOAD, CMD_PREPARE, CMD_EVAL, CMD_SUMS, CMD_STATS, CMD_TASK };
 
 #define MSG 512 /* bytes of a rank's error message */
 
@@ -47,6 +49,7 @@ struct cet_cluster {
     uint32_t *pkg_last; /* per local document: its package's size when it is the last, else 0 */
     size_t npkgs;       /* packages of the whole corpus */
     struct cet_cluster_traffic traffic; /* this rank's, in EVAL */
+    cet_cluster_task_fn task;           /* what TASK runs on the other ranks */
 };
 
 int cet_cluster_init(struct cet_cluster **out, int *argc, char ***argv, struct cet_error *err)
@@ -877,6 +880,36 @@ void cet_cluster_backend(struct cet_cluster *cl, struct cet_backend *be)
     *be = (struct cet_backend){cl, be_load, be_prepare, be_evaluate, be_measure};
 }
 
+/* ---- TASK ---- */
+
+void cet_cluster_on_task(struct cet_cluster *cl, cet_cluster_task_fn fn)
+{
+    cl->task = fn;
+}
+
+int cet_cluster_task(struct cet_cluster *cl, const char *data, size_t len, struct cet_error *err)
+{
+    (void)cl;
+    if (len > INT_MAX)
+        return cet_fail(err, "a task of %zu bytes is too large to broadcast", len);
+    int64_t h[4] = {CMD_TASK, (int64_t)len, 0, 0};
+    bcast_cmd(h);
+    MPI_Bcast((void *)data, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD);
+    return 0;
+}
+
+static void task_follow(struct cet_cluster *cl, const int64_t h[4])
+{
+    size_t len = (size_t)h[1];
+    char *data = malloc(len + 1);
+    if (!data || !cl->task) /* rank 0 waits for this rank in the task: nothing else to do */
+        MPI_Abort(MPI_COMM_WORLD, 12);
+    MPI_Bcast(data, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD);
+    data[len] = 0;
+    cl->task(cl, data, len);
+    free(data);
+}
+
 /* ---- the other ranks ---- */
 
 int cet_cluster_serve(struct cet_cluster *cl, struct cet_error *err)
@@ -908,6 +941,9 @@ int cet_cluster_serve(struct cet_cluster *cl, struct cet_error *err)
             break;
         case CMD_STATS:
             stats_part(cl, NULL);
+            break;
+        case CMD_TASK:
+            task_follow(cl, h);
             break;
         default:
             return cet_fail(err, "rank %d: unknown command %lld from rank 0", cl->rank,

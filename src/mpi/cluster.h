@@ -82,6 +82,16 @@ int cet_cluster_traffic(struct cet_cluster *cl, struct cet_cluster_traffic *per_
 /* The backend of a run (run.h) made of the three functions above. */
 void cet_cluster_backend(struct cet_cluster *cl, struct cet_backend *be);
 
+/* A command of the program's own that every rank takes part in (the CLI's
+ * `extract --warc`, which spreads its files over the ranks): rank 0's
+ * cet_cluster_task hands len bytes to the other ranks, whose
+ * cet_cluster_serve calls the function set by cet_cluster_on_task with
+ * them; from there every rank makes the task's own MPI calls on
+ * MPI_COMM_WORLD, and the other ranks go back to serving when it returns. */
+typedef void (*cet_cluster_task_fn)(struct cet_cluster *cl, const char *data, size_t len);
+void cet_cluster_on_task(struct cet_cluster *cl, cet_cluster_task_fn fn);
+int cet_cluster_task(struct cet_cluster *cl, const char *data, size_t len, struct cet_error *err);
+
 /* Ranks other than 0: follows rank 0's calls until cet_cluster_end.
  * Returns 0, or -1 with err when this rank cannot go on. */
 int cet_cluster_serve(struct cet_cluster *cl, struct cet_error *err);
