@@ -978,10 +978,10 @@ static int list_kind(const struct block_feat *f)
  * scoring in [t - band, t), never a hidden one, and each is O(blocks):
  * - gap: a run of blocks between two kept blocks, all of one container (a
  *   one-line paragraph between long ones);
- * - tail: a block of the container of the last kept block, blocks of other
- *   containers between them (the paragraphs after an inline box, a figure
- *   or an ad inside the article); the first block of that container below
- *   the band ends it;
+ * - tail: a block of the container of the last kept block after an inline
+ *   box, a container right inside that one, came between them (the
+ *   paragraphs after a figure or an ad inside the article); a block of that
+ *   container that is not kept ends it;
  * - lists: a list item or table cell whose list's container has kept text
  *   that is not a list item or cell (a list inside the article body);
  * - siblings: a block whose container's parent holds a container with kept
@@ -1010,16 +1010,23 @@ static void rescue(const struct score_prep *sp, const float *score, double t,
     }
     if (r->tail > 0) {
         uint32_t open = CET_NONE; /* the container of the last kept block */
+        int crossed = 0;          /* a box inside it since then */
         for (uint32_t b = 0; b < nb; b++) {
+            uint32_t c = sp->box[b];
             if (!sp->feat[b].words)
                 continue;
-            if (keep[b])
-                open = sp->box[b];
-            else if (open != CET_NONE && sp->box[b] == open) {
-                if (rescuable(sp, score, b, t, r->tail, keep))
+            if (keep[b]) {
+                open = c;
+                crossed = 0;
+            } else if (open == CET_NONE || c == CET_NONE) {
+                continue;
+            } else if (c == open) {
+                if (crossed && rescuable(sp, score, b, t, r->tail, keep))
                     keep[b] = 1;
                 else
                     open = CET_NONE;
+            } else if (sp->up[c] == open) {
+                crossed = 1;
             }
         }
     }

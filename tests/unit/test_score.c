@@ -420,9 +420,9 @@ static void test_score__gap(void)
     CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "gap=0.2"), LONG1 "\n" LONG2 "\n" LONG1 "\n" LONG2);
 }
 
-/* tail: the paragraphs after an inline box (another container) in the
- * article's container; the box itself and what follows the container stay
- * out. */
+/* tail: the paragraphs after an inline box (a container inside the
+ * article's) in the article's container; the box itself and what follows
+ * the container stay out. */
 static void test_score__tail(void)
 {
     static const char page[] =
@@ -433,6 +433,10 @@ static void test_score__tail(void)
               LONG1 "\nDivers waited.\nThe pier stays shut.");
     /* The first block of the container below the band ends it. */
     CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "tail=0.2"), LONG1);
+    /* No inline box came between: gap's and near's case, not tail's. */
+    static const char plain[] =
+        "<html><body><div><p>" LONG1 "</p><p>Divers waited.</p></div></body></html>";
+    CHECK_STR(KEEP_IN(plain, "w_words=1", "t=0.5", "tail=0.3"), LONG1);
 }
 
 /* lists: list items and table cells whose list's container (past nested
