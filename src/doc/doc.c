@@ -5,6 +5,7 @@
 #include "cetune/doc.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "cetune/text.h"
 #include "mark.h"
 #include "parse.h"
+#include "sax.h"
 #include "util/array.h"
 
 struct builder {
@@ -53,6 +55,7 @@ struct builder {
     int all_attrs;            /* keep every attribute, not only those extractors read */
     int failed;               /* out of memory or over a limit; message in err */
     struct cet_mark *mark;    /* cetune label: the page written again, marked (mark.h) */
+    const struct cet_sax *tap; /* a reader the parser's events go to as well (sax.h), or NULL */
     struct cet_error *err;
     htmlParserCtxtPtr ctxt;
     double deadline;          /* cet_now() after which the parse stops (0: none) */
@@ -409,6 +412,8 @@ static void close_top(struct builder *b);
 static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 {
     struct builder *b = ctx;
+    if (b->tap)
+        b->tap->start(b->tap->ctx, (const char *)name, (const char *const *)atts);
     tick(b);
     if (b->failed)
         return;
@@ -485,7 +490,8 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 static void on_end(void *ctx, const xmlChar *name)
 {
     struct builder *b = ctx;
-    (void)name;
+    if (b->tap)
+        b->tap->end(b->tap->ctx, (const char *)name);
     if (b->failed || !b->mdepth)
         return;
     if (b->mirror[--b->mdepth])
@@ -523,7 +529,8 @@ static void close_top(struct builder *b)
         b->anchors--;
 }
 
-static void on_chars(void *ctx, const xmlChar *ch, int len)
+/* Text, and the white space libxml2 calls ignorable (which the tap does not get). */
+static void on_blanks(void *ctx, const xmlChar *ch, int len)
 {
     struct builder *b = ctx;
     tick(b);
@@ -542,6 +549,14 @@ static void on_chars(void *ctx, const xmlChar *ch, int len)
     }
     if (cet_buf_add(&b->text, (const char *)ch, (size_t)len))
         fail(b, "out of memory");
+}
+
+static void on_chars(void *ctx, const xmlChar *ch, int len)
+{
+    struct builder *b = ctx;
+    if (b->tap && len > 0)
+        b->tap->text(b->tap->ctx, (const char *)ch, (size_t)len);
+    on_blanks(ctx, ch, len);
 }
 
 const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name)
@@ -742,9 +757,44 @@ static int past(double deadline)
  * evaluation: a leak report inside xmlInitCharEncodingHandlers showed the race. */
 static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
 
+/* The decoded page made ready for the parser: end tags and a doctype
+ * before the first start tag blanked (blank_stray_end_tags), and NUL
+ * characters, which a browser drops and libxml2's pull parser ends the page
+ * at, made spaces. */
+static void ready_for_parser(char *utf8, size_t ulen)
+{
+    blank_stray_end_tags(utf8, ulen);
+    for (char *z = memchr(utf8, 0, ulen); z; z = memchr(z, 0, ulen - (size_t)(z - utf8)))
+        *z = ' ';
+}
+
+/* A parser over utf8[0..ulen) (not empty: libxml2's memory parser refuses
+ * an empty buffer) that calls sax with user, or NULL when out of memory.
+ * The pull parser over the whole page: libxml2 2.9's push parser stops
+ * early on markup the pull parser and browsers read on (a "</scr" + "ipt>"
+ * written by a script, a stray end tag before <html>). */
+static htmlParserCtxtPtr new_parser(const char *utf8, size_t ulen, const htmlSAXHandler *sax,
+                                    void *user)
+{
+    pthread_once(&xml_once, xmlInitParser);
+    htmlParserCtxtPtr ctxt = ulen <= INT_MAX ? htmlCreateMemoryParserCtxt(utf8, (int)ulen) : NULL;
+    if (ctxt && !ctxt->sax) {
+        htmlFreeParserCtxt(ctxt);
+        return NULL;
+    }
+    if (!ctxt)
+        return NULL;
+    memcpy(ctxt->sax, sax, sizeof *sax);
+    ctxt->userData = user;
+    xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
+    htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
+                                 HTML_PARSE_NOWARNING | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
+    return ctxt;
+}
+
 static int parse(struct cet_doc **out, const char *html, size_t len, const char *charset,
                  double deadline, const char *gold, size_t gold_len, int all_attrs,
-                 struct cet_mark *mark, struct cet_error *err)
+                 struct cet_mark *mark, const struct cet_sax *tap, struct cet_error *err)
 {
     *out = NULL;
     if (len == 0)
@@ -772,10 +822,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
         free(d);
         return cet_fail(err, "time limit exceeded"), CET_ETIMEOUT;
     }
-    blank_stray_end_tags(utf8, ulen);
-    /* A browser drops NUL characters; libxml2's pull parser ends the page at one. */
-    for (char *z = memchr(utf8, 0, ulen); z; z = memchr(z, 0, ulen - (size_t)(z - utf8)))
-        *z = ' ';
+    ready_for_parser(utf8, ulen);
 
     struct builder b;
     memset(&b, 0, sizeof b);
@@ -783,6 +830,7 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     b.err = err;
     b.all_attrs = all_attrs;
     b.mark = mark;
+    b.tap = tap;
     b.last = CET_NONE;
     cet_intern_init(&b.vocab);
     cet_intern_init(&b.name_ids);
@@ -792,27 +840,17 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     sax.startElement = on_start;
     sax.endElement = on_end;
     sax.characters = on_chars;
-    sax.ignorableWhitespace = on_chars;
+    sax.ignorableWhitespace = on_blanks;
     sax.cdataBlock = on_chars;
-    /* The pull parser over the whole page: libxml2 2.9's push parser stops
-     * early on markup the pull parser and browsers read on (a "</scr" + "ipt>"
-     * written by a script, a stray end tag before <html>). */
     htmlParserCtxtPtr ctxt = NULL;
     int rc = 0;
-    pthread_once(&xml_once, xmlInitParser);
     if (ulen > 0) { /* a page of a byte-order mark alone decodes to nothing */
-        if (!(ctxt = htmlCreateMemoryParserCtxt(utf8, (int)ulen)) || !ctxt->sax) {
+        if (!(ctxt = new_parser(utf8, ulen, &sax, &b))) {
             rc = cet_fail(err, "out of memory");
             goto done;
         }
         b.ctxt = ctxt;
         b.deadline = deadline;
-        memcpy(ctxt->sax, &sax, sizeof sax);
-        ctxt->userData = &b;
-        xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
-        htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
-                                     HTML_PARSE_NOWARNING | HTML_PARSE_IGNORE_ENC |
-                                     XML_PARSE_HUGE);
         htmlParseDocument(ctxt);
         if (b.timed_out) {
             rc = CET_ETIMEOUT;
@@ -919,20 +957,20 @@ done:
 int cet_doc_parse(struct cet_doc **out, const char *html, size_t len, const char *gold,
                   size_t gold_len, struct cet_error *err)
 {
-    return parse(out, html, len, NULL, 0, gold, gold_len, 0, NULL, err);
+    return parse(out, html, len, NULL, 0, gold, gold_len, 0, NULL, NULL, err);
 }
 
 int cet_doc_parse_declared(struct cet_doc **out, const char *html, size_t len,
                            const char *charset, const char *gold, size_t gold_len,
                            struct cet_error *err)
 {
-    return parse(out, html, len, charset, 0, gold, gold_len, 0, NULL, err);
+    return parse(out, html, len, charset, 0, gold, gold_len, 0, NULL, NULL, err);
 }
 
 int cet_doc_parse_as(struct cet_doc **out, const char *html, size_t len, const char *charset,
                      double deadline, const char *gold, size_t gold_len, struct cet_error *err)
 {
-    return parse(out, html, len, charset, deadline, gold, gold_len, 1, NULL, err);
+    return parse(out, html, len, charset, deadline, gold, gold_len, 1, NULL, NULL, err);
 }
 
 int cet_doc_parse_marked(struct cet_doc **out, const char *html, size_t len,
@@ -941,5 +979,58 @@ int cet_doc_parse_marked(struct cet_doc **out, const char *html, size_t len,
     struct cet_mark m = {.out = marked};
     if (cet_buf_puts(marked, "<!DOCTYPE html>\n"))
         return cet_fail(err, "out of memory");
-    return parse(out, html, len, NULL, 0, NULL, 0, 0, &m, err);
+    return parse(out, html, len, NULL, 0, NULL, 0, 0, &m, NULL, err);
+}
+
+int cet_doc_parse_tap(struct cet_doc **out, const char *html, size_t len, const char *charset,
+                      double deadline, const struct cet_sax *tap, struct cet_error *err)
+{
+    return parse(out, html, len, charset, deadline, NULL, 0, 1, NULL, tap, err);
+}
+
+/* libxml2's events to a tap alone (cet_html_scan). */
+static void scan_start(void *ctx, const xmlChar *name, const xmlChar **atts)
+{
+    const struct cet_sax *t = ctx;
+    t->start(t->ctx, (const char *)name, (const char *const *)atts);
+}
+
+static void scan_end(void *ctx, const xmlChar *name)
+{
+    const struct cet_sax *t = ctx;
+    t->end(t->ctx, (const char *)name);
+}
+
+static void scan_text(void *ctx, const xmlChar *ch, int len)
+{
+    const struct cet_sax *t = ctx;
+    if (len > 0)
+        t->text(t->ctx, (const char *)ch, (size_t)len);
+}
+
+int cet_html_scan(const char *html, size_t len, const char *charset, const struct cet_sax *tap,
+                  struct cet_error *err)
+{
+    char *utf8 = NULL, used[32];
+    size_t ulen = 0;
+    if (cet_decode_page(&utf8, &ulen, html, len, charset, used, err))
+        return -1;
+    ready_for_parser(utf8, ulen);
+    htmlSAXHandler sax;
+    memset(&sax, 0, sizeof sax);
+    sax.startElement = scan_start;
+    sax.endElement = scan_end;
+    sax.characters = scan_text;
+    sax.cdataBlock = scan_text;
+    htmlParserCtxtPtr ctxt = NULL;
+    if (ulen > 0 && !(ctxt = new_parser(utf8, ulen, &sax, (void *)tap))) {
+        free(utf8);
+        return cet_fail(err, "out of memory");
+    }
+    if (ctxt) {
+        htmlParseDocument(ctxt);
+        htmlFreeParserCtxt(ctxt);
+    }
+    free(utf8);
+    return 0;
 }

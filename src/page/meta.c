@@ -1,6 +1,7 @@
-/* The metadata reader (include/cetune/meta.h): one streaming pass of
- * libxml2's HTML parser through SAX callbacks (no tree, so memory stays
- * small on any page, and no recursion on deep ones), which offers every
+/* The metadata reader (include/cetune/meta.h, meta_reader.h): it reads
+ * libxml2's HTML parser's events (doc/sax.h), those of the parse that builds
+ * the document model when the page is extracted, so a page is parsed once
+ * (no tree, and no recursion on deep pages).  It offers every
  * candidate value it meets with a priority; the highest wins, the first of
  * equal ones.  JSON-LD blocks are collected and parsed with cJSON at the
  * end.  Priorities follow trafilatura's metadata.py and Readability.js:
@@ -10,15 +11,18 @@
 #include "cetune/meta.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cjson/cJSON.h>
-#include <libxml/HTMLparser.h>
 
 #include "cetune/buf.h"
 #include "cetune/doc.h"
 #include "cetune/tags.h"
+#include "doc/sax.h"
+#include "meta_reader.h"
 #include "util/array.h"
 
 /* Priorities of the sources (higher wins). */
@@ -47,7 +51,7 @@ struct capture {
     struct cet_buf text;
 };
 
-struct reader {
+struct cet_meta_reader {
     struct cet_meta *m;
     int prio[CET_META_N];
     const char *url;
@@ -111,7 +115,7 @@ static char *clean(const char *s, size_t n)
 }
 
 /* Offers value s[0..n) for field f with priority p. */
-static void offer(struct reader *r, enum cet_meta_field f, int p, const char *s, size_t n)
+static void offer(struct cet_meta_reader *r, enum cet_meta_field f, int p, const char *s, size_t n)
 {
     /* A site name that is a URL is the last resort (trafilatura's rule). */
     if (f == CET_META_SITENAME && n >= 4 && !strncasecmp(s, "http", 4))
@@ -132,7 +136,7 @@ static void offer(struct reader *r, enum cet_meta_field f, int p, const char *s,
     r->prio[f] = p;
 }
 
-static void offer_str(struct reader *r, enum cet_meta_field f, int p, const char *s)
+static void offer_str(struct cet_meta_reader *r, enum cet_meta_field f, int p, const char *s)
 {
     if (s)
         offer(r, f, p, s, strlen(s));
@@ -151,7 +155,7 @@ static int digits(const char *s, int n, int *out)
 
 /* A date that starts YYYY-MM-DD (or with / or . between), optionally with a
  * time after it, becomes YYYY-MM-DD; anything else is not offered. */
-static void offer_date(struct reader *r, int p, const char *s)
+static void offer_date(struct cet_meta_reader *r, int p, const char *s)
 {
     int y, mo, d;
     if (!s)
@@ -176,7 +180,7 @@ static int starts_ci(const char *s, const char *prefix)
 /* An author as pages write it: "By Jane Doe" is "Jane Doe"; a URL (a
  * profile page in article:author) or something too long for a name is not
  * an author. */
-static void offer_author(struct reader *r, int p, const char *s, size_t n)
+static void offer_author(struct cet_meta_reader *r, int p, const char *s, size_t n)
 {
     char *v = clean(s, n);
     if (!v) {
@@ -202,7 +206,7 @@ static void offer_author(struct reader *r, int p, const char *s, size_t n)
 /* The <title> without the site name pages append: "Headline | Site" or
  * "Headline - Site" keeps the part that is not the site, as trafilatura
  * does (the part without a full stop, the first one first). */
-static void offer_title_element(struct reader *r, const char *t)
+static void offer_title_element(struct cet_meta_reader *r, const char *t)
 {
     static const char *const seps[] = {" | ", " - ", " – ", " — ", " :: ", " · "};
     const char *cut = NULL, *sep = NULL;
@@ -249,15 +253,15 @@ static int contains_ci(const char *s, const char *part)
     return 0;
 }
 
-static const char *attr(const xmlChar **atts, const char *name)
+static const char *attr(const char *const *atts, const char *name)
 {
     for (int i = 0; atts && atts[i]; i += 2)
-        if (!strcasecmp((const char *)atts[i], name))
-            return atts[i + 1] ? (const char *)atts[i + 1] : "";
+        if (!strcasecmp(atts[i], name))
+            return atts[i + 1] ? atts[i + 1] : "";
     return NULL;
 }
 
-static void capture(struct reader *r, enum cap_kind kind)
+static void capture(struct cet_meta_reader *r, enum cap_kind kind)
 {
     if (r->ncap == MAX_CAPTURES)
         return;
@@ -267,7 +271,7 @@ static void capture(struct reader *r, enum cap_kind kind)
     c->text = (struct cet_buf){0};
 }
 
-static void on_meta(struct reader *r, const xmlChar **atts)
+static void on_meta(struct cet_meta_reader *r, const char *const *atts)
 {
     const char *content = attr(atts, "content");
     const char *prop = attr(atts, "property"), *name = attr(atts, "name");
@@ -333,10 +337,9 @@ static void on_meta(struct reader *r, const xmlChar **atts)
         offer_author(r, P_MICRODATA, content, strlen(content));
 }
 
-static void on_start(void *ctx, const xmlChar *xname, const xmlChar **atts)
+static void on_start(void *ctx, const char *name, const char *const *atts)
 {
-    struct reader *r = ctx;
-    const char *name = (const char *)xname;
+    struct cet_meta_reader *r = ctx;
     enum cet_tag tag = cet_tag_lookup(name);
     r->depth++;
     if (r->failed)
@@ -426,7 +429,7 @@ static void on_start(void *ctx, const xmlChar *xname, const xmlChar **atts)
         capture(r, CAP_BYLINE);
 }
 
-static void finish(struct reader *r, struct capture *c)
+static void finish(struct cet_meta_reader *r, struct capture *c)
 {
     struct cet_buf *t = &c->text;
     const char *s = t->p ? t->p : "";
@@ -460,13 +463,12 @@ static void finish(struct reader *r, struct capture *c)
     cet_buf_free(t);
 }
 
-static void on_end(void *ctx, const xmlChar *name)
+static void on_end(void *ctx, const char *name)
 {
-    struct reader *r = ctx;
-    (void)name;
+    struct cet_meta_reader *r = ctx;
     if (r->depth == 0)
         return;
-    if (cet_tag_flags(cet_tag_lookup((const char *)name)) & (CET_TAGF_BLOCK | CET_TAGF_BREAK))
+    if (cet_tag_flags(cet_tag_lookup(name)) & (CET_TAGF_BLOCK | CET_TAGF_BREAK))
         for (unsigned i = 0; i < r->ncap; i++)
             if (r->cap[i].kind != CAP_LD && cet_buf_puts(&r->cap[i].text, " "))
                 r->failed = 1;
@@ -477,9 +479,9 @@ static void on_end(void *ctx, const xmlChar *name)
     r->depth--;
 }
 
-static void on_chars(void *ctx, const xmlChar *ch, int len)
+static void on_chars(void *ctx, const char *ch, size_t len)
 {
-    struct reader *r = ctx;
+    struct cet_meta_reader *r = ctx;
     if (r->failed)
         return;
     /* Script and style text is no element's text; ld+json is only its own. */
@@ -490,8 +492,7 @@ static void on_chars(void *ctx, const xmlChar *ch, int len)
         struct capture *c = &r->cap[i];
         if (c->kind == CAP_LD && !in_ld)
             continue;
-        if (c->text.len + (size_t)len <= (in_ld ? MAX_LD : MAX_TEXT) &&
-            cet_buf_add(&c->text, (const char *)ch, (size_t)len))
+        if (c->text.len + len <= (in_ld ? MAX_LD : MAX_TEXT) && cet_buf_add(&c->text, ch, len))
             r->failed = 1;
     }
 }
@@ -566,7 +567,7 @@ static const cJSON *deref(const cJSON *o, const cJSON **list, size_t n)
 
 /* An author: a string, an object with a name (a Person, an Organization, a
  * reference to one), or an array of these, joined with "; ". */
-static void ld_author(struct reader *r, int p, const cJSON *a, const cJSON **list, size_t n)
+static void ld_author(struct cet_meta_reader *r, int p, const cJSON *a, const cJSON **list, size_t n)
 {
     struct cet_buf b = {0};
     const cJSON *one = cJSON_IsArray(a) ? a->child : a;
@@ -588,7 +589,7 @@ static const char *id_or_string(const cJSON *v)
     return cJSON_IsString(v) ? v->valuestring : cJSON_IsObject(v) ? jstr(v, "@id") : NULL;
 }
 
-static void ld_object(struct reader *r, const cJSON *o, const cJSON **list, size_t n)
+static void ld_object(struct cet_meta_reader *r, const cJSON *o, const cJSON **list, size_t n)
 {
     int article = is_type(o, article_types), page = !article && is_type(o, page_types);
     if (is_type(o, site_types))
@@ -620,7 +621,7 @@ static void ld_object(struct reader *r, const cJSON *o, const cJSON **list, size
 }
 
 /* One JSON-LD block; pages wrap some in <!-- --> or CDATA markers. */
-static void ld_block(struct reader *r, const char *s)
+static void ld_block(struct cet_meta_reader *r, const char *s)
 {
     size_t n = strlen(s);
     static const char *const open[] = {"<!--", "//<![CDATA[", "/*<![CDATA[*/", "<![CDATA["};
@@ -659,7 +660,7 @@ static void ld_block(struct reader *r, const char *s)
 
 /* The canonical link made absolute against base (the page's URL, else
  * og:url): "//host/x", "/x" and "x" forms. */
-static void absolute_canonical(struct reader *r, const char *base)
+static void absolute_canonical(struct cet_meta_reader *r, const char *base)
 {
     char *c = r->m->v[CET_META_CANONICAL];
     if (!c || !base || strstr(c, "://") || !strstr(base, "://"))
@@ -690,52 +691,55 @@ static void absolute_canonical(struct reader *r, const char *base)
     r->m->v[CET_META_CANONICAL] = v;
 }
 
+int cet_meta_begin(struct cet_meta_reader **out, struct cet_meta *m, const char *url,
+                   struct cet_sax *sax)
+{
+    memset(m, 0, sizeof *m);
+    struct cet_meta_reader *r = calloc(1, sizeof *r);
+    *out = r;
+    if (!r)
+        return -1;
+    r->m = m;
+    r->url = url;
+    *sax = (struct cet_sax){.ctx = r, .start = on_start, .end = on_end, .text = on_chars};
+    return 0;
+}
+
+int cet_meta_finish(struct cet_meta_reader *r, struct cet_error *err)
+{
+    struct cet_meta *m = r->m;
+    const char *url = r->url;
+    while (r->ncap) /* what the parser left open */
+        finish(r, &r->cap[--r->ncap]);
+    for (size_t off = 0; off < r->ld.len && !r->failed; off += strlen(r->ld.p + off) + 1)
+        ld_block(r, r->ld.p + off);
+    if (r->h1)
+        offer_str(r, CET_META_TITLE, r->nh1 == 1 ? P_PAGE : P_WEAK, r->h1);
+    absolute_canonical(r, url && *url ? url : r->og_url);
+    offer_str(r, CET_META_URL, P_META, url && *url ? url : m->v[CET_META_CANONICAL]);
+    int failed = r->failed;
+    cet_buf_free(&r->ld);
+    free(r->h1);
+    free(r->og_url);
+    free(r);
+    if (failed) {
+        cet_meta_free(m);
+        return cet_fail(err, "out of memory");
+    }
+    return 0;
+}
+
 int cet_meta_read(struct cet_meta *m, const char *bytes, size_t len, const char *charset,
                   const char *url, struct cet_error *err)
 {
-    memset(m, 0, sizeof *m);
-    char *utf8 = NULL, used[32];
-    size_t ulen = 0;
-    if (cet_decode_page(&utf8, &ulen, bytes, len, charset, used, err))
-        return -1;
-    struct reader r;
-    memset(&r, 0, sizeof r);
-    r.m = m;
-    r.url = url;
-    htmlSAXHandler sax;
-    memset(&sax, 0, sizeof sax);
-    sax.startElement = on_start;
-    sax.endElement = on_end;
-    sax.characters = on_chars;
-    sax.cdataBlock = on_chars;
-    htmlParserCtxtPtr ctxt = htmlCreatePushParserCtxt(&sax, &r, NULL, 0, NULL, XML_CHAR_ENCODING_UTF8);
-    if (!ctxt) {
-        free(utf8);
+    struct cet_meta_reader *r;
+    struct cet_sax sax;
+    if (cet_meta_begin(&r, m, url, &sax))
         return cet_fail(err, "out of memory");
-    }
-    htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR |
-                                 HTML_PARSE_NOWARNING | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
-    const size_t chunk = 1 << 20;
-    for (size_t off = 0; off < ulen && !r.failed; off += chunk)
-        htmlParseChunk(ctxt, utf8 + off, (int)(ulen - off < chunk ? ulen - off : chunk), 0);
-    if (!r.failed)
-        htmlParseChunk(ctxt, NULL, 0, 1);
-    htmlFreeParserCtxt(ctxt);
-    free(utf8);
-    while (r.ncap) /* what the parser left open */
-        finish(&r, &r.cap[--r.ncap]);
-    for (size_t off = 0; off < r.ld.len && !r.failed; off += strlen(r.ld.p + off) + 1)
-        ld_block(&r, r.ld.p + off);
-    if (r.h1)
-        offer_str(&r, CET_META_TITLE, r.nh1 == 1 ? P_PAGE : P_WEAK, r.h1);
-    absolute_canonical(&r, url && *url ? url : r.og_url);
-    offer_str(&r, CET_META_URL, P_META, url && *url ? url : m->v[CET_META_CANONICAL]);
-    cet_buf_free(&r.ld);
-    free(r.h1);
-    free(r.og_url);
-    if (r.failed) {
+    int rc = cet_html_scan(bytes, len, charset, &sax, err);
+    if (cet_meta_finish(r, err) || rc) {
         cet_meta_free(m);
-        return cet_fail(err, "out of memory");
+        return -1;
     }
     return 0;
 }

@@ -8,6 +8,8 @@
 
 #include "cetune/clock.h"
 #include "cetune/page.h"
+#include "doc/sax.h"
+#include "meta_reader.h"
 #include "render.h"
 
 struct cet_page {
@@ -107,7 +109,25 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         cet_fail(err, "unknown charset '%.40s'", o->charset);
         return CET_ECHARSET;
     }
-    int parsed = cet_doc_parse_as(&doc, bytes, len, o->charset, deadline, NULL, 0, err);
+    int json = o->format == CET_PAGE_JSON, html = o->format == CET_PAGE_HTML;
+    /* The metadata for JSON, for the caller, and for the cleaned page's
+     * title (the model keeps no text of the head): read from the events of
+     * the model's parse, so the page is parsed once. */
+    struct cet_meta_reader *meta = NULL;
+    struct cet_sax tap;
+    cet_meta_free(&pg->meta);
+    if ((json || html || o->metadata) && cet_meta_begin(&meta, &pg->meta, o->url, &tap))
+        return cet_fail(err, "out of memory"), CET_ERROR;
+    int parsed = cet_doc_parse_tap(&doc, bytes, len, o->charset, deadline, meta ? &tap : NULL, err);
+    if (meta) {
+        int failed = cet_meta_finish(meta, parsed ? NULL : err); /* frees the metadata then */
+        if (parsed)
+            cet_meta_free(&pg->meta); /* the page is unusable: no metadata either */
+        else if (failed) {
+            cet_doc_free(doc);
+            return CET_ERROR;
+        }
+    }
     if (parsed == CET_ETIMEOUT)
         return cet_fail(err, "time limit of %g s exceeded", o->time_limit), CET_ETIMEOUT;
     if (parsed)
@@ -134,15 +154,8 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         rc = CET_ETIMEOUT;
         goto done;
     }
-    int json = o->format == CET_PAGE_JSON, html = o->format == CET_PAGE_HTML;
     struct cet_buf *text = json ? &pg->text : out;
     text->len = 0;
-    /* The metadata for JSON, for the caller, and for the cleaned page's
-     * title (the model keeps no text of the head). */
-    cet_meta_free(&pg->meta);
-    if ((json || html || o->metadata) &&
-        cet_meta_read(&pg->meta, bytes, len, o->charset, o->url, err))
-        goto done;
     if (html ? cet_render_html(doc, &pg->sel, pg->meta.v[CET_META_TITLE], out)
         : o->format == CET_PAGE_MARKDOWN ? cet_extract_markdown(doc, &pg->sel, out)
                                          : cet_extract_text(doc, &pg->sel, text)) {

@@ -135,6 +135,78 @@ static void test_meta__dates_and_charset(void)
     cet_meta_free(&m);
 }
 
+/* The metadata cet_page_extract reads from the events of the model's parse
+ * (the page is parsed once) equals what cet_meta_read reads alone. */
+static void check_one_parse(const char *what, const char *html, size_t len, const char *charset,
+                            const char *url)
+{
+    struct cet_page_opts o = {.format = CET_PAGE_TEXT, .metadata = 1, .charset = charset, .url = url};
+    struct cet_page_info info;
+    struct cet_meta alone;
+    struct cet_error err;
+    CHECK_EQ_INT(cet_page_extract(pg, &alltext, html, len, &o, &out, &info, &err), 0);
+    CHECK(cet_meta_read(&alone, html, len, charset, url, &err) == 0);
+    CHECK(info.meta != NULL);
+    for (int f = 0; f < CET_META_N && info.meta; f++) {
+        const char *a = info.meta->v[f], *b = alone.v[f];
+        int same = a && b ? !strcmp(a, b) : a == b;
+        if (!same)
+            fprintf(stderr, "%s: %s is '%s' from the model's parse, '%s' alone\n", what,
+                    cet_meta_key(f), a ? a : "(null)", b ? b : "(null)");
+        CHECK(same);
+    }
+    cet_meta_free(&alone);
+}
+
+static void test_meta__one_parse(void)
+{
+    const char *dir = CETUNE_TEST_DATA "/meta";
+    char **names, path[4200];
+    int n = test_files(dir, ".html", &names);
+    for (int i = 0; i < n; i++) {
+        struct cet_buf html = {0};
+        struct cet_error err;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        CHECK(cet_read_file(&html, path, 1 << 20, &err) == 0);
+        check_one_parse(names[i], html.p ? html.p : "", html.len, NULL, "https://a.example/x/y");
+        cet_buf_free(&html);
+    }
+    test_files_free(names, n);
+    CHECK(n >= 7);
+    /* Not UTF-8: by <meta charset>, and by the transport's charset. */
+    static const char latin[] = "<meta charset=iso-8859-1><title>Caf\xe9 cr\xe8me | Le Site</title>"
+                                "<p>Un caf\xe9.</p>";
+    check_one_parse("latin-1", latin, sizeof latin - 1, NULL, NULL);
+    check_one_parse("declared", latin, sizeof latin - 1, "koi8-r", NULL);
+    static const char koi8[] = "<title>\xf0\xd2\xc9\xd7\xc5\xd4</title><p>x</p>";
+    check_one_parse("koi8-r", koi8, sizeof koi8 - 1, "koi8-r", NULL);
+    struct cet_page_opts o = {.format = CET_PAGE_JSON, .charset = "koi8-r"};
+    struct cet_page_info info;
+    struct cet_error err;
+    CHECK_EQ_INT(cet_page_extract(pg, &alltext, koi8, sizeof koi8 - 1, &o, &out, &info, &err), 0);
+    CHECK(info.meta && info.meta->v[CET_META_TITLE] &&
+          !strcmp(info.meta->v[CET_META_TITLE], "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82"));
+    /* What the parser is given is the same for both: a stray end tag before
+     * the page, a NUL byte, JSON-LD after a script that writes markup. */
+    static const char odd[] = "</div><html><head><title>Odd\0page</title>"
+                              "<script>document.write('<title>No</title></scr' + 'ipt>');</script>"
+                              "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+                              "\"headline\":\"The headline\",\"author\":{\"name\":\"A. Writer\"}}"
+                              "</script></head><body><h1>Heading</h1><p>Text.</p></body></html>";
+    check_one_parse("odd", odd, sizeof odd - 1, NULL, NULL);
+    o = (struct cet_page_opts){.format = CET_PAGE_JSON};
+    CHECK_EQ_INT(cet_page_extract(pg, &alltext, odd, sizeof odd - 1, &o, &out, &info, &err), 0);
+    CHECK(info.meta && info.meta->v[CET_META_TITLE] && info.meta->v[CET_META_AUTHOR] &&
+          !strcmp(info.meta->v[CET_META_TITLE], "The headline") &&
+          !strcmp(info.meta->v[CET_META_AUTHOR], "A. Writer"));
+    /* A page without metadata after one with it keeps none of it. */
+    static const char bare[] = "<p>Nothing about this page.</p>";
+    check_one_parse("bare", bare, sizeof bare - 1, NULL, NULL);
+    CHECK_EQ_INT(cet_page_extract(pg, &alltext, bare, sizeof bare - 1, &o, &out, &info, &err), 0);
+    for (int f = 0; f < CET_META_N && info.meta; f++)
+        CHECK(info.meta->v[f] == NULL);
+}
+
 /* Real pages: the scrapinghub benchmark's 181 articles. */
 static void test_meta__scrapinghub(void)
 {
@@ -193,6 +265,7 @@ int main(void)
     RUN(test_meta__fixtures);
     RUN(test_meta__url_base);
     RUN(test_meta__dates_and_charset);
+    RUN(test_meta__one_parse);
     RUN(test_meta__scrapinghub);
     cet_page_free(pg);
     cet_config_free(&alltext);
