@@ -986,8 +986,9 @@ static int list_kind(const struct block_feat *f)
  *   that is not a list item or cell (a list inside the article body);
  * - siblings: a block whose container's parent holds a container with kept
  *   text (the article continued in a sibling <div>);
- * - subheads: an h2-h6 (not the headline) whose next block with words is
- *   kept and of its container. */
+ * - subheads: an h2-h6 (not the headline) whose previous and next blocks
+ *   with words are kept and of its container (inside the article, not a
+ *   section label above it). */
 static void rescue(const struct score_prep *sp, const float *score, double t,
                    const struct rules *r, uint8_t *keep)
 {
@@ -1053,15 +1054,26 @@ static void rescue(const struct score_prep *sp, const float *score, double t,
         }
     }
     if (r->subheads > 0) {
-        uint32_t next = CET_NONE; /* the next block with words */
-        for (uint32_t b = nb; b-- > 0;) {
+        /* Candidates first (keep 2, scratch until the pass below): headings
+         * whose previous block with words is kept text of their container,
+         * so inside the article, not a section label above it. */
+        uint32_t prev = CET_NONE;
+        for (uint32_t b = 0; b < nb; b++) {
             const struct block_feat *f = &sp->feat[b];
             if (!f->words)
                 continue;
-            if (f->kind == F_KIND_H && !(f->flags & FLAG(F_HEADLINE)) && next != CET_NONE &&
-                keep[next] && sp->box[next] == sp->box[b] &&
+            if (f->kind == F_KIND_H && !(f->flags & FLAG(F_HEADLINE)) && prev != CET_NONE &&
+                keep[prev] == 1 && sp->box[prev] == sp->box[b] &&
                 rescuable(sp, score, b, t, r->subheads, keep))
-                keep[b] = 1;
+                keep[b] = 2;
+            prev = b;
+        }
+        uint32_t next = CET_NONE; /* the next block with words */
+        for (uint32_t b = nb; b-- > 0;) {
+            if (!sp->feat[b].words)
+                continue;
+            if (keep[b] == 2)
+                keep[b] = next != CET_NONE && keep[next] == 1 && sp->box[next] == sp->box[b];
             next = b;
         }
     }

@@ -465,13 +465,13 @@ static void test_score__siblings(void)
     CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "siblings=0.3"), LONG1 "\nDivers waited.");
 }
 
-/* subheads: an h2-h6 right before kept text of its container; not one
- * before dropped text, and never the headline. */
+/* subheads: an h2-h6 between kept text of its container; not one before
+ * dropped text, nor a section label above the article, nor the headline. */
 static void test_score__subheads(void)
 {
     static const char page[] =
-        "<html><body><div><h1>Storm</h1><p>" LONG1 "</p><h2>The repairs</h2><p>" LONG2 "</p>"
-        "<h3>More news</h3><p>Menu</p></div></body></html>";
+        "<html><body><div><h1>Storm</h1><h2>Coast news</h2><p>" LONG1 "</p><h2>The repairs</h2>"
+        "<p>" LONG2 "</p><h3>More news</h3><p>Menu</p></div></body></html>";
     CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5"), LONG1 "\n" LONG2);
     CHECK_STR(KEEP_IN(page, "w_words=1", "t=0.5", "subheads=0.4"),
               LONG1 "\nThe repairs\n" LONG2);
