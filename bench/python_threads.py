@@ -2,18 +2,32 @@
 sharing one Extractor, over the pages of ../shared/corpora (else the demo corpus): the
 GIL is released while extracting, so threads scale up to the cores (docs/python.md).
 
-usage: PYTHONPATH=build/python python3 bench/python_threads.py [ROUNDS] [THREADS...]
+usage: PYTHONPATH=build/python /usr/bin/python3 bench/python_threads.py [-r REPEATS] [-p PASSES] [THREADS...]
+
+Each measurement extracts every page PASSES times (default 1), the pages dealt out to
+the threads in turn.  The thread counts are measured in turn, REPEATS times (default 5:
+1 2 4 1 2 4 ...), so that a change in the machine's load touches them alike; each count's
+rate is then given as min, median and max, and its speed-up over one thread as the median
+of the ratios to the one-thread measurement of the same repeat.
 """
+import argparse
 import glob
 import gzip
 import os
-import sys
+import statistics
 import threading
 import time
 
 import cetune
 
 here = os.path.dirname(os.path.abspath(__file__))
+ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+ap.add_argument("-r", "--repeats", type=int, default=5)
+ap.add_argument("-p", "--passes", type=int, default=1)
+ap.add_argument("threads", type=int, nargs="*", default=[1, 2, 4])
+args = ap.parse_args()
+counts = args.threads if 1 in args.threads else [1] + args.threads
+
 corpora = os.environ.get("CETUNE_CORPORA", os.path.join(here, "..", "..", "shared", "corpora"))
 paths = []
 for pattern in ("portals/*/*.html", "big5/*/*.html", "cleaneval-dev/input/*.html",
@@ -26,16 +40,17 @@ for p in paths:
     with open(p, "rb") as f:
         data = f.read()
     pages.append(gzip.decompress(data) if p.endswith(".gz") else data)
-rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-counts = [int(a) for a in sys.argv[2:]] or [1, 2, 4]
 ex = cetune.Extractor()
 ex.extract(pages[0])  # warm
-print("%d pages, %.1f MB, %d round(s), %d cores" % (len(pages), sum(map(len, pages)) / 1e6,
-                                                   rounds, os.cpu_count()))
-base = None
-for n in counts:
+print("%d pages, %.1f MB, %d pass(es) a measurement, %d repeats, %d cores, load average %.1f"
+      % (len(pages), sum(map(len, pages)) / 1e6, args.passes, args.repeats, os.cpu_count(),
+         os.getloadavg()[0]))
+
+
+def measure(n):
+    """Pages per second and cores busy (CPU seconds per wall second) with n threads."""
     def work(k):
-        for _ in range(rounds):
+        for _ in range(args.passes):
             for i in range(k, len(pages), n):
                 try:
                     ex.extract(pages[i])
@@ -48,8 +63,21 @@ for n in counts:
     for t in threads:
         t.join()
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    rate = len(pages) * rounds / wall
-    base = base or rate
-    # CPU seconds per wall second: above 1 only when threads run at once.
-    print("%d thread%s: %7.1f pages/s  (x%.2f)  %.2f cores busy" %
-          (n, "" if n == 1 else "s", rate, rate / base, cpu / wall))
+    return len(pages) * args.passes / wall, cpu / wall
+
+
+rates = {n: [] for n in counts}
+busy = {n: [] for n in counts}
+for _ in range(args.repeats):
+    for n in counts:
+        r, b = measure(n)
+        rates[n].append(r)
+        busy[n].append(b)
+print("%-9s %9s %9s %9s   %s   %s" % ("threads", "min", "median", "max",
+                                      "x 1 thread (median, min-max)", "cores busy"))
+for n in counts:
+    ratios = [r / b for r, b in zip(rates[n], rates[1])]
+    print("%-9d %9.1f %9.1f %9.1f   x%.2f (%.2f-%.2f)%15.2f" %
+          (n, min(rates[n]), statistics.median(rates[n]), max(rates[n]),
+           statistics.median(ratios), min(ratios), max(ratios), statistics.median(busy[n])))
+print("pages/s; load average now %.1f" % os.getloadavg()[0])
