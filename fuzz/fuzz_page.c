@@ -1,5 +1,6 @@
 /* A page through cet_page_extract (the path of `cetune extract` and `cetune
- * serve`) with every registered extractor at its defaults, as text, HTML and Markdown;
+ * serve`) with every registered extractor at its defaults, as text, HTML and Markdown
+ * (and once as JSON, whose metadata must be what cet_meta_read reads alone);
  * then the same page scored against a gold taken from the input's tail.
  *
  * An input starting with a byte below 8 declares a charset (as HTTP would)
@@ -35,6 +36,28 @@ static void score(struct cet_doc *doc, const struct cet_extractor *ex, const dou
         (s.f1 < 0 || s.f1 > 1 || s.overlap > s.n_extract || s.overlap > s.n_gold))
         abort(); /* the metric's invariants */
     cet_evaluator_free(ev);
+}
+
+/* The metadata of the JSON format, read from the events of the model's
+ * parse, is what cet_meta_read reads alone. */
+static void same_metadata(struct cet_page *pg, const struct cet_config *cfg, const uint8_t *data,
+                          size_t size, const char *charset)
+{
+    struct cet_page_opts opts = {.format = CET_PAGE_JSON, .charset = charset};
+    struct cet_page_info info;
+    struct cet_buf out = {0};
+    struct cet_meta alone;
+    struct cet_error err;
+    if (cet_page_extract(pg, cfg, (const char *)data, size, &opts, &out, &info, &err) == 0 &&
+        cet_meta_read(&alone, (const char *)data, size, charset, NULL, &err) == 0) {
+        for (int f = 0; f < CET_META_N; f++) {
+            const char *a = info.meta->v[f], *b = alone.v[f];
+            if (a && b ? strcmp(a, b) != 0 : a != b)
+                abort();
+        }
+        cet_meta_free(&alone);
+    }
+    cet_buf_free(&out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -76,6 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             cet_page_extract(pg, &cfg, (const char *)data, size, &opts, &out, NULL, &err);
             opts.format = CET_PAGE_MARKDOWN;
             cet_page_extract(pg, &cfg, (const char *)data, size, &opts, &out, NULL, &err);
+            if (x == 0)
+                same_metadata(pg, &cfg, data, size, opts.charset);
         }
         if (doc)
             score(doc, cfg.ex, cfg.params);
