@@ -80,10 +80,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cet_doc_parse_as(&doc, (const char *)data, size, opts.charset, 0,
                          (const char *)data + size - glen, glen, &err))
         doc = NULL;
-    for (size_t x = 0; x < cet_extractor_count(); x++) {
+    static const char *const chain[] = {"fallback_words=200", "fallback_share=0.5",
+                                        "fallback_margin=1", "fallback_region=3",
+                                        "fallback_alt_words=1"};
+    for (size_t x = 0; x <= cet_extractor_count(); x++) {
         struct cet_config cfg = {0};
-        if (cet_config_default(&cfg, cet_extractor_at(x)->name, &err))
+        int on = x == cet_extractor_count(); /* the last round: score's chain */
+        if (cet_config_default(&cfg, on ? "score" : cet_extractor_at(x)->name, &err))
             continue; /* out of memory */
+        for (size_t k = 0; on && k < sizeof chain / sizeof *chain; k++)
+            if (cet_config_set(&cfg, chain[k], &err))
+                abort();
         struct cet_page_info info;
         opts.format = CET_PAGE_TEXT;
         int rc = cet_page_extract(pg, &cfg, (const char *)data, size, &opts, &out, &info, &err);
@@ -91,9 +98,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort(); /* the page call and the corpus loader agree on what is usable */
         if (rc == 0) {
             uint32_t words = 0;
-            /* The written text holds exactly the words scored. */
+            /* The written text holds exactly the words scored, of the page's
+             * text or of one of its alternates (cet_doc.alts). */
             if (cet_words(out.p, out.len, count_word, &words) == 0 &&
-                (words != info.words || info.words > info.page_words))
+                (words != info.words || info.words > cet_doc_all_words(doc) ||
+                 (info.words > info.page_words && !doc->nalts)))
                 abort();
             opts.format = CET_PAGE_HTML;
             cet_page_extract(pg, &cfg, (const char *)data, size, &opts, &out, NULL, &err);

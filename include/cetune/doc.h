@@ -5,7 +5,9 @@
  * index range [i, nodes[i].end).  Text nodes hold the visible text with white
  * space collapsed (kept in <pre>) and what separates each from the text before
  * it (cet_node_sep); script, style, noscript, title and comments are not text
- * (their size still counts as markup for content code blurring).  The head is
+ * (their size still counts as markup for content code blurring; the text of
+ * noscript and template, and JSON-LD article bodies, are kept apart as
+ * alternates, struct cet_alt).  The head is
  * not hidden as a whole: where libxml2 leaves body content in it (an unknown
  * element or an unclosed <title> in the head), a browser shows that content.  Words are
  * interned per document: gold and page words share one vocabulary, so the
@@ -72,6 +74,19 @@ struct cet_attr {
     uint32_t name, value; /* offsets into doc->pool, NUL-terminated, name lowercase */
 };
 
+/* Text the page carries but does not show, where pages built by scripts
+ * keep their article: a schema.org JSON-LD articleBody (an object of an
+ * article type: Article, NewsArticle, BlogPosting, Report...), or the text
+ * of a <noscript> or <template> element (the outermost one). */
+enum cet_alt_kind { CET_ALT_JSONLD, CET_ALT_NOSCRIPT, CET_ALT_TEMPLATE };
+
+struct cet_alt {
+    uint32_t node0, node1; /* its text nodes nodes[node0 .. node1), one per paragraph */
+    uint32_t body0;        /* its body's first node: before it, the JSON-LD headline */
+    uint32_t words;        /* words of its body */
+    uint32_t kind;         /* enum cet_alt_kind */
+};
+
 struct cet_doc {
     char *package, *name; /* package and document name, as in a sample file PACKAGE/NAME */
     char *path;           /* the HTML file it came from */
@@ -119,6 +134,17 @@ struct cet_doc {
      * mrows[mrow_off[k] .. mrow_off[k+1]).  The LCS reads these directly. */
     uint32_t *mrows;
     uint32_t *mrow_off;
+
+    /* The page's alternates (struct cet_alt), in document order.  Their text
+     * nodes follow the page's: nodes[nnodes .. nnodes + nalt_nodes), listed
+     * at texts[ntexts ..], their words at words[nwords ..] and their gold
+     * rows in mrows (mrow_off covers them).  No count above includes them,
+     * so an extractor sees them only when it asks for them; an extraction
+     * returns one by listing its text nodes as extras (cet_sel_add_extra),
+     * which every output and the metric read. */
+    struct cet_alt *alts;
+    uint32_t nalts;
+    uint32_t nalt_nodes;
 };
 
 /* What a loaded document keeps beyond what most extractors and the word
@@ -204,6 +230,15 @@ static inline uint32_t cet_gold_word(const struct cet_doc *d, uint32_t j)
 static inline uint32_t cet_node_nattr(const struct cet_doc *d, uint32_t i)
 {
     return (i + 1 < d->nnodes ? d->nodes[i + 1].attr0 : d->nattrs) - d->nodes[i].attr0;
+}
+/* Text nodes and words with the alternates' (struct cet_alt). */
+static inline uint32_t cet_doc_all_texts(const struct cet_doc *d)
+{
+    return d->ntexts + d->nalt_nodes;
+}
+static inline uint32_t cet_doc_all_words(const struct cet_doc *d)
+{
+    return d->nalt_nodes ? d->nodes[d->nnodes + d->nalt_nodes - 1].w1 : d->nwords;
 }
 /* Depth of node i, 0 for top-level nodes: walks up its parents, so for
  * many nodes use cet_doc_depths. */

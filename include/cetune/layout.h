@@ -17,7 +17,8 @@ CET_BEGIN_DECL
 typedef int (*cet_layout_fn)(void *ctx, uint32_t node, enum cet_sep sep);
 
 /* Walks the text nodes keep[] marks, in document order, then the text nodes
- * extra[0..nextra) (each on a line of its own).  Between two kept nodes the
+ * extra[0..nextra) (each on a line of its own; an alternate's, struct
+ * cet_alt, with the breaks between its paragraphs).  Between two kept nodes the
  * separator is the strongest the page has between them, at least a space
  * when text between them was left out, so the words of the joined text are
  * exactly the words of the nodes (the word metric's count).  Returns 0 or

@@ -16,6 +16,7 @@
 #include "cetune/buf.h"
 #include "cetune/doc.h"
 #include "cetune/text.h"
+#include "alt.h"
 
 /* windows-1252 bytes 0x80..0x9F; the five undefined bytes map to C1 controls. */
 static const uint16_t cp1252_high[32] = {
@@ -331,7 +332,7 @@ int cet_decode_text(char **out, size_t *out_len, const char *bytes, size_t len,
 
 /* Decodes the entity at s (just after '&'); returns its length including the
  * ';' and writes UTF-8 to o, or 0 when it is not an entity. */
-static size_t decode_entity(const char *s, const char *end, char *o, size_t *olen)
+size_t cet_entity_decode(const char *s, const char *end, char *o, size_t *olen)
 {
     const char *semi = memchr(s, ';', (size_t)(end - s) < 34 ? (size_t)(end - s) : 34);
     if (!semi || semi == s)
@@ -403,7 +404,7 @@ size_t cet_gold_cleanup(char *text, size_t len)
         }
         if (*r == '&') {
             char tmp[8];
-            size_t olen = 0, used = decode_entity(r + 1, end, tmp, &olen);
+            size_t olen = 0, used = cet_entity_decode(r + 1, end, tmp, &olen);
             /* The UTF-8 of an entity is never longer than the entity text. */
             if (used && olen <= used + 1) {
                 memcpy(w, tmp, olen);

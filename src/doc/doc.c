@@ -18,6 +18,7 @@
 #include "cetune/buf.h"
 #include "cetune/clock.h"
 #include "cetune/text.h"
+#include "alt.h"
 #include "mark.h"
 #include "parse.h"
 #include "sax.h"
@@ -46,6 +47,14 @@ struct builder {
     int unfinished; /* the last text node's words are not counted yet (finish_text) */
     uint8_t sep, brs;
     size_t anchors;           /* open <a href> elements */
+    /* The alternates (alt.h): the open <noscript> or <template> (its
+     * position on the stack + 1, or 0), the invisible elements open inside
+     * it once it opened (its text is theirs only) and its text so far; the
+     * open JSON-LD script (likewise) and its text. */
+    size_t alt_at, alt_invisible, ld_at;
+    uint8_t alt_kind;
+    struct cet_buf alt, ld;
+    struct cet_alt_texts alts;
     struct cet_intern vocab;
     /* Tag and attribute names and kept attribute values, each stored once
      * in the pool: names[id] is the pool offset of the string interned as id. */
@@ -407,6 +416,44 @@ static void layout_boundary(struct builder *b, enum cet_tag tag)
                                                           : CET_SEP_NONE);
 }
 
+/* Whether a script's type is JSON-LD (application/ld+json, any case). */
+static int is_ld_json(const char *type)
+{
+    for (const char *s = type; *s; s++)
+        if (strncasecmp(s, "ld+json", 7) == 0)
+            return 1;
+    return 0;
+}
+
+/* What an element's start or end puts into the text of the open noscript
+ * or template (alt.h): a paragraph or line break. */
+static void alt_boundary(struct builder *b, enum cet_tag tag)
+{
+    if (!b->alt_at || b->invisible != b->alt_invisible)
+        return;
+    unsigned tf = cet_tag_flags(tag);
+    const char *mark = tf & CET_TAGF_PARA                       ? "\n\n"
+                       : tf & CET_TAGF_CELL                     ? " "
+                       : tf & (CET_TAGF_BLOCK | CET_TAGF_BREAK) ? "\n"
+                                                                : "";
+    if (cet_buf_puts(&b->alt, mark))
+        fail(b, "out of memory");
+}
+
+/* Text inside the open noscript or template: its line ends are white space,
+ * the breaks come from its elements. */
+static void alt_chars(struct builder *b, const char *s, size_t n)
+{
+    size_t at = b->alt.len;
+    if (cet_buf_add(&b->alt, s, n)) {
+        fail(b, "out of memory");
+        return;
+    }
+    for (size_t i = at; i < b->alt.len; i++)
+        if (b->alt.p[i] == '\n')
+            b->alt.p[i] = ' ';
+}
+
 static void close_top(struct builder *b);
 
 static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
@@ -435,6 +482,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     enum cet_tag tag = cet_tag_lookup((const char *)name);
     unsigned tf = cet_tag_flags(tag);
     layout_boundary(b, tag);
+    alt_boundary(b, tag);
     if (tag == CET_TAG_BR && !b->invisible && b->brs < UINT8_MAX)
         b->brs++;
     struct cet_node *e = new_node(b);
@@ -459,6 +507,8 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
         markup += strlen(an) + strlen(av) + 4;
         if (tag == CET_TAG_A && strcmp(an, "href") == 0)
             href = 1;
+        if (tag == CET_TAG_SCRIPT && !b->ld_at && strcmp(an, "type") == 0 && is_ld_json(av))
+            b->ld_at = b->depth + 1;
         long keep = b->all_attrs ? (long)strlen(av) : attr_kept(an, av);
         if (keep < 0)
             continue;
@@ -477,6 +527,12 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     b->stack[b->depth++] = idx;
     if (tf & CET_TAGF_INVISIBLE)
         b->invisible++;
+    if (!b->alt_at && (tag == CET_TAG_NOSCRIPT || tag == CET_TAG_TEMPLATE)) {
+        b->alt_at = b->depth;
+        b->alt_invisible = b->invisible;
+        b->alt_kind = tag == CET_TAG_NOSCRIPT ? CET_ALT_NOSCRIPT : CET_ALT_TEMPLATE;
+        b->alt.len = 0;
+    }
     b->pre_start = tag == CET_TAG_PRE;
     if (tag == CET_TAG_PRE)
         b->pre++;
@@ -512,6 +568,18 @@ static void close_top(struct builder *b)
     if (b->mark)
         cet_mark_end(b->mark, b->pool.p + e->str, (enum cet_tag)e->tag);
     layout_boundary(b, e->tag);
+    if (b->depth + 1 == b->ld_at) {
+        b->ld_at = 0;
+        if (cet_alt_add_jsonld(&b->alts, b->ld.p, b->ld.len))
+            fail(b, "out of memory");
+        b->ld.len = 0;
+    }
+    if (b->depth + 1 == b->alt_at) {
+        b->alt_at = 0;
+        if (cet_alt_add_text(&b->alts, (enum cet_alt_kind)b->alt_kind, b->alt.p, b->alt.len))
+            fail(b, "out of memory");
+    }
+    alt_boundary(b, e->tag);
     if (cet_tag_flags(e->tag) & CET_TAGF_INVISIBLE)
         b->invisible--;
     b->pre_start = 0;
@@ -545,6 +613,10 @@ static void on_blanks(void *ctx, const xmlChar *ch, int len)
             uint64_t c = (uint64_t)b->doc->nodes[t].nchars + (uint64_t)len;
             b->doc->nodes[t].nchars = c < UINT32_MAX ? (uint32_t)c : UINT32_MAX;
         }
+        if (b->ld_at && b->ld_at == b->depth && cet_buf_add(&b->ld, (const char *)ch, (size_t)len))
+            fail(b, "out of memory");
+        if (b->alt_at && b->invisible == b->alt_invisible)
+            alt_chars(b, (const char *)ch, (size_t)len);
         return;
     }
     if (cet_buf_add(&b->text, (const char *)ch, (size_t)len))
@@ -605,6 +677,7 @@ void cet_doc_free(struct cet_doc *d)
     free(d->vocab_pool);
     free(d->mrows);
     free(d->mrow_off);
+    free(d->alts);
     free(d);
 }
 
@@ -683,22 +756,22 @@ static void mem_add(struct cet_doc_mem *m, size_t *field, size_t n)
 
 void cet_doc_mem(const struct cet_doc *d, struct cet_doc_mem *m)
 {
-    mem_add(m, &m->nodes, d->nodes ? bytes_of(d->nnodes, sizeof *d->nodes) : 0);
+    mem_add(m, &m->nodes, d->nodes ? bytes_of(d->nnodes + d->nalt_nodes, sizeof *d->nodes) : 0);
     mem_add(m, &m->attrs, d->attrs ? bytes_of(d->nattrs, sizeof *d->attrs) : 0);
-    mem_add(m, &m->texts, d->texts ? bytes_of(d->ntexts, sizeof *d->texts) : 0);
+    mem_add(m, &m->texts, d->texts ? bytes_of(cet_doc_all_texts(d) + 1, sizeof *d->texts) : 0);
     mem_add(m, &m->pool, d->pool ? d->pool_len + 1 : 0);
     mem_add(m, &m->text, d->text ? d->text_len + 1 : 0);
-    mem_add(m, &m->words, d->words ? bytes_of(d->nwords, sizeof *d->words) : 0);
+    mem_add(m, &m->words, d->words ? bytes_of(cet_doc_all_words(d), sizeof *d->words) : 0);
     mem_add(m, &m->gold, (d->gold_rows ? bytes_of(d->ngold, sizeof *d->gold_rows) : 0) +
                              (d->row_word ? bytes_of(d->nrows, sizeof *d->row_word) : 0));
     mem_add(m, &m->gold_text, d->gold_text ? d->gold_text_len + 1 : 0);
     mem_add(m, &m->vocab, (d->vocab_off ? bytes_of(d->nvocab, sizeof *d->vocab_off) : 0) +
                               (d->vocab_pool ? bytes_of(d->vocab_pool_len, 1) : 0));
     mem_add(m, &m->mrows,
-            (d->mrows ? bytes_of(d->mrow_off[d->ntexts], sizeof *d->mrows) : 0) +
-                (d->mrow_off ? ((size_t)d->ntexts + 1) * sizeof *d->mrow_off : 0));
+            (d->mrows ? bytes_of(d->mrow_off[cet_doc_all_texts(d)], sizeof *d->mrows) : 0) +
+                (d->mrow_off ? ((size_t)cet_doc_all_texts(d) + 1) * sizeof *d->mrow_off : 0));
     mem_add(m, &m->other,
-            sizeof *d + (d->package ? strlen(d->package) + 1 : 0) +
+            sizeof *d + d->nalts * sizeof *d->alts + (d->package ? strlen(d->package) + 1 : 0) +
                 (d->name ? strlen(d->name) + 1 : 0) + (d->path ? strlen(d->path) + 1 : 0));
 }
 
@@ -717,13 +790,13 @@ static int number_gold(struct cet_doc *d, uint32_t nvocab)
     for (uint32_t j = 0; j < d->ngold; j++)
         if (row[d->gold_rows[j]] == CET_NONE)
             row[d->gold_rows[j]] = d->nrows++;
-    uint32_t nm = 0;
-    for (uint32_t w = 0; w < d->nwords; w++)
+    uint32_t nm = 0, nwords = cet_doc_all_words(d), ntexts = cet_doc_all_texts(d);
+    for (uint32_t w = 0; w < nwords; w++)
         nm += row[d->words[w]] != CET_NONE;
     if (!d->gold_rows)
         d->gold_rows = malloc(sizeof *d->gold_rows);
     d->row_word = malloc((d->nrows ? d->nrows : 1) * sizeof *d->row_word);
-    d->mrow_off = malloc(((size_t)d->ntexts + 1) * sizeof *d->mrow_off);
+    d->mrow_off = malloc(((size_t)ntexts + 1) * sizeof *d->mrow_off);
     d->mrows = malloc((nm ? nm : 1) * sizeof *d->mrows);
     if (!d->gold_rows || !d->row_word || !d->mrow_off || !d->mrows) {
         free(row);
@@ -735,15 +808,77 @@ static int number_gold(struct cet_doc *d, uint32_t nvocab)
         d->gold_rows[j] = r;
     }
     nm = 0;
-    for (uint32_t k = 0; k < d->ntexts; k++) {
+    for (uint32_t k = 0; k < ntexts; k++) {
         const struct cet_node *t = &d->nodes[d->texts[k]];
         d->mrow_off[k] = nm;
         for (uint32_t w = t->w0; w < t->w1; w++)
             if (row[d->words[w]] != CET_NONE)
                 d->mrows[nm++] = row[d->words[w]];
     }
-    d->mrow_off[d->ntexts] = nm;
+    d->mrow_off[ntexts] = nm;
     free(row);
+    return 0;
+}
+
+/* One paragraph of an alternate: a text node past the page's, its words
+ * past the page's words. */
+static int alt_para(void *ctx, const char *s, size_t n, enum cet_sep sep)
+{
+    struct builder *b = ctx;
+    struct cet_doc *d = b->doc;
+    struct cet_node *t = new_node(b);
+    if (!t)
+        return -1;
+    t->kind = CET_TEXT;
+    t->flags = (uint8_t)(sep << CET_NF_SEP_SHIFT);
+    t->str = (uint32_t)b->tpool.len;
+    if (b->tpool.len + n + 1 > UINT32_MAX || cet_buf_add(&b->tpool, s, n) ||
+        cet_buf_add(&b->tpool, "", 1))
+        return -1;
+    t->len = (uint32_t)n;
+    t->nchars = code_points(s, n);
+    if (cet_words(s, n, add_word, b))
+        return -1;
+    t->w1 = d->nwords; /* add_word grows the words, not the nodes */
+    return 0;
+}
+
+/* The alternates the parse collected become text nodes after the page's
+ * (cet_doc.alts); the counts of the page stay those of its own nodes and
+ * words.  An alternate without words is left out. */
+static int add_alternates(struct builder *b)
+{
+    struct cet_doc *d = b->doc;
+    uint32_t nodes = d->nnodes, words = d->nwords;
+    if (!b->alts.n)
+        return 0;
+    if (!(d->alts = malloc(b->alts.n * sizeof *d->alts)))
+        return -1;
+    for (size_t k = 0; k < b->alts.n; k++) {
+        const struct cet_alt_text *a = &b->alts.v[k];
+        const char *text = b->alts.text.p ? b->alts.text.p : "";
+        struct cet_alt *alt = &d->alts[d->nalts];
+        alt->node0 = d->nnodes;
+        alt->kind = a->kind;
+        uint32_t start = d->nwords;
+        if (cet_alt_paragraphs(text + a->head, a->head_len, alt_para, b))
+            return -1;
+        alt->body0 = d->nnodes;
+        uint32_t w0 = d->nwords;
+        if (cet_alt_paragraphs(text + a->body, a->body_len, alt_para, b))
+            return -1;
+        alt->node1 = d->nnodes;
+        alt->words = d->nwords - w0;
+        if (alt->words)
+            d->nalts++;
+        else { /* nothing to offer: its nodes go */
+            d->nnodes = alt->node0;
+            d->nwords = start;
+        }
+    }
+    d->nalt_nodes = d->nnodes - nodes;
+    d->nnodes = nodes;
+    d->nwords = words;
     return 0;
 }
 
@@ -862,6 +997,8 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
         while (b.depth) /* close what the parser left open */
             close_top(&b);
         finish_text(&b);
+        if (!b.failed && add_alternates(&b))
+            fail(&b, "out of memory");
     }
     if (!b.failed && mark && mark->failed)
         fail(&b, "out of memory");
@@ -875,17 +1012,17 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
         rc = cet_fail(err, "out of memory");
         goto done;
     }
-    uint32_t ntexts = 0;
+    uint32_t ntexts = 0, all = d->nnodes + d->nalt_nodes;
     for (uint32_t i = 0; i < d->nnodes; i++)
         ntexts += d->nodes[i].kind == CET_TEXT;
-    d->texts = malloc((ntexts ? ntexts : 1) * sizeof *d->texts);
+    d->texts = malloc(((size_t)ntexts + d->nalt_nodes + 1) * sizeof *d->texts);
     if (!d->texts) {
         rc = cet_fail(err, "out of memory");
         goto done;
     }
-    for (uint32_t i = 0; i < d->nnodes; i++)
+    for (uint32_t i = 0; i < all; i++) /* the alternates' follow the page's */
         if (d->nodes[i].kind == CET_TEXT)
-            d->texts[d->ntexts++] = i;
+            d->texts[i < d->nnodes ? d->ntexts++ : ntexts + (i - d->nnodes)] = i;
 
     if (gold) {
         struct gold_ctx g = {&b, 0};
@@ -925,9 +1062,9 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     }
     /* The arrays grew by doubling: give the slack back (a model stays
      * loaded for the whole run, a third of it would be unused). */
-    d->nodes = fit(d->nodes, d->nnodes, sizeof *d->nodes);
+    d->nodes = fit(d->nodes, all, sizeof *d->nodes);
     d->attrs = fit(d->attrs, d->nattrs, sizeof *d->attrs);
-    d->words = fit(d->words, d->nwords, sizeof *d->words);
+    d->words = fit(d->words, cet_doc_all_words(d), sizeof *d->words);
     d->gold_rows = fit(d->gold_rows, d->ngold, sizeof *d->gold_rows);
     d->pool = fit(d->pool, d->pool_len + 1, 1);
     d->text = fit(d->text, d->text_len + 1, 1);
@@ -946,6 +1083,9 @@ done:
     cet_intern_free(&b.vocab);
     cet_intern_free(&b.name_ids);
     free(b.names);
+    cet_buf_free(&b.alt);
+    cet_buf_free(&b.ld);
+    cet_alt_texts_free(&b.alts);
     if (rc) {
         cet_doc_free(d);
         return rc;

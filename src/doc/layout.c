@@ -33,7 +33,9 @@ int cet_layout_walk(const struct cet_doc *doc, const uint8_t *keep, const uint32
         sep = CET_SEP_NONE;
     }
     for (uint32_t j = 0; j < nextra; j++) {
-        if ((rc = fn(ctx, extra[j], first ? CET_SEP_NONE : CET_SEP_LINE)))
+        /* An alternate's paragraphs (past the page's nodes) keep their own. */
+        enum cet_sep s = extra[j] >= doc->nnodes ? cet_node_sep(doc, extra[j]) : CET_SEP_LINE;
+        if ((rc = fn(ctx, extra[j], first ? CET_SEP_NONE : s)))
             return rc;
         first = 0;
     }

@@ -269,17 +269,18 @@ struct cet_chars *cet_chars_prepare(const struct cet_doc *doc, struct cet_error 
         c->gold[i] = sym_of(c, cps[i]);
     if (cet_peq_build(&c->peq, c->gold, c->ngold, c->nsym + 1) || sam_build(&c->sam, c->gold, c->ngold))
         goto oom;
-    c->off = malloc((doc->ntexts + 1) * sizeof *c->off);
+    uint32_t ntexts = cet_doc_all_texts(doc); /* the alternates' too, for extras */
+    c->off = malloc(((size_t)ntexts + 1) * sizeof *c->off);
     if (!c->off)
         goto oom;
     n = 0;
-    for (uint32_t k = 0; k < doc->ntexts; k++) {
+    for (uint32_t k = 0; k < ntexts; k++) {
         c->off[k] = (uint32_t)n;
         uint32_t i = doc->texts[k];
         if (cet_chars_codepoints(cet_node_str(doc, i), doc->nodes[i].len, &cps, &n, &cap))
             goto oom;
     }
-    c->off[doc->ntexts] = (uint32_t)n;
+    c->off[ntexts] = (uint32_t)n;
     c->ids = malloc((n ? n : 1) * sizeof *c->ids);
     if (!c->ids)
         goto oom;
@@ -328,7 +329,8 @@ int cet_chars_overlap(const struct cet_chars *c, const struct cet_doc *doc, cons
         if (keep[doc->texts[k]] && append(s, &n, c->ids + c->off[k], c->off[k + 1] - c->off[k]))
             return -1;
     for (uint32_t j = 0; j < nextra; j++) {
-        const uint32_t *f = bsearch(&extra[j], doc->texts, doc->ntexts, sizeof *doc->texts, cet_cmp_u32);
+        const uint32_t *f = bsearch(&extra[j], doc->texts, cet_doc_all_texts(doc),
+                                    sizeof *doc->texts, cet_cmp_u32);
         if (!f)
             continue;
         size_t k = (size_t)(f - doc->texts);

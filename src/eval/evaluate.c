@@ -155,10 +155,11 @@ void cet_evaluator_free(struct cet_evaluator *ev)
     free(ev);
 }
 
-/* Index k of text node i in d->texts (which is in node order). */
+/* Index k of text node i in d->texts (which is in node order, the
+ * alternates' after the page's). */
 static uint32_t text_index(const struct cet_doc *d, uint32_t i)
 {
-    uint32_t lo = 0, hi = d->ntexts;
+    uint32_t lo = 0, hi = cet_doc_all_texts(d);
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (d->texts[mid] <= i)
@@ -195,7 +196,7 @@ static int score_words(struct scratch *s, const struct cet_doc *d, struct cet_sc
         s->v = v;
         s->vcap = blocks;
     }
-    size_t nrows = (size_t)d->mrow_off[d->ntexts] + 1;
+    size_t nrows = (size_t)d->mrow_off[cet_doc_all_texts(d)] + 1;
     if (!s->gold.whole && s->rows_cap < nrows) {
         uint32_t *r = realloc(s->rows, nrows * sizeof *r);
         if (!r)

@@ -57,10 +57,43 @@ static int best_region(const struct cet_fallback_blocks *b, double floor, uint32
     return found;
 }
 
-uint64_t cet_fallback_run(const struct cet_fallback_opts *o, const struct cet_fallback_blocks *b,
-                          float best, uint64_t kept, uint64_t page_words, uint8_t *keep,
-                          uint8_t *scratch,
-                          uint64_t (*classify)(void *ctx, double t, uint8_t *keep), void *ctx)
+/* Whether the chain may take alternate a: a kind it is asked to, with
+ * enough words. */
+static int usable(const struct cet_fallback_opts *o, const struct cet_alt *a)
+{
+    double on = a->kind == CET_ALT_JSONLD ? o->jsonld : o->noscript;
+    return on >= 0.5 && (double)a->words >= o->alt_words && a->words > 0;
+}
+
+uint64_t cet_fallback_page_words(const struct cet_fallback_opts *o, const struct cet_doc *doc)
+{
+    uint64_t words = doc->nwords;
+    for (uint32_t k = 0; k < doc->nalts; k++)
+        if (usable(o, &doc->alts[k]) && doc->alts[k].words > words)
+            words = doc->alts[k].words;
+    return words;
+}
+
+/* Steps 3 and 4: the longest usable alternate of the page, JSON-LD's
+ * (jsonld 1) or noscript's and template's (0); the first of equals. */
+static uint32_t longest_alt(const struct cet_fallback_opts *o, const struct cet_doc *doc,
+                            int jsonld)
+{
+    uint32_t best = CET_NONE;
+    for (uint32_t k = 0; k < doc->nalts; k++) {
+        const struct cet_alt *a = &doc->alts[k];
+        if ((a->kind == CET_ALT_JSONLD) == jsonld && usable(o, a) &&
+            (best == CET_NONE || a->words > doc->alts[best].words))
+            best = k;
+    }
+    return best;
+}
+
+/* Steps 1 and 2, on the page's blocks. */
+static uint64_t page_steps(const struct cet_fallback_opts *o, const struct cet_fallback_blocks *b,
+                           float best, uint64_t kept, uint64_t page_words, uint8_t *keep,
+                           uint8_t *scratch,
+                           uint64_t (*classify)(void *ctx, double t, uint8_t *keep), void *ctx)
 {
     if (!b->n || isinf(best))
         return kept;
@@ -90,4 +123,35 @@ uint64_t cet_fallback_run(const struct cet_fallback_opts *o, const struct cet_fa
         kept = words;
     }
     return kept;
+}
+
+uint64_t cet_fallback_run(const struct cet_fallback_opts *o, const struct cet_fallback_blocks *b,
+                          float best, uint64_t kept, uint64_t page_words, uint8_t *keep,
+                          uint8_t *scratch,
+                          uint64_t (*classify)(void *ctx, double t, uint8_t *keep), void *ctx,
+                          const struct cet_doc *doc, uint32_t *alt)
+{
+    *alt = CET_NONE;
+    kept = page_steps(o, b, best, kept, page_words, keep, scratch, classify, ctx);
+    /* Steps 3 and 4: the text the page carries but does not show. */
+    for (int jsonld = 1; jsonld >= 0; jsonld--) {
+        if (!cet_fallback_needed(o, kept, page_words))
+            break;
+        uint32_t a = longest_alt(o, doc, jsonld);
+        if (a != CET_NONE && doc->alts[a].words > kept) {
+            *alt = a;
+            kept = doc->alts[a].words;
+        }
+    }
+    return kept;
+}
+
+int cet_fallback_emit(const struct cet_doc *doc, uint32_t alt, int drop_headline,
+                      struct cet_sel *sel)
+{
+    const struct cet_alt *a = &doc->alts[alt];
+    for (uint32_t i = drop_headline ? a->body0 : a->node0; i < a->node1; i++)
+        if (cet_sel_add_extra(sel, i))
+            return -1;
+    return 0;
 }

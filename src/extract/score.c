@@ -151,6 +151,7 @@ enum {
     P_LISTS,    /* list items and cells of a container with kept text */
     P_SIBLINGS, /* blocks of a sibling of a container with kept text */
     P_SUBHEADS, /* an h2-h6 followed by kept text of its container */
+    P_FALLBACK_JSONLD, P_FALLBACK_NOSCRIPT, P_FALLBACK_ALT_WORDS, /* the chain's alternates */
     NGRADED = F_CLASS_POS,
     NFLAGS = F_KIND_P - F_CLASS_POS,
 };
@@ -1137,7 +1138,8 @@ static uint64_t reclassify(void *ctx, double t, uint8_t *keep)
  * common path pays nothing for it). */
 static int run_fallback(const struct score_prep *sp, const float *score, float best,
                         const struct cet_fallback_opts *fo, const struct rules *rules, double t,
-                        uint64_t kept, uint64_t page_words, uint8_t *keep, struct cet_sel *sel)
+                        uint64_t kept, uint64_t page_words, uint8_t *keep, struct cet_sel *sel,
+                        const struct cet_doc *doc, uint32_t *alt)
 {
     uint32_t nb = sp->nblocks;
     uint32_t *words = cet_sel_buf(sel, 2, ((size_t)nb + 1) * (sizeof *words + 2));
@@ -1150,7 +1152,7 @@ static int run_fallback(const struct score_prep *sp, const float *score, float b
     }
     struct cet_fallback_blocks fb = {nb, words, score, second};
     struct reclassify rc = {sp, score, rules, t};
-    cet_fallback_run(fo, &fb, best, kept, page_words, keep, scratch, reclassify, &rc);
+    cet_fallback_run(fo, &fb, best, kept, page_words, keep, scratch, reclassify, &rc, doc, alt);
     return 0;
 }
 
@@ -1187,11 +1189,18 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
     uint64_t kept = classify(sp, score, p[P_T], &rules, keep);
     /* Too little kept (empty, or tiny against the page's text): the
      * fallback chain (fallback.c). */
-    struct cet_fallback_opts fo = {p[P_FALLBACK], p[P_FALLBACK_SHARE], p[P_FALLBACK_MARGIN],
-                                   p[P_FALLBACK_REGION]};
-    if (cet_fallback_needed(&fo, kept, doc->nwords) &&
-        run_fallback(sp, score, best, &fo, &rules, p[P_T], kept, doc->nwords, keep, sel))
+    struct cet_fallback_opts fo = {p[P_FALLBACK],        p[P_FALLBACK_SHARE],
+                                   p[P_FALLBACK_MARGIN], p[P_FALLBACK_REGION],
+                                   p[P_FALLBACK_JSONLD], p[P_FALLBACK_NOSCRIPT],
+                                   p[P_FALLBACK_ALT_WORDS]};
+    uint64_t page_words = cet_fallback_page_words(&fo, doc);
+    uint32_t alt = CET_NONE;
+    if (cet_fallback_needed(&fo, kept, page_words) &&
+        run_fallback(sp, score, best, &fo, &rules, p[P_T], kept, page_words, keep, sel, doc,
+                     &alt))
         return -1;
+    if (alt != CET_NONE) /* text the page does not show replaces its blocks */
+        return cet_fallback_emit(doc, alt, p[P_DROP_HEADLINE] >= 0.5, sel);
     if (p[P_DROP_HEADLINE] >= 0.5)
         for (uint32_t b = 0; b < sp->nblocks; b++)
             if (sp->feat[b].flags & FLAG(F_HEADLINE))
@@ -1279,7 +1288,7 @@ static const struct cet_param score_params[] = {
      "the fallback chain also runs when fewer than this share of the page's words are kept "
      "(0: only fallback_words)"},
     {"fallback_region", CET_P_FLOAT, 0, 0, 5.0, NULL,
-     "the chain's last step: the contiguous run of blocks with the most words scoring above the "
+     "the chain's second step: the contiguous run of blocks with the most words scoring above the "
      "best block's score minus this (0: off)"},
     {"gap", CET_P_FLOAT, 0, 0, 10.0, NULL,
      "a run of blocks scoring in [t - gap, t) between two kept blocks, all of one container, is "
@@ -1296,9 +1305,15 @@ static const struct cet_param score_params[] = {
     {"subheads", CET_P_FLOAT, 0, 0, 10.0, NULL,
      "an h2-h6 scoring in [t - subheads, t) is kept when the next block is kept text of its "
      "container (0: off)"},
+    {"fallback_jsonld", CET_P_BOOL, 1, 0, 1, NULL,
+     "the fallback chain may take the page's schema.org JSON-LD articleBody"},
+    {"fallback_noscript", CET_P_BOOL, 1, 0, 1, NULL,
+     "the fallback chain may take the text of a <noscript> or <template> element"},
+    {"fallback_alt_words", CET_P_INT, 50, 0, 1000, NULL,
+     "the fewest words of such a text for the chain to take it"},
 };
 
-_Static_assert(sizeof score_params / sizeof score_params[0] == P_SUBHEADS + 1,
+_Static_assert(sizeof score_params / sizeof score_params[0] == P_FALLBACK_ALT_WORDS + 1,
                "one weight per feature, the threshold, then the switches");
 
 const struct cet_extractor cet_extractor_score = {

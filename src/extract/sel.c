@@ -8,15 +8,17 @@
 
 int cet_sel_reset(struct cet_sel *sel, const struct cet_doc *doc)
 {
-    if (sel->keep_cap < doc->nnodes) {
-        uint8_t *k = realloc(sel->keep, doc->nnodes);
+    /* The alternates' nodes too: a caller may mark the extras as kept. */
+    size_t n = (size_t)doc->nnodes + doc->nalt_nodes;
+    if (sel->keep_cap < n) {
+        uint8_t *k = realloc(sel->keep, n);
         if (!k)
             return -1;
         sel->keep = k;
-        sel->keep_cap = doc->nnodes;
+        sel->keep_cap = n;
     }
-    if (doc->nnodes)
-        memset(sel->keep, 0, doc->nnodes);
+    if (n)
+        memset(sel->keep, 0, n);
     sel->nextra = 0;
     return 0;
 }

@@ -24,6 +24,7 @@
 #include "doc/sax.h"
 #include "meta_reader.h"
 #include "util/array.h"
+#include "util/jsonld.h"
 
 /* Priorities of the sources (higher wins). */
 enum {
@@ -499,68 +500,19 @@ static void on_chars(void *ctx, const char *ch, size_t len)
 
 /* ---- JSON-LD ---- */
 
-static const char *jstr(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* Does the @type of o (a string or an array of them) name one of types? */
-static int is_type(const cJSON *o, const char *const *types)
-{
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "@type");
-    const cJSON *one = cJSON_IsArray(t) ? t->child : t;
-    for (; one; one = cJSON_IsArray(t) ? one->next : NULL) {
-        if (cJSON_IsString(one)) {
-            const char *s = one->valuestring;
-            if (!strncmp(s, "http://schema.org/", 18) || !strncmp(s, "https://schema.org/", 19))
-                s = strchr(s + 8, '/') + 1;
-            for (size_t i = 0; types[i]; i++)
-                if (!strcmp(s, types[i]))
-                    return 1;
-        }
-    }
-    return 0;
-}
-
-static const char *const article_types[] = {
-    "Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "AnalysisNewsArticle",
-    "OpinionNewsArticle", "ReviewNewsArticle", "BackgroundNewsArticle", "LiveBlogPosting",
-    "TechArticle", "ScholarlyArticle", "SocialMediaPosting", "DiscussionForumPosting",
-    "Report", "Review", "Recipe", "HowTo", NULL};
 static const char *const page_types[] = {"WebPage", "ItemPage", "AboutPage", "CollectionPage",
                                          "ProfilePage", "QAPage", "FAQPage", NULL};
 static const char *const site_types[] = {"WebSite", NULL};
 
-/* All objects of a JSON-LD value: itself, array members, @graph members,
- * to a bounded depth, in document order. */
-static int collect(const cJSON *v, const cJSON ***list, size_t *n, size_t *cap, int depth)
-{
-    if (depth > 8 || !v)
-        return 0;
-    if (cJSON_IsArray(v)) {
-        for (const cJSON *c = v->child; c; c = c->next)
-            if (collect(c, list, n, cap, depth + 1))
-                return -1;
-        return 0;
-    }
-    if (!cJSON_IsObject(v))
-        return 0;
-    if (CET_GROW(*list, *cap, *n + 1, 16))
-        return -1;
-    (*list)[(*n)++] = v;
-    return collect(cJSON_GetObjectItemCaseSensitive(v, "@graph"), list, n, cap, depth + 1);
-}
-
 /* The object a {"@id": ...} reference points to among list, or o itself. */
 static const cJSON *deref(const cJSON *o, const cJSON **list, size_t n)
 {
-    const char *id = jstr(o, "@id");
+    const char *id = cet_jsonld_str(o, "@id");
     if (!id || cJSON_GetObjectItemCaseSensitive(o, "name"))
         return o;
     for (size_t i = 0; i < n; i++)
-        if (list[i] != o && jstr(list[i], "name") && jstr(list[i], "@id") &&
-            !strcmp(jstr(list[i], "@id"), id))
+        if (list[i] != o && cet_jsonld_str(list[i], "name") && cet_jsonld_str(list[i], "@id") &&
+            !strcmp(cet_jsonld_str(list[i], "@id"), id))
             return list[i];
     return o;
 }
@@ -572,8 +524,9 @@ static void ld_author(struct cet_meta_reader *r, int p, const cJSON *a, const cJ
     struct cet_buf b = {0};
     const cJSON *one = cJSON_IsArray(a) ? a->child : a;
     for (; one && !r->failed; one = cJSON_IsArray(a) ? one->next : NULL) {
-        const char *name = cJSON_IsString(one) ? one->valuestring
-                           : cJSON_IsObject(one) ? jstr(deref(one, list, n), "name") : NULL;
+        const char *name = cJSON_IsString(one)   ? one->valuestring
+                           : cJSON_IsObject(one) ? cet_jsonld_str(deref(one, list, n), "name")
+                                                 : NULL;
         if (!name || !*name || starts_ci(name, "http"))
             continue;
         if ((b.len && cet_buf_puts(&b, "; ")) || cet_buf_puts(&b, name))
@@ -586,22 +539,25 @@ static void ld_author(struct cet_meta_reader *r, int p, const cJSON *a, const cJ
 
 static const char *id_or_string(const cJSON *v)
 {
-    return cJSON_IsString(v) ? v->valuestring : cJSON_IsObject(v) ? jstr(v, "@id") : NULL;
+    return cJSON_IsString(v)   ? v->valuestring
+           : cJSON_IsObject(v) ? cet_jsonld_str(v, "@id")
+                               : NULL;
 }
 
 static void ld_object(struct cet_meta_reader *r, const cJSON *o, const cJSON **list, size_t n)
 {
-    int article = is_type(o, article_types), page = !article && is_type(o, page_types);
-    if (is_type(o, site_types))
-        offer_str(r, CET_META_SITENAME, P_LD_PAGE, jstr(o, "name"));
+    int article = cet_jsonld_is_type(o, cet_jsonld_article_types);
+    int page = !article && cet_jsonld_is_type(o, page_types);
+    if (cet_jsonld_is_type(o, site_types))
+        offer_str(r, CET_META_SITENAME, P_LD_PAGE, cet_jsonld_str(o, "name"));
     if (!article && !page)
         return;
     int p = article ? P_LD : P_LD_PAGE;
-    offer_str(r, CET_META_TITLE, p, jstr(o, "headline"));
-    offer_str(r, CET_META_TITLE, p - 1, jstr(o, "name"));
-    offer_date(r, p, jstr(o, "datePublished"));
-    offer_date(r, P_LD_PAGE - 1, jstr(o, "dateCreated"));
-    offer_date(r, P_WEAK, jstr(o, "dateModified"));
+    offer_str(r, CET_META_TITLE, p, cet_jsonld_str(o, "headline"));
+    offer_str(r, CET_META_TITLE, p - 1, cet_jsonld_str(o, "name"));
+    offer_date(r, p, cet_jsonld_str(o, "datePublished"));
+    offer_date(r, P_LD_PAGE - 1, cet_jsonld_str(o, "dateCreated"));
+    offer_date(r, P_WEAK, cet_jsonld_str(o, "dateModified"));
     const cJSON *author = cJSON_GetObjectItemCaseSensitive(o, "author");
     if (!author)
         author = cJSON_GetObjectItemCaseSensitive(o, "creator");
@@ -617,38 +573,18 @@ static void ld_object(struct cet_meta_reader *r, const cJSON *o, const cJSON **l
         offer_str(r, CET_META_LANGUAGE, P_LD_PAGE - 10, lang->valuestring);
     offer_str(r, CET_META_CANONICAL, P_LD_PAGE - 10,
               id_or_string(cJSON_GetObjectItemCaseSensitive(o, "mainEntityOfPage")));
-    offer_str(r, CET_META_CANONICAL, P_LD_PAGE - 11, jstr(o, "url"));
+    offer_str(r, CET_META_CANONICAL, P_LD_PAGE - 11, cet_jsonld_str(o, "url"));
 }
 
-/* One JSON-LD block; pages wrap some in <!-- --> or CDATA markers. */
+/* One JSON-LD block. */
 static void ld_block(struct cet_meta_reader *r, const char *s)
 {
-    size_t n = strlen(s);
-    static const char *const open[] = {"<!--", "//<![CDATA[", "/*<![CDATA[*/", "<![CDATA["};
-    static const char *const close[] = {"-->", "//]]>", "/*]]>*/", "]]>"};
-    while (n && isspace((unsigned char)*s))
-        s++, n--;
-    for (size_t i = 0; i < sizeof open / sizeof *open; i++)
-        if (n >= strlen(open[i]) && !strncmp(s, open[i], strlen(open[i]))) {
-            s += strlen(open[i]);
-            n -= strlen(open[i]);
-            break;
-        }
-    while (n && isspace((unsigned char)s[n - 1]))
-        n--;
-    for (size_t i = 0; i < sizeof close / sizeof *close; i++) {
-        size_t k = strlen(close[i]);
-        if (n >= k && !strncmp(s + n - k, close[i], k)) {
-            n -= k;
-            break;
-        }
-    }
-    cJSON *root = cJSON_ParseWithLength(s, n);
+    cJSON *root = cet_jsonld_parse(s, strlen(s));
     if (!root)
         return; /* not JSON: skipped, as by browsers' and search engines' readers */
     const cJSON **list = NULL;
     size_t count = 0, cap = 0;
-    if (collect(root, &list, &count, &cap, 0))
+    if (cet_jsonld_objects(root, &list, &count, &cap))
         r->failed = 1;
     for (size_t i = 0; i < count && !r->failed; i++)
         ld_object(r, list[i], list, count);

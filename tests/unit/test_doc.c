@@ -179,6 +179,76 @@ static void test_doc__bad_pages(void)
     cet_doc_free(d);
 }
 
+/* The alternates (struct cet_alt): text the page carries but does not show,
+ * kept apart from the page's own text nodes and words. */
+static const char *alt_text(const struct cet_doc *d, uint32_t a, uint32_t k)
+{
+    return cet_node_str(d, d->alts[a].node0 + k);
+}
+
+static void test_doc__alternates(void)
+{
+    /* libxml2 2.9 parses the content of <noscript> and <template> as
+     * elements, in the head as in the body, and a script's as raw text. */
+    struct cet_doc *d = parse(
+        "<html><head><noscript><p>Head note</p></noscript>"
+        "<script type=\"application/ld+json\">{\"@graph\": [{\"@type\": \"WebSite\", "
+        "\"articleBody\": \"not an article\"}, {\"@type\": [\"NewsArticle\"], "
+        "\"headline\": \"Ferry &amp; bay\", \"articleBody\": \"One two.\\n\\nThree "
+        "<p>four</p>five<br>six\"}]}</script>"
+        "<script type=\"application/LD+JSON\">{\"articleBody\": broken</script></head>"
+        "<body><p>Shown text</p><noscript><div><p>First <b>para</b>\ngraph.</p><p>Second."
+        "</p><script>var x = 1;</script></div></noscript>"
+        "<template><article><h2>In a template</h2><p>Its text.</p></article></template>"
+        "<noscript><img src=\"pixel.gif\"></noscript></body></html>",
+        "Three four five");
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    /* The page's own text and words are those of what it shows. */
+    CHECK_EQ_INT(d->ntexts, 1);
+    CHECK_EQ_INT(d->nwords, 2);
+    CHECK_STR(cet_node_str(d, d->texts[0]), "Shown text");
+    /* Four alternates, in document order; the pixel's noscript has no words. */
+    CHECK_EQ_INT(d->nalts, 4);
+    CHECK_EQ_INT(d->alts[0].kind, CET_ALT_NOSCRIPT);
+    CHECK_STR(alt_text(d, 0, 0), "Head note");
+    /* JSON-LD: the article's body (not the WebSite's), its headline first;
+     * entities decoded, tags read as breaks, the broken block ignored. */
+    CHECK_EQ_INT(d->alts[1].kind, CET_ALT_JSONLD);
+    CHECK_EQ_INT(d->alts[1].body0, d->alts[1].node0 + 1);
+    CHECK_STR(alt_text(d, 1, 0), "Ferry & bay");
+    CHECK_STR(alt_text(d, 1, 1), "One two.");
+    CHECK_STR(alt_text(d, 1, 2), "Three");
+    CHECK_STR(alt_text(d, 1, 3), "four");
+    CHECK_STR(alt_text(d, 1, 4), "five");
+    CHECK_STR(alt_text(d, 1, 5), "six");
+    CHECK_EQ_INT(d->alts[1].node1 - d->alts[1].node0, 6);
+    CHECK_EQ_INT(d->alts[1].words, 6);
+    CHECK_EQ_INT(cet_node_sep(d, d->alts[1].node0 + 2), CET_SEP_PARA);
+    CHECK_EQ_INT(cet_node_sep(d, d->alts[1].node0 + 5), CET_SEP_LINE);
+    /* noscript: paragraphs from its elements, its script left out. */
+    CHECK_EQ_INT(d->alts[2].kind, CET_ALT_NOSCRIPT);
+    CHECK_STR(alt_text(d, 2, 0), "First para graph.");
+    CHECK_STR(alt_text(d, 2, 1), "Second.");
+    CHECK_EQ_INT(d->alts[2].node1 - d->alts[2].node0, 2);
+    CHECK_EQ_INT(d->alts[3].kind, CET_ALT_TEMPLATE);
+    CHECK_STR(alt_text(d, 3, 0), "In a template");
+    CHECK_STR(alt_text(d, 3, 1), "Its text.");
+    /* Their nodes follow the page's, listed after its text nodes, with
+     * their words past the page's and their gold rows. */
+    CHECK_EQ_INT(d->alts[0].node0, d->nnodes);
+    CHECK_EQ_INT(d->nalt_nodes, 1 + 6 + 2 + 2);
+    CHECK_EQ_INT(d->texts[d->ntexts], d->nnodes);
+    CHECK_EQ_INT(cet_doc_all_texts(d), d->ntexts + d->nalt_nodes);
+    uint32_t three = d->alts[1].node0 + 2;
+    CHECK(d->nodes[three].w0 >= d->nwords);
+    CHECK_EQ_INT(d->nodes[three].w1 - d->nodes[three].w0, 1);
+    uint32_t k = three - d->nnodes + d->ntexts;
+    CHECK_EQ_INT(d->mrow_off[k + 1] - d->mrow_off[k], 1); /* "three" is a gold word */
+    cet_doc_free(d);
+}
+
 static void test_doc__memory_accounting(void)
 {
     /* Every component is counted, and the parts add up to the total. */
@@ -355,6 +425,7 @@ int main(void)
     RUN(test_doc__declared_charsets);
     RUN(test_doc__bad_pages);
     RUN(test_doc__broken_prolog_and_head_keep_text);
+    RUN(test_doc__alternates);
     RUN(test_doc__memory_accounting);
     RUN(test_doc__evaluation_model_keeps_read_attributes);
     RUN(test_doc__dropped_attributes_are_not_read);
