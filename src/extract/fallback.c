@@ -12,7 +12,21 @@
  *    Kushmerick and Smyth's body text extraction finds the one stretch of a
  *    page with the most text and the least markup): a short block between
  *    two paragraphs costs little, a menu between two articles more than it
- *    brings.
+ *    brings;
+ * 3. the page's schema.org JSON-LD articleBody (the longest of an article
+ *    type, with its headline unless the headline is dropped): pages built by
+ *    scripts show a shell and state their article there for search engines;
+ * 4. the text of a <noscript> or <template> element (the longest), where a
+ *    page's own markup puts its article for readers without scripts or for
+ *    a script to insert.
+ *
+ * Steps 3 and 4 read text the page does not show (struct cet_alt, parsed
+ * with the page once), each switched by a parameter and only for a text of
+ * at least alt_words words: noscript elements also hold "enable
+ * JavaScript" notes, tracking pixels and archive toolbars, and a JSON-LD
+ * body may be a teaser.  Since such a page shows little, the extraction is
+ * measured against the longest text the page has, shown or carried
+ * (cet_fallback_page_words).
  *
  * Each step replaces the extraction only when it brings more words, so the
  * chain never makes a non-empty extraction smaller. */

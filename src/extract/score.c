@@ -94,7 +94,9 @@
  * (Readability's main subtree without hidden and all-link blocks, or with
  * fallback_margin > 0 the page's own best blocks, the threshold lowered to
  * the best block's score minus the margin), then, with fallback_region > 0,
- * by the best contiguous region of blocks.  near and near_sides:
+ * by the best contiguous region of blocks, then by the text the page carries
+ * but does not show (JSON-LD articleBody, noscript, template:
+ * fallback_jsonld, fallback_noscript, fallback_alt_words).  near and near_sides:
  * jusText's context rule for the blocks scoring just below t (classify()).
  *
  * Everything above depends on the page only, so prepare() computes it once
