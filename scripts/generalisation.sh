@@ -10,10 +10,18 @@
 #           evolve's defaults and EVOLVE-OPTIONS), score best.json and START
 #           on the family's other pages.  The gain is their difference in
 #           mean word F1.  A K runs only where at least 3 test pages remain.
-#           START is configs/article.json: learned on portals, big5 and
-#           cleaneval-dev (not on scrapinghub, not on l3s-gn1), so the l3s-gn1
-#           families are unseen by it and the portals and big5 families are
-#           not (docs/experiment.md says which rows are which).
+#           START (--start loco, the default) is learned without the
+#           family's corpus: for each corpus C that has families, `evolve`
+#           on the other four dev corpora (--start-docs pages of each, drawn
+#           with seed 1; --start-evals evaluations; the search's best), from
+#           the hand-set configuration of params/score.json (its second
+#           seed: trafilatura's rules, set without looking at a page) made
+#           the description's defaults, so no page of C shaped it.  These
+#           starts are cached in OUT/starts/without-C (reused while the
+#           binary's options and the budget are the same).  --start FILE
+#           gives one start for every family instead (configs/article.json
+#           was learned on portals, big5 and cleaneval-dev: only the l3s-gn1
+#           families are unseen by it).
 #           With --unlabelled, the search also sees the family's other pages
 #           without their gold (evolve --fitness template: K labels plus the
 #           pseudo-gold of the rest, docs/template.md), as a crawler team
@@ -39,13 +47,17 @@
 #   --max-evals N                evolve --max-evals of each family run (0: evolve's own stop)
 #   --loco-evals N               evolve --max-evals of each leave-one-out run (800)
 #   --loco-sample N              evolve --sample-size of each leave-one-out run (300)
-#   --start CONFIG.json          the family runs' start (configs/article.json)
+#   --start loco|CONFIG.json     the family runs' start: learned without the
+#                                family's corpus (loco), or one file for all
+#   --start-evals N              evaluations of each loco start's search (400)
+#   --start-docs N               pages of each training corpus in it (40)
 #   --unlabelled                 the family's other pages join the search without gold
 #   --threads N                  threads of every cetune call (2)
 #   --quick                      a check of the whole chain in about a minute: seed 1,
 #                                K 3, families bbc and big5-bbc.co.uk-2009, 30
 #                                evaluations; leave out cleaneval-dev only, 60
-#                                documents and 28 evaluations
+#                                documents and 28 evaluations; loco starts of 20
+#                                evaluations on 5 pages per corpus
 # Runs with nice.  Exit 77 when the corpora are absent (tests/cli skips).
 # Runtime on two loaded cores, default options: the families part takes
 # about 10 minutes (510 runs of a second or two), the leave-one-out part
@@ -53,17 +65,19 @@
 set -euo pipefail
 die() { echo "generalisation.sh: $*" >&2; exit 2; }
 part=all seeds="1 2 3 4 5" ks="3 5 10" only="" max_evals=0 loco_evals=800 loco_sample=300
-start="" unlabelled=0 threads=2 quick=0
+start=loco start_evals=400 start_docs=40 unlabelled=0 threads=2 quick=0
 args=() extra=()
 while [ $# -gt 0 ]; do
   case $1 in
-  --part | --seeds | --k | --families | --max-evals | --loco-evals | --loco-sample | --start | --threads)
+  --part | --seeds | --k | --families | --max-evals | --loco-evals | --loco-sample | --start | \
+    --start-evals | --start-docs | --threads)
     [ $# -ge 2 ] || die "$1 needs a value"
     v=${2//,/ }
     case $1 in
     --part) part=$v ;; --seeds) seeds=$v ;; --k) ks=$v ;; --families) only=$v ;;
     --max-evals) max_evals=$v ;; --loco-evals) loco_evals=$v ;; --loco-sample) loco_sample=$v ;;
-    --start) start=$2 ;; --threads) threads=$v ;;
+    --start) start=$2 ;; --start-evals) start_evals=$v ;; --start-docs) start_docs=$v ;;
+    --threads) threads=$v ;;
     esac
     shift 2 ;;
   --unlabelled) unlabelled=1; shift ;;
@@ -76,49 +90,112 @@ while [ $# -gt 0 ]; do
 done
 [ ${#args[@]} -le 3 ] || die "too many arguments (CETUNE CORPORA OUT)"
 case $part in families | loco | all) ;; *) die "--part takes families, loco or all" ;; esac
-for n in $max_evals $loco_evals $loco_sample $threads $ks $seeds; do
+for n in $max_evals $loco_evals $loco_sample $start_evals $start_docs $threads $ks $seeds; do
   [[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
 done
 if [ $quick = 1 ]; then
-  seeds=1 ks=3 max_evals=30 loco_evals=28 loco_sample=60
+  seeds=1 ks=3 max_evals=30 loco_evals=28 loco_sample=60 start_evals=20 start_docs=5
   only=${only:-bbc big5-bbc.co.uk-2009}
 fi
 # Paths given are made absolute before the script moves to the repository.
 cetune=$(realpath -m "${args[0]:-build/cetune}")
 corpora=$(realpath -m "${args[1]:-../shared/corpora}")
 out=$(realpath -m "${args[2]:-runs/generalisation}")
-[ -n "$start" ] && start=$(realpath -m "$start")
+[ "$start" != loco ] && start=$(realpath -m "$start")
 cd "$(dirname "$0")/.."
-start=${start:-$PWD/configs/article.json}
 params=${PARAMS:-params/score.json}
 [ -x "$cetune" ] || die "$cetune not found; build first: cmake -S . -B build && cmake --build build -j2"
-[ -f "$start" ] || die "$start not found"
+[ "$start" = loco ] || [ -f "$start" ] || die "$start not found"
 if [ ! -d "$corpora/portals" ]; then
   echo "skipping: $corpora/portals not found (the shared corpora)"
   exit 77
 fi
 mkdir -p "$out"
 log() { printf '== %s\n' "$*" >&2; }
-# scores SAMPLE BEST.json: the mean word F1 of the start and of BEST on
-# the family's pages that SAMPLE lists ($dir, one package: the macro column;
-# evaluate names a row by its file, or a best.json by its run's folder).
+# scores SAMPLE BEST.json START.json: the mean word F1 of the start, of BEST
+# and of configs/article.json on the family's pages that SAMPLE lists ($dir,
+# one package: the macro column; evaluate names a row by its file, or a
+# best.json by its run's folder).
 scores() {
-  "$cetune" evaluate -c "$out/start.json" -c "$2" -d "$dir" -s "$1" --format csv \
+  "$cetune" evaluate -c "$3" -c "$out/article.json" -c "$2" -d "$dir" -s "$1" --format csv \
     --threads "$threads" 2>/dev/null |
-    awk -F, '$1 == "f1" && $3 == "\"start\"" { s = $NF; next } $1 == "f1" { b = $NF }
-      END { printf "%.6f %.6f\n", s, b }'
+    awk -F, '$1 == "f1" && $3 == "\"start\"" { s = $NF; next }
+      $1 == "f1" && $3 == "\"article\"" { a = $NF; next } $1 == "f1" { b = $NF }
+      END { printf "%.6f %.6f %.6f\n", s, b, a }'
+}
+
+# learn_starts CORPUS...: OUT/starts/without-C/start.json for each C, the
+# best of a search on the other dev corpora from the hand-set configuration
+# (the description's second seed), cached while the settings are the same.
+learn_starts() {
+  local all=(portals big5 cleaneval-dev scrapinghub l3s-gn1) c o sdir
+  mkdir -p "$out/starts"
+  python3 - "$params" "$out/starts/params.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+hand = d["seeds"][1]  # set by hand from trafilatura's rules, before any tuning
+for p in d["parameters"]:
+    if p["name"] in hand:
+        p["default"] = hand[p["name"]]
+d["seeds"] = []
+d["description"] += " (generalisation.sh: the hand-set seed as the defaults)"
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+  for c in "$@"; do
+    sdir=$out/starts/without-$c
+    local train=() stamp="evals $start_evals docs $start_docs $(sha1sum <"$out/starts/params.json")"
+    for o in "${all[@]}"; do
+      [ "$o" = "$c" ] || [ ! -d "$corpora/$o" ] || train+=("$o")
+    done
+    if [ -f "$sdir/start.json" ] && [ "$(cat "$sdir/stamp" 2>/dev/null)" = "$stamp" ]; then
+      continue
+    fi
+    log "learning the start without $c: ${train[*]}"
+    rm -rf "$sdir"
+    mkdir -p "$sdir"
+    local dirs=()
+    for o in "${train[@]}"; do
+      dirs+=(-d "$corpora/$o")
+      "$cetune" sample -d "$corpora/$o" -n "$start_docs" --seed 1 -o - --threads "$threads" \
+        2>/dev/null >>"$sdir/sample.txt"
+    done
+    # The search's best (the start must move off the hand-set point), no
+    # shrink: what the families' runs tune from, whatever evolve's defaults.
+    nice -n 10 "$cetune" evolve -p "$out/starts/params.json" "${dirs[@]}" -s "$sdir/sample.txt" \
+      --max-evals "$start_evals" --generations 0 --patience 0 --choose search --shrink 0 \
+      --seed 1 --threads "$threads" -o "$sdir/run" -q >"$sdir/evolve.txt" 2>&1 ||
+      { cat "$sdir/evolve.txt" >&2; die "learning the start without $c failed"; }
+    cp "$sdir/run/best.json" "$sdir/start.json"
+    echo "$stamp" >"$sdir/stamp"
+  done
 }
 
 families() {
   rm -rf "$out/families"
   python3 scripts/site-families.py "$corpora" "$out/families" >"$out/families.txt"
-  cp "$start" "$out/start.json" # named so that evaluate's rows say "start"
+  cp configs/article.json "$out/article.json" # named so that evaluate's rows say "article"
+  if [ "$start" = loco ]; then
+    local corpora_used
+    corpora_used=$(while read -r fam corpus n; do
+      if [ -z "$only" ] || [[ " $only " == *" $fam "* ]]; then echo "$corpus"; fi
+    done <"$out/families.txt" | sort -u)
+    # shellcheck disable=SC2086 # one word per corpus
+    learn_starts $corpora_used
+  else
+    mkdir -p "$out/starts"
+    cp "$start" "$out/starts/start.json" # named so that evaluate's rows say "start"
+  fi
   local csv=$out/families.csv
-  echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds" >"$csv"
-  local fam corpus n k s
+  echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds,article_f1" >"$csv"
+  local fam corpus n k s fstart fparams
   while read -r fam corpus n; do
     if [ -n "$only" ] && [[ " $only " != *" $fam "* ]]; then continue; fi
     local dir=$out/families/$fam
+    # A loco start comes with the description it was learned from: the
+    # hand-set defaults and no seeds, so that nothing learned on the
+    # family's corpus joins the search's first generation either.
+    fstart=$out/starts/start.json fparams=$params
+    [ "$start" = loco ] && fstart=$out/starts/without-$corpus/start.json fparams=$out/starts/params.json
     for k in $ks; do
       [ $((n - k)) -ge 3 ] || continue
       for s in $seeds; do
@@ -142,20 +219,20 @@ families() {
         local evals=()
         [ "$max_evals" -gt 0 ] && evals=(--max-evals "$max_evals")
         local t0=$SECONDS
-        nice -n 10 "$cetune" evolve -p "$params" "${data[@]}" --seed-config "$start" --seed "$s" \
+        nice -n 10 "$cetune" evolve -p "$fparams" "${data[@]}" --seed-config "$fstart" --seed "$s" \
           --threads "$threads" "${evals[@]}" "${extra[@]}" -o "$w/run" -q >"$w/evolve.txt" 2>&1 ||
           { cat "$w/evolve.txt" >&2; die "evolve failed on $fam k=$k seed $s"; }
         local secs=$((SECONDS - t0))
-        local sf tf st tt ne
+        local sf tf af st tt ne
         # One evaluate per page set, the start and best.json side by side.
-        read -r sf tf < <(scores "$w/test.txt" "$w/run/best.json")
+        read -r sf tf af < <(scores "$w/test.txt" "$w/run/best.json" "$fstart")
         # The gain the search saw on its labelled pages (what a user is shown).
-        read -r st tt < <(scores "$w/train.txt" "$w/run/best.json")
+        read -r st tt _ < <(scores "$w/train.txt" "$w/run/best.json" "$fstart")
         ne=$(($(wc -l <"$w/run/individuals.csv") - 1))
         awk -v f="$fam" -v c="$corpus" -v n="$n" -v k="$k" -v s="$s" -v m="$(wc -l <"$w/test.txt")" \
-          -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" 'BEGIN {
-            printf "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%d\n", f, c, n, k, s, m, sf, tf,
-              tf - sf, tt - st, ne, sec }' >>"$csv"
+          -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" -v af="$af" 'BEGIN {
+            printf "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%d,%.6f\n", f, c, n, k, s, m, sf, tf,
+              tf - sf, tt - st, ne, sec, af }' >>"$csv"
         log "$fam k=$k seed $s: start $sf, tuned $tf on $(wc -l <"$w/test.txt") test pages"
       done
     done
@@ -164,18 +241,20 @@ families() {
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 out, start, extra, unl = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-md = [f"Start: `{start.split('/')[-1]}`; evolve options: `{extra or '(defaults)'}`"
+md = [("Start: learned without the family's corpus (OUT/starts/without-CORPUS)" if start == "loco"
+       else f"Start: `{start.split('/')[-1]}`") + f"; evolve options: `{extra or '(defaults)'}`"
       + ("; the family's other pages join the search without gold" if unl else "") + ".", "",
-      "| K | families | corpus | runs | median gain | mean gain | worst | best | lose | lose > 0.005 | median training gain |",
-      "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+      "| K | families | corpus | runs | median gain | mean gain | worst | best | lose | lose > 0.005 | median training gain | start - article.json, median |",
+      "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 def line(k, corpus, rs):
     g = [float(r["gain"]) for r in rs]
     t = [float(r["train_gain"]) for r in rs]
+    a = [float(r["start_f1"]) - float(r["article_f1"]) for r in rs]
     lose = sum(x < -1e-9 for x in g)
     big = sum(x < -0.005 for x in g)
     return (f"| {k} | {len({r['family'] for r in rs})} | {corpus} | {len(g)} | {statistics.median(g):+.4f} "
             f"| {statistics.mean(g):+.4f} | {min(g):+.4f} | {max(g):+.4f} | {lose} ({lose / len(g):.0%}) "
-            f"| {big} ({big / len(g):.0%}) | {statistics.median(t):+.4f} |")
+            f"| {big} ({big / len(g):.0%}) | {statistics.median(t):+.4f} | {statistics.median(a):+.4f} |")
 for k in sorted({int(r["k"]) for r in rows}):
     rk = [r for r in rows if int(r["k"]) == k]
     for corpus in sorted({r["corpus"] for r in rk}):

@@ -23,7 +23,10 @@
  * the run's start (cet_goal_shrink_distance), n the number of training
  * documents.  A move must pay for itself in the F1 of the pages, and the
  * fewer the pages, the more it must pay, as a prior centred on the start
- * weighs against n pages' evidence. */
+ * weighs against n pages' evidence.  Its default (a negative weight until
+ * resolved) is CET_SHRINK_DEFAULT where the fitness is mean F1: the lowest
+ * weight at which no site family's run lost on its test pages
+ * (docs/experiment.md, "Search objectives compared"). */
 #ifndef CETUNE_OBJECTIVE_H
 #define CETUNE_OBJECTIVE_H
 
@@ -70,8 +73,10 @@ struct cet_goal {
     size_t ncons;
     struct cet_objective pareto[CET_MAX_PARETO]; /* npareto 0, or 2 to 3 objectives */
     size_t npareto;
-    double shrink; /* the weight of the distance to the start; 0: none */
+    double shrink; /* the weight of the distance to the start; 0: none; < 0: the default */
 };
+
+#define CET_SHRINK_DEFAULT 0.03
 
 /* What one evaluation measured (all means over the documents but macro-f1):
  * fit is the objective's value, viol the total constraint violation (0:
@@ -99,6 +104,11 @@ int cet_goal_is_default(const struct cet_goal *g);
  * constraint or Pareto search): a final choice that judges settings by
  * their mean F1 on pages the search did not see applies. */
 int cet_goal_judged_by_f1(const struct cet_goal *g);
+
+/* Resolves a default weight of --shrink (g->shrink < 0): CET_SHRINK_DEFAULT
+ * when the run is judged by mean F1 and does not race (racing compares
+ * per-page F1, which a penalty of the setting would not enter), else 0. */
+void cet_goal_resolve_shrink(struct cet_goal *g, int race);
 
 /* Measures the per-document scores s[0..c->ndocs) of one configuration on
  * corpus c (corpus order) under goal g into *m.  A constraint's violation

@@ -31,13 +31,15 @@ enum { CHUNK = 16 };
 
 /* Options as given, with what the description decides filled in: the
  * strategy (CET_STRATEGY_AUTO: cet_strategy_default, but racing and Pareto
- * searches are the GA's), then the strategy's own defaults. */
+ * searches are the GA's), the default --shrink, then the strategy's own
+ * defaults. */
 static void resolve(struct cet_ga *ga)
 {
     struct cet_ga_options *o = &ga->opt;
     if (o->strategy == CET_STRATEGY_AUTO)
         o->strategy = o->race || o->goal.npareto ? CET_STRATEGY_GA
                                                  : cet_strategy_default(ga->desc);
+    cet_goal_resolve_shrink(&o->goal, o->race);
     if ((unsigned)o->strategy < CET_STRATEGY_COUNT && cet_strategies[o->strategy].defaults)
         cet_strategies[o->strategy].defaults(o, ga->desc->ngenes);
 }
