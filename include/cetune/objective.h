@@ -24,9 +24,12 @@
  * documents.  A move must pay for itself in the F1 of the pages, and the
  * fewer the pages, the more it must pay, as a prior centred on the start
  * weighs against n pages' evidence.  Its default (a negative weight until
- * resolved) is CET_SHRINK_DEFAULT where the fitness is mean F1: the lowest
- * weight at which no site family's run lost on its test pages
- * (docs/experiment.md, "Search objectives compared"). */
+ * resolved) is CET_SHRINK_DEFAULT for a run that starts from a
+ * configuration (--seed-config) and is judged by mean F1: the lowest weight
+ * at which no site family's run, tuned from configs/article.json, lost on
+ * its test pages (docs/experiment.md, "Search objectives compared").  From
+ * the description's defaults it is 0: that case was not measured, and the
+ * demo's tuning (density from its defaults) gains less with it. */
 #ifndef CETUNE_OBJECTIVE_H
 #define CETUNE_OBJECTIVE_H
 
@@ -106,9 +109,10 @@ int cet_goal_is_default(const struct cet_goal *g);
 int cet_goal_judged_by_f1(const struct cet_goal *g);
 
 /* Resolves a default weight of --shrink (g->shrink < 0): CET_SHRINK_DEFAULT
- * when the run is judged by mean F1 and does not race (racing compares
- * per-page F1, which a penalty of the setting would not enter), else 0. */
-void cet_goal_resolve_shrink(struct cet_goal *g, int race);
+ * when the run starts from a configuration (seeded: a --seed-config), is
+ * judged by mean F1 and does not race (racing compares per-page F1, which a
+ * penalty of the setting would not enter), else 0. */
+void cet_goal_resolve_shrink(struct cet_goal *g, int race, int seeded);
 
 /* Measures the per-document scores s[0..c->ndocs) of one configuration on
  * corpus c (corpus order) under goal g into *m.  A constraint's violation

@@ -31,15 +31,13 @@ enum { CHUNK = 16 };
 
 /* Options as given, with what the description decides filled in: the
  * strategy (CET_STRATEGY_AUTO: cet_strategy_default, but racing and Pareto
- * searches are the GA's), the default --shrink, then the strategy's own
- * defaults. */
+ * searches are the GA's), then the strategy's own defaults. */
 static void resolve(struct cet_ga *ga)
 {
     struct cet_ga_options *o = &ga->opt;
     if (o->strategy == CET_STRATEGY_AUTO)
         o->strategy = o->race || o->goal.npareto ? CET_STRATEGY_GA
                                                  : cet_strategy_default(ga->desc);
-    cet_goal_resolve_shrink(&o->goal, o->race);
     if ((unsigned)o->strategy < CET_STRATEGY_COUNT && cet_strategies[o->strategy].defaults)
         cet_strategies[o->strategy].defaults(o, ga->desc->ngenes);
 }
@@ -226,6 +224,9 @@ int cet_ga_setup(struct cet_ga *ga, cet_ga_eval_fn eval, cet_ga_cancel_fn cancel
                  struct cet_error *err)
 {
     const struct cet_ga_options *o = &ga->opt;
+    /* The default --shrink depends on the seeds, all added by now: a seed
+     * beyond the description's is a --seed-config, the run's start. */
+    cet_goal_resolve_shrink(&ga->opt.goal, o->race, ga->nseeds > ga->desc->nseeds);
     if (cet_ga_check(ga, err))
         return -1;
     if (!ga->rng) {

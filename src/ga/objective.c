@@ -114,10 +114,10 @@ int cet_goal_judged_by_f1(const struct cet_goal *g)
     return g->objective.m == CET_MEASURE_F1 && !g->ncons && !g->npareto;
 }
 
-void cet_goal_resolve_shrink(struct cet_goal *g, int race)
+void cet_goal_resolve_shrink(struct cet_goal *g, int race, int seeded)
 {
     if (g->shrink < 0)
-        g->shrink = cet_goal_judged_by_f1(g) && !race ? CET_SHRINK_DEFAULT : 0;
+        g->shrink = seeded && cet_goal_judged_by_f1(g) && !race ? CET_SHRINK_DEFAULT : 0;
 }
 
 double cet_goal_shrink_distance(const struct cet_params_desc *d, const double *full,

@@ -107,15 +107,15 @@ const struct cet_option cet_search_options[] = {
      .strategies = GA, .flags = CET_OPT_LATER, .def_text = "none",
      .help = "search the trade-off between two or three objectives with NSGA-II: pareto.csv, "
              "pareto/K.json"},
-    /* Default: -1, resolved with the run's other options (cet_goal_resolve_shrink):
-     * 0.03 where the fitness is mean F1.  Checkpoints from before it had none (0). */
+    /* Default: -1, resolved when the run is set up (cet_goal_resolve_shrink),
+     * once its --seed-config are known.  Checkpoints from before it had none (0). */
     {.name = "shrink", .arg = "W", .type = CET_OPT_DOUBLE, .off = OFF(goal.shrink), .def = -1,
-     .max = 100, .strategies = ALL, .flags = CET_OPT_LATER, .absent = 0,
-     .def_text = "0.03 when the fitness is mean F1 (measured on site families, "
-                 "docs/experiment.md); 0 with --objective, --constraint, --pareto or --race",
+     .min = -1, .max = 100, .strategies = ALL, .flags = CET_OPT_LATER, .absent = 0,
+     .def_text = "-1: 0.03 from a --seed-config when the fitness is mean F1 (measured on site "
+                 "families, docs/experiment.md), else 0",
      .help = "regularise toward the start: the fitness loses W/(training documents) times the "
              "distance to the start (the first --seed-config, else the defaults) in shares of "
-             "each gene's range; 0: none"},
+             "each gene's range; 0: none; -1: the default"},
     {.name = "race", .type = CET_OPT_FLAG, .off = OFF(race), .max = 1, .strategies = GA,
      .flags = CET_OPT_LATER,
      .help = "race new individuals against the best on blocks of documents and stop those "

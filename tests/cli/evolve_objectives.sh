@@ -88,7 +88,7 @@ awk -F, -v n=10 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 for f in run.json checkpoint.json; do
   if tr -d '\n\t ' < "$TMP/sh/$f" | grep -q '"shrink":2'; then ok; else fail "$f does not record --shrink"; fi
 done
-expect_status 2 "$CETUNE" evolve $RUN -s "$TMP/s.txt" --shrink -1 -o "$TMP/sh2"
+expect_status 2 "$CETUNE" evolve $RUN -s "$TMP/s.txt" --shrink -1.5 -o "$TMP/sh2"
 expect_status 2 "$CETUNE" evolve $RUN -s "$TMP/s.txt" --shrink 1 --race -o "$TMP/sh3"
 # --shrink's start is the first --seed-config (its fitness is its F1), and
 # a run interrupted and resumed ends as the run that went through.
@@ -104,4 +104,14 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 signal_at INT "$TMP/int" 3 "$CETUNE" evolve $SH -o "$TMP/int"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/int"
 same_run "$TMP/ref" "$TMP/int" "after --resume of a --shrink run"
+# The default weight: 0.03 from a --seed-config, 0 from the defaults, and 0
+# with another objective or racing (their checks would refuse a weight).
+shrink_of() { tr -d '\n\t ' <"$1/run.json" | sed -n 's/.*"shrink":\([0-9.e-]*\).*/\1/p'; }
+D="$RUN -s $TMP/s.txt --generations 2 --choose search"
+expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" -o "$TMP/d1"
+expect_status 0 "$CETUNE" evolve $D -o "$TMP/d2"
+expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" --race -o "$TMP/d3"
+expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" --objective precision -o "$TMP/d4"
+[ "$(shrink_of "$TMP/d1") $(shrink_of "$TMP/d2") $(shrink_of "$TMP/d3") $(shrink_of "$TMP/d4")" = "0.03 0 0 0" ] &&
+  ok || fail "default --shrink: $(shrink_of "$TMP/d1") $(shrink_of "$TMP/d2") $(shrink_of "$TMP/d3") $(shrink_of "$TMP/d4"), not 0.03 0 0 0"
 finish

@@ -34,11 +34,24 @@ for w in "$TMP"/g/work/*; do
     ok || fail "$w: labelled and test pages are not the family"
   [ "$(($(wc -l <"$w/run/individuals.csv") - 1))" -le 30 ] && ok || fail "$w: more than 30 evaluations"
 done
-# The gain is the tuned F1 minus the start's, as evaluate prints them.
+# The gain is the tuned F1 minus the start's, as evaluate prints them; the
+# start of a portals family was learned without portals, and the shipped
+# configuration is scored beside it.
 w=$TMP/g/work/bbc-k3-s1
-start=$("$CETUNE" evaluate -c "$SRC/configs/article.json" -d "$TMP/g/families/bbc" -s "$w/test.txt" \
-  --format csv 2>/dev/null | awk -F, '$1 == "macro" { printf "%.6f", $5 }')
+got=$(grep -o -- "-d [^ ]*" "$TMP/g/starts/without-portals/run/run.json" | sed 's|.*/||' |
+  sort | tr '\n' ' ')
+[ "$got" = "big5 cleaneval-dev l3s-gn1 scrapinghub " ] && ok ||
+  fail "the start of the portals families was learned on $got, not the four other corpora"
+grep -q -- "--seed-config $TMP/g/starts/without-portals/start.json" "$w/run/run.json" && ok ||
+  fail "bbc's run does not start from the start learned without portals"
+f1_on() {
+  "$CETUNE" evaluate -c "$1" -d "$TMP/g/families/bbc" -s "$w/test.txt" --format csv 2>/dev/null |
+    awk -F, '$1 == "macro" { printf "%.6f", $5 }'
+}
+start=$(f1_on "$TMP/g/starts/without-portals/start.json")
 [ "$(grep '^bbc,' "$csv" | cut -d, -f7)" = "$start" ] && ok || fail "bbc's start F1 is not $start"
+article=$(f1_on "$SRC/configs/article.json")
+[ "$(grep '^bbc,' "$csv" | cut -d, -f13)" = "$article" ] && ok || fail "bbc's article.json F1 is not $article"
 # best.json's F1 is the one evaluate prints for it (its row is named after the run's folder).
 tuned=$("$CETUNE" evaluate -c "$w/run/best.json" -d "$TMP/g/families/bbc" -s "$w/test.txt" \
   --format csv 2>/dev/null | awk -F, '$1 == "macro" { printf "%.6f", $5 }')
