@@ -41,7 +41,7 @@ const struct cet_option cet_search_options[] = {
      .max = 1e8, .strategies = ALL,
      .help = "stop after N generations without an improvement above --epsilon; 0: never"},
     /* Patience in evaluations, scaled with the dimension where a generation is
-     * small: CMA-ES's lambda on score's 41 genes is 15, so 5 generations were
+     * small: CMA-ES's lambda on score's 46 genes is 15, so 5 generations were
      * 75 evaluations.  Checkpoints from before it had none (-1). */
     {.name = "patience_evals", .arg = "N", .type = CET_OPT_LONG, .off = OFF(patience_evals),
      .def = 0, .min = -1, .max = 1e9, .strategies = ALL,

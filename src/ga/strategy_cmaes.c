@@ -27,7 +27,7 @@
 /* Its population of 0 is its own lambda, known once it is created.  Its
  * patience (patience_evals 0) is Hansen's stagnation window, 10 + 30 n /
  * lambda iterations, in evaluations: lambda's small generations would
- * otherwise stop score's 41 genes after 75 evaluations (--patience 5). */
+ * otherwise stop score's 46 genes after 75 evaluations (--patience 5). */
 void cet_strategy_cmaes_defaults(struct cet_ga_options *o, size_t ngenes)
 {
     if (o->patience_evals)

@@ -33,7 +33,7 @@ for p in score pipeline; do
 done
 
 # Generation 0 is the seeds (score.json has 2); then CMA-ES's default lambda
-# (4 + 3 ln 41 = 15 for score's 41 parameters), or --pop, samples per iteration.
+# (4 + 3 ln 46 = 15 for score's 46 parameters), or --pop, samples per iteration.
 awk -F, 'NR > 1 { n[$1]++ } END { print n[0], n[1], n[2] }' "$TMP/score-t1/individuals.csv" >"$TMP/counts"
 expect_grep "$TMP/counts" '^2 15 15$'
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/score.json" -d "$D" --strategy cmaes --pop 6 \
