@@ -98,6 +98,9 @@
  * but does not show (JSON-LD articleBody, noscript, template:
  * fallback_jsonld, fallback_noscript, fallback_alt_words).  near and near_sides:
  * jusText's context rule for the blocks scoring just below t (classify()).
+ * gap, tail, lists, siblings and subheads: the container rules, bands below
+ * t in which a block is kept when its container says it belongs to the
+ * article (rescue()).
  *
  * Everything above depends on the page only, so prepare() computes it once
  * per document; run() is a dot product per block and a comparison.  Text
