@@ -151,8 +151,9 @@ struct cet_run_info {
 void cet_run_info_free(struct cet_run_info *info);
 
 /* The cross-validated choice of a run in one sentence (cet_choice_sentence)
- * into buf: 0, or -1 when the run has none (yet). */
-int cet_run_choice_text(const struct cet_run_info *info, char *buf, size_t size);
+ * into buf, naming the weight of its regularisation toward the start when
+ * shrink is above 0 (the run's --shrink): 0, or -1 when the run has none (yet). */
+int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *buf, size_t size);
 
 /* ---- the run ---- */
 

@@ -199,12 +199,17 @@ int cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info, 
     return cet_ga_best(ga, best);
 }
 
-int cet_run_choice_text(const struct cet_run_info *info, char *buf, size_t size)
+int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *buf, size_t size)
 {
     if (info->choose != CET_CHOOSE_CV || !info->has_estimate || info->holdout_docs)
         return -1;
-    char how[64], start[512], tuned[64];
-    snprintf(how, sizeof how, "%ld-fold cross-validation", info->folds);
+    char how[128], start[512], tuned[64];
+    /* The estimate is of the search as run: say how far it was held to the start. */
+    if (shrink > 0)
+        snprintf(how, sizeof how, "%ld-fold cross-validation of a search held near the start by "
+                                  "--shrink %g,", info->folds, shrink);
+    else
+        snprintf(how, sizeof how, "%ld-fold cross-validation", info->folds);
     if (info->start_from) {
         const char *base = strrchr(info->start_from, '/');
         snprintf(start, sizeof start, "%s", base ? base + 1 : info->start_from);

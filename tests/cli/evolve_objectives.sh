@@ -114,4 +114,12 @@ expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" --race -o "$
 expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" --objective precision -o "$TMP/d4"
 [ "$(shrink_of "$TMP/d1") $(shrink_of "$TMP/d2") $(shrink_of "$TMP/d3") $(shrink_of "$TMP/d4")" = "0.03 0 0 0" ] &&
   ok || fail "default --shrink: $(shrink_of "$TMP/d1") $(shrink_of "$TMP/d2") $(shrink_of "$TMP/d3") $(shrink_of "$TMP/d4"), not 0.03 0 0 0"
+# The estimate's sentence names the weight of a regularised search, and only of one.
+C="$RUN -s $TMP/s.txt --generations 2 --folds 2"
+expect_status 0 "$CETUNE" evolve $C --seed-config "$TMP/start.json" -o "$TMP/d5"
+expect_grep "$TMP/d5/run.json" 'cross-validation of a search held near the start by --shrink 0.03, on 10 pages'
+expect_grep "$TMP/out" 'held near the start by --shrink 0.03,'
+expect_status 0 "$CETUNE" evolve $C -o "$TMP/d6"
+grep -q 'from 2-fold cross-validation on 10 pages' "$TMP/d6/run.json" && ! grep -q 'held near' "$TMP/d6/run.json" &&
+  ok || fail "the sentence of a run without --shrink names a weight"
 finish
