@@ -459,8 +459,9 @@ static void close_top(struct builder *b);
 static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 {
     struct builder *b = ctx;
+    enum cet_tag tag = cet_tag_lookup((const char *)name);
     if (b->tap)
-        b->tap->start(b->tap->ctx, (const char *)name, (const char *const *)atts);
+        b->tap->start(b->tap->ctx, (const char *)name, (int)tag, (const char *const *)atts);
     tick(b);
     if (b->failed)
         return;
@@ -479,7 +480,6 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     }
     struct cet_doc *d = b->doc;
     size_t nlen = strlen((const char *)name);
-    enum cet_tag tag = cet_tag_lookup((const char *)name);
     unsigned tf = cet_tag_flags(tag);
     layout_boundary(b, tag);
     alt_boundary(b, tag);
@@ -1132,7 +1132,8 @@ int cet_doc_parse_tap(struct cet_doc **out, const char *html, size_t len, const 
 static void scan_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 {
     const struct cet_sax *t = ctx;
-    t->start(t->ctx, (const char *)name, (const char *const *)atts);
+    t->start(t->ctx, (const char *)name, (int)cet_tag_lookup((const char *)name),
+             (const char *const *)atts);
 }
 
 static void scan_end(void *ctx, const xmlChar *name)

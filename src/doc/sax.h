@@ -12,8 +12,9 @@
 
 struct cet_sax {
     void *ctx;
-    /* atts: name, value pairs (a value may be NULL), NULL-terminated; or NULL. */
-    void (*start)(void *ctx, const char *name, const char *const *atts);
+    /* tag: cet_tag_lookup(name); atts: name, value pairs (a value may be
+     * NULL), NULL-terminated, or NULL. */
+    void (*start)(void *ctx, const char *name, int tag, const char *const *atts);
     void (*end)(void *ctx, const char *name);
     /* Text and script bodies, not the white space libxml2 reports as
      * ignorable (between elements of <html> and <head>). */

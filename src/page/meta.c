@@ -231,25 +231,34 @@ static void offer_title_element(struct cet_meta_reader *r, const char *t)
     offer_str(r, CET_META_TITLE, P_TITLE, t);
 }
 
-/* Does the space-separated list s hold word (without case)? */
-static int has_token(const char *s, const char *word)
+/* Does the space-separated list s hold one of words (NULL-terminated),
+ * without case?  One pass over s, whatever the number of words. */
+static int has_any_token(const char *s, const char *const *words)
 {
-    size_t n = strlen(word);
     while (s && *s) {
         while (*s == ' ' || *s == '\t' || *s == '\n')
             s++;
         size_t k = strcspn(s, " \t\n");
-        if (k == n && !strncasecmp(s, word, n))
-            return 1;
+        for (size_t i = 0; words[i] && k; i++)
+            if (strlen(words[i]) == k && !strncasecmp(s, words[i], k))
+                return 1;
         s += k;
     }
     return 0;
 }
 
+static int has_token(const char *s, const char *word)
+{
+    const char *const words[] = {word, NULL};
+    return has_any_token(s, words);
+}
+
+/* Whether s holds part (lowercase), without case. */
 static int contains_ci(const char *s, const char *part)
 {
-    for (size_t n = strlen(part); s && *s; s++)
-        if (!strncasecmp(s, part, n))
+    size_t n = strlen(part);
+    for (; s && *s; s++) /* most positions fail at the first byte, without a call */
+        if (tolower((unsigned char)*s) == part[0] && !strncasecmp(s, part, n))
             return 1;
     return 0;
 }
@@ -338,15 +347,15 @@ static void on_meta(struct cet_meta_reader *r, const char *const *atts)
         offer_author(r, P_MICRODATA, content, strlen(content));
 }
 
-static void on_start(void *ctx, const char *name, const char *const *atts)
+static void on_start(void *ctx, const char *name, int tag_id, const char *const *atts)
 {
     struct cet_meta_reader *r = ctx;
-    enum cet_tag tag = cet_tag_lookup(name);
+    enum cet_tag tag = (enum cet_tag)tag_id;
     r->depth++;
     if (r->failed)
         return;
     /* Words of gathered text stay apart across blocks and line breaks. */
-    if (cet_tag_flags(tag) & (CET_TAGF_BLOCK | CET_TAGF_BREAK))
+    if (r->ncap && (cet_tag_flags(tag) & (CET_TAGF_BLOCK | CET_TAGF_BREAK)))
         for (unsigned i = 0; i < r->ncap; i++)
             if (r->cap[i].kind != CAP_LD && cet_buf_puts(&r->cap[i].text, " "))
                 r->failed = 1;
@@ -391,7 +400,17 @@ static void on_start(void *ctx, const char *name, const char *const *atts)
         int pub = attr(atts, "pubdate") || contains_ci(cls, "publish") || contains_ci(cls, "pubdate");
         offer_date(r, pub ? P_PAGE : P_WEAK, dt);
     }
-    const char *itemprop = attr(atts, "itemprop");
+    /* The attributes every element is asked for, in one pass (the first of each, as attr). */
+    const char *itemprop = NULL, *rel = NULL, *cls = NULL, *id = NULL;
+    for (int i = 0; atts && atts[i]; i += 2) {
+        const char *an = atts[i], **slot = !strcasecmp(an, "itemprop") ? &itemprop
+                                           : !strcasecmp(an, "rel")    ? &rel
+                                           : !strcasecmp(an, "class")  ? &cls
+                                           : !strcasecmp(an, "id")     ? &id
+                                                                       : NULL;
+        if (slot && !*slot)
+            *slot = atts[i + 1] ? atts[i + 1] : "";
+    }
     if (itemprop) {
         const char *value = attr(atts, "content");
         if (!value)
@@ -418,14 +437,12 @@ static void on_start(void *ctx, const char *name, const char *const *atts)
         return;
     }
     /* Bylines: rel=author links, elements whose class or id says byline or author. */
-    const char *rel = attr(atts, "rel"), *cls = attr(atts, "class"), *id = attr(atts, "id");
     static const char *const byline[] = {"author", "author-name", "authorname", "author_name",
                                          "post-author", "entry-author", "article-author",
                                          "story-author", "meta-author", NULL};
     int is_byline = (rel && has_token(rel, "author")) || contains_ci(cls, "byline") ||
-                    contains_ci(id, "byline") || (id && !strcasecmp(id, "author"));
-    for (size_t i = 0; byline[i] && !is_byline && cls; i++)
-        is_byline = has_token(cls, byline[i]);
+                    contains_ci(id, "byline") || (id && !strcasecmp(id, "author")) ||
+                    has_any_token(cls, byline);
     if (is_byline)
         capture(r, CAP_BYLINE);
 }
@@ -469,7 +486,7 @@ static void on_end(void *ctx, const char *name)
     struct cet_meta_reader *r = ctx;
     if (r->depth == 0)
         return;
-    if (cet_tag_flags(cet_tag_lookup(name)) & (CET_TAGF_BLOCK | CET_TAGF_BREAK))
+    if (r->ncap && cet_tag_flags(cet_tag_lookup(name)) & (CET_TAGF_BLOCK | CET_TAGF_BREAK))
         for (unsigned i = 0; i < r->ncap; i++)
             if (r->cap[i].kind != CAP_LD && cet_buf_puts(&r->cap[i].text, " "))
                 r->failed = 1;
