@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "fuzz.h"
 #include "fuzz_fitness.h"
 
@@ -33,33 +33,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (cet_params_genome(&d, full, back, &err))
             __builtin_trap();
     }
-    struct cet_ga *ga;
-    if (cet_ga_new(&ga, &d, &err) == 0) {
-        struct cet_ga_options o = *cet_ga_opts(ga);
-        struct cet_ga_status st;
+    struct cet_search *engine;
+    if (cet_search_new(&engine, &d, &err) == 0) {
+        struct cet_search_options o = *cet_search_opts(engine);
+        struct cet_search_status st;
         o.pop = 6;
         o.generations = 3;
         o.elite = 1;
         o.seed = size;
-        cet_ga_set_options(ga, &o);
-        if (cet_ga_setup(ga, fuzz_fitness, NULL, &d, &err) == 0)
-            for (cet_ga_status(ga, &st); st.stop == CET_STOP_NONE; cet_ga_status(ga, &st))
-                if (cet_ga_generation(ga, &err))
+        cet_search_set_options(engine, &o);
+        if (cet_search_setup(engine, fuzz_fitness, NULL, &d, &err) == 0)
+            for (cet_search_status(engine, &st); st.stop == CET_STOP_NONE; cet_search_status(engine, &st))
+                if (cet_search_generation(engine, &err))
                     __builtin_trap(); /* the callback never fails or cancels */
         /* Nothing forbidden was evaluated, and every archived genome is
          * normalised (inactive genes at their defaults): normalising again
          * changes nothing. */
-        cet_ga_status(ga, &st);
+        cet_search_status(engine, &st);
         for (size_t i = 0; i < st.narch; i++) {
             struct cet_individual ind;
-            cet_ga_individual(ga, i, &ind);
+            cet_search_individual(engine, i, &ind);
             const double *a = ind.genes;
             memcpy(g, a, d.ngenes * sizeof *g);
             cet_genome_normalise(&d, o.resolution, g);
             if (cet_params_forbidden(&d, a) || memcmp(g, a, d.ngenes * sizeof *g))
                 __builtin_trap();
         }
-        cet_ga_free(ga);
+        cet_search_free(engine);
     }
     free(g);
     free(back);

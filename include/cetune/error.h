@@ -26,8 +26,8 @@ enum cet_status {
     CET_EUNUSABLE = -3, /* the page cannot be used: empty, binary, over 64 MB, too deep */
     CET_ECHARSET = -4,  /* the declared charset is unknown (cet_page_extract) */
     CET_EEXISTS = -5,   /* the run directory holds files (cet_run_claim without force) */
-    CET_ENOTFOUND = -6, /* nothing to return (cet_ga_lookup, cet_ga_best); err is not used */
-    CET_CANCELLED = 1,  /* cancelled (cet_ga_generation, cet_run_step, cet_run_folds) */
+    CET_ENOTFOUND = -6, /* nothing to return (cet_search_lookup, cet_search_best); err is not used */
+    CET_CANCELLED = 1,  /* cancelled (cet_search_generation, cet_run_step, cet_run_folds) */
 };
 
 struct cet_error {

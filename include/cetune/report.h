@@ -1,4 +1,4 @@
-/* cetune report: a run directory (ga.h) read back and turned into plots
+/* cetune report: a run directory (search.h) read back and turned into plots
  * (a gnuplot script with its data; the CLI runs gnuplot) and report.md.
  *
  * Everything comes from the run's own files: checkpoint.json (the archive

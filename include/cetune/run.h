@@ -1,9 +1,9 @@
 /* A tuning run and its directory, end to end (docs/formats.md, "Run
- * directory"): the training sample, the GA, the files written after every
+ * directory"): the training sample, the search, the files written after every
  * generation, the checkpoint a run resumes from, validation.
  *
  * Lifecycle of a new run:
- *   cet_run_new (description + options) -> cet_ga_add_seed on cet_run_ga
+ *   cet_run_new (description + options) -> cet_search_add_seed on cet_run_search
  *   (optional) -> cet_run_check -> cet_run_claim (the directory) ->
  *   cet_run_start (the training sample) -> cet_run_step until
  *   cet_run_stopped -> cet_run_finish
@@ -12,7 +12,7 @@
  *
  * Every file of a run directory is written atomically (cet_write_atomic),
  * so the directory is consistent whenever the process stops.  Nothing here
- * prints: the caller reports progress from cet_run_ga and the skipped
+ * prints: the caller reports progress from cet_run_search and the skipped
  * documents from cet_run_train. */
 #ifndef CETUNE_RUN_H
 #define CETUNE_RUN_H
@@ -25,7 +25,7 @@
 #include "cetune/corpus.h"
 #include "cetune/error.h"
 #include "cetune/eval.h"
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "cetune/objective.h"
 #include "cetune/rundir.h" /* the names of the run directory's files, its lock */
 
@@ -159,7 +159,7 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
 
 struct cet_run;
 
-/* What cet_run_start needs besides the GA. */
+/* What cet_run_start needs besides the search. */
 struct cet_run_settings {
     const char *const *dirs;       /* training corpora, as given */
     size_t ndirs;
@@ -187,7 +187,7 @@ struct cet_run_settings {
 /* A run of the description in params_path with the given options (not yet
  * checked: add seeds, then cet_run_check). */
 int cet_run_new(struct cet_run **out, const char *params_path,
-                const struct cet_ga_options *opt, struct cet_error *err);
+                const struct cet_search_options *opt, struct cet_error *err);
 /* Adds the configuration in path (e.g. an earlier run's best.json) to the
  * first generation; the first one added is the run's start (what the final
  * choice compares with; without one, the defaults).  Its extractor must be
@@ -197,7 +197,7 @@ int cet_run_new(struct cet_run **out, const char *params_path,
  * the configuration differs from them. */
 int cet_run_add_seed_config(struct cet_run *run, const char *path, uint8_t **ignored,
                             struct cet_error *err);
-/* Checks the options and seeds (cet_ga_check). */
+/* Checks the options and seeds (cet_search_check). */
 int cet_run_check(const struct cet_run *run, struct cet_error *err);
 /* The run's directory: given without trailing slashes, or by default
  * runs/EXTRACTOR-YYYYMMDD-HHMMSS (local time); allocated, NULL when out of
@@ -230,16 +230,16 @@ void cet_run_set_backend(struct cet_run *run, const struct cet_backend *be);
 int cet_run_rebind(struct cet_run *run, struct cet_error *err);
 /* cancel (may be NULL) is polled during evaluation; non-zero abandons the
  * generation in progress. */
-void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx);
+void cet_run_set_cancel(struct cet_run *run, cet_search_cancel_fn cancel, void *ctx);
 /* progress (may be NULL) is told after every generation of the fold runs
- * of cet_run_folds, with the fold run's GA (the CLI's progress line). */
-typedef void (*cet_run_progress_fn)(void *ctx, const struct cet_ga *ga);
+ * of cet_run_folds, with the fold run's search (the CLI's progress line). */
+typedef void (*cet_run_progress_fn)(void *ctx, const struct cet_search *engine);
 void cet_run_set_progress(struct cet_run *run, cet_run_progress_fn progress, void *ctx);
 /* One generation: breeds, evaluates, writes the results and the
  * checkpoint.  0, CET_CANCELLED (the run is as before the call), -1 on
  * error (the last checkpoint on disk still resumes). */
 int cet_run_step(struct cet_run *run, struct cet_error *err);
-/* 1 once the GA has stopped (cet_ga_status: stop). */
+/* 1 once the search has stopped (cet_search_status: stop). */
 int cet_run_stopped(const struct cet_run *run);
 /* Records a cancelled run: checkpoint of the last complete generation and
  * run.json "interrupted". */
@@ -252,7 +252,10 @@ void cet_run_free(struct cet_run *run);
  * before any evaluation or when it is the start, which the search never
  * evaluated (cet_run_info: start_outside), CET_ERROR when out of memory. */
 int cet_run_best(const struct cet_run *run, size_t *i);
-struct cet_ga *cet_run_ga(const struct cet_run *run);
+struct cet_search *cet_run_search(const struct cet_run *run);
+#ifndef CETUNE_NO_DEPRECATED
+#define cet_run_ga cet_run_search /* its name in 0.1.0 (deprecated, cetune/search.h) */
+#endif
 const struct cet_run_info *cet_run_info(const struct cet_run *run);
 const char *cet_run_dir(const struct cet_run *run);
 /* The training sample (empty for an opened run not resumed). */
@@ -272,7 +275,7 @@ double cet_run_defaults_fitness(struct cet_run *run, double *g);
  * cet_run_fold_args_free. */
 int cet_run_fold_args(char ***args, size_t *nargs, const char *params, const char *const *dirs,
                       size_t ndirs, const char *const *seed_configs, size_t nseed_configs,
-                      const struct cet_ga_options *o, long top, struct cet_error *err);
+                      const struct cet_search_options *o, long top, struct cet_error *err);
 void cet_run_fold_args_free(char **args, size_t nargs);
 
 /* One fold's line of folds.csv. */
@@ -288,7 +291,7 @@ typedef void (*cet_fold_fn)(void *ctx, size_t k, size_t K, const struct cet_fold
                             const char *fdir);
 /* Runs or resumes the cet_run_info(run)->folds fold GAs of a started or
  * resumed run in DIR/folds/k on its training documents, before the run's
- * own GA; writes DIR/folds.csv and DIR/heldout.csv (every held-out page's
+ * own search; writes DIR/folds.csv and DIR/heldout.csv (every held-out page's
  * F1 with the start and with its fold's best) and puts the rule's decision
  * on them into the run's estimate (choice.h); on_fold (may be NULL) is told of each
  * fold.  Polls the run's cancel callback (cet_run_set_cancel).  Returns 0

@@ -139,11 +139,11 @@ struct cli_progress {
 };
 extern int cli_quiet;
 extern double cli_progress_every;
-void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga, const char *label);
-void cli_progress_print(struct cli_progress *p, const struct cet_ga *ga);
-/* Ends the terminal's progress line, if one was printed (ga NULL: the
- * caller knows that one was).  cli_progress_start takes ga NULL for a run
+void cli_progress_start(struct cli_progress *p, const struct cet_search *engine, const char *label);
+void cli_progress_print(struct cli_progress *p, const struct cet_search *engine);
+/* Ends the terminal's progress line, if one was printed (engine NULL: the
+ * caller knows that one was).  cli_progress_start takes engine NULL for a run
  * that has not begun. */
-void cli_progress_end(const struct cli_progress *p, const struct cet_ga *ga);
+void cli_progress_end(const struct cli_progress *p, const struct cet_search *engine);
 
 #endif

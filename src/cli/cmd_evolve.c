@@ -26,7 +26,7 @@ static const char *const fitnesses[] = {"gold", "template", NULL};
 static void init(void *p)
 {
     struct evolve_args *a = p;
-    cet_ga_default_options(&a->opt); /* the strategy by the description, its own population */
+    cet_search_default_options(&a->opt); /* the strategy by the description, its own population */
     a->holdout = -1; /* the deprecated --holdout, not given */
     a->choose = -1;
     a->confidence = -1;
@@ -165,7 +165,7 @@ static int cmd_evolve(int argc, char **argv)
     }
     if ((rc = evolve_new_run(&run, &a)))
         goto done;
-    const struct cet_params_desc *d = cet_ga_desc(cet_run_ga(run));
+    const struct cet_params_desc *d = cet_search_desc(cet_run_search(run));
     rc = CLI_RUNTIME;
     if (!(dir = cet_run_dir_name(run, a.out)))
         goto oom;
@@ -210,7 +210,7 @@ static int cmd_evolve(int argc, char **argv)
     }
     if (a.folds && cet_run_fold_args(&folds, &nfold, a.params, a.dirs.v, a.dirs.n,
                                      a.seed_configs.v, a.seed_configs.n,
-                                     cet_ga_opts(cet_run_ga(run)), a.top, &err)) {
+                                     cet_search_opts(cet_run_search(run)), a.top, &err)) {
         cli_error("%s", err.msg);
         goto done;
     }
@@ -228,7 +228,7 @@ static int cmd_evolve(int argc, char **argv)
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "
                     "seed %llu, run directory %s\n",
             d->ex->name, d->ngenes, d->ngenes == 1 ? "" : "s", ndocs,
-            cet_ga_opts(cet_run_ga(run))->pop,
+            cet_search_opts(cet_run_search(run))->pop,
             (unsigned long long)a.opt.seed, dir);
     if (a.folds && (rc = evolve_folds(run)))
         goto done;

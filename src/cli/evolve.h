@@ -18,10 +18,10 @@ struct evolve_args {
     int by_package, force, no_race, fitness, quiet, no_template_defaults;
     int choose;          /* enum cet_choose; -1: not given (cv where it can work) */
     double progress, confidence, holdout;
-    struct cet_ga_options opt;
+    struct cet_search_options opt;
 };
 
-/* Steps a started or resumed run until the GA stops or a signal arrives,
+/* Steps a started or resumed run until the engine stops or a signal arrives,
  * with the progress line on a terminal; then records the run as finished
  * and prints its tables and validation, or as interrupted and says how to
  * resume it.  Returns 0 or an exit status (128 + signal when interrupted). */

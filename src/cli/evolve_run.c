@@ -14,21 +14,21 @@
 #include "cli.h"
 #include "evolve.h"
 
-/* Generations until the GA stops or a signal arrives, then the results. */
+/* Generations until the engine stops or a signal arrives, then the results. */
 int evolve_run_loop(struct cet_run *run, int threads)
 {
-    const struct cet_ga *ga = cet_run_ga(run);
+    const struct cet_search *engine = cet_run_search(run);
     const char *dir = cet_run_dir(run);
     struct cet_error err;
     int r = 0;
     struct cli_progress pr;
-    cli_progress_start(&pr, ga, NULL);
+    cli_progress_start(&pr, engine, NULL);
     cet_run_set_cancel(run, cli_cancelled, NULL);
-    struct cet_ga_status st;
+    struct cet_search_status st;
     while (!cet_run_stopped(run) && !cli_signal && !(r = cet_run_step(run, &err)))
-        cli_progress_print(&pr, ga);
-    cli_progress_end(&pr, ga);
-    cet_ga_status(ga, &st);
+        cli_progress_print(&pr, engine);
+    cli_progress_end(&pr, engine);
+    cet_search_status(engine, &st);
     if (r < 0) {
         /* Every file is whole (atomic writes): the last checkpoint on disk still resumes. */
         cli_error("%s", err.msg);
@@ -72,13 +72,13 @@ int evolve_resume(const char *dir, const char *command, int threads)
         return CLI_RUNTIME;
     }
     cli_catch_signals();
-    const struct cet_ga *ga = cet_run_ga(run);
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    const struct cet_search *engine = cet_run_search(run);
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     if (cet_run_stopped(run)) {
         cet_rundir_remove_temporaries(dir);
         fprintf(stderr, "cetune: %s has finished already (stopped by %s); nothing to resume\n",
-                dir, cet_ga_stop_name(st.stop));
+                dir, cet_search_stop_name(st.stop));
         cli_print_run(run);
         /* A validation that was interrupted or failed is done now. */
         rc = cet_run_needs_validation(run) ? cli_validate_run(run, threads) : 0;
@@ -95,7 +95,7 @@ int evolve_resume(const char *dir, const char *command, int threads)
         fprintf(stderr, "cetune: note: %s/checkpoint.json records no digests of the pages and gold "
                         "(it is older than they are): whether they changed since the run started "
                         "is not checked\n", dir);
-    cet_ga_status(ga, &st); /* the training sample is loaded: racing knows its documents */
+    cet_search_status(engine, &st); /* the training sample is loaded: racing knows its documents */
     /* Counted as the progress line and the interruption count them:
      * complete generations, from 1. */
     if (st.gen < 0)
@@ -119,27 +119,27 @@ done:
 /* The progress of the fold runs: one line per fold on a terminal, labelled. */
 struct fold_progress {
     struct cli_progress pr;
-    const struct cet_ga *ga; /* the fold run's once it printed, valid only until it ends */
+    const struct cet_search *engine; /* the fold run's once it printed, valid only until it ends */
     char label[32];
 };
 
 static void fold_line(void *ctx, size_t k, size_t K, const struct cet_fold *f, const char *fdir)
 {
     struct fold_progress *fp = ctx;
-    if (fp->ga) /* the last fold printed a line; its run (and GA) is freed by now */
+    if (fp->engine) /* the last fold printed a line; its run (and GA) is freed by now */
         cli_progress_end(&fp->pr, NULL);
-    fp->ga = NULL;
+    fp->engine = NULL;
     snprintf(fp->label, sizeof fp->label, "fold %zu", k + 1);
     cli_progress_start(&fp->pr, NULL, fp->label);
     fprintf(stderr, "cetune: fold %zu of %zu: the GA on %zu documents, %zu held out (%s)\n", k + 1,
             K, f->train_docs, f->heldout_docs, fdir);
 }
 
-static void fold_generation(void *ctx, const struct cet_ga *ga)
+static void fold_generation(void *ctx, const struct cet_search *engine)
 {
     struct fold_progress *fp = ctx;
-    fp->ga = ga;
-    cli_progress_print(&fp->pr, ga);
+    fp->engine = engine;
+    cli_progress_print(&fp->pr, engine);
 }
 
 int evolve_folds(struct cet_run *run)
@@ -152,7 +152,7 @@ int evolve_folds(struct cet_run *run)
     struct fold_progress fp = {0};
     cet_run_set_progress(run, fold_generation, &fp);
     int rc = cet_run_folds(run, fold_line, &fp, &f, &err);
-    if (fp.ga) /* the last fold's run is freed: its history is gone, but its line was printed */
+    if (fp.engine) /* the last fold's run is freed: its history is gone, but its line was printed */
         cli_progress_end(&fp.pr, NULL);
     cet_run_set_progress(run, NULL, NULL);
     if (rc < 0) {

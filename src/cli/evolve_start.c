@@ -14,7 +14,7 @@
  * with one warning naming those that differ from the fixed values. */
 int evolve_seed_configs(struct cet_run *run, const struct cli_list *files)
 {
-    const struct cet_extractor *ex = cet_ga_desc(cet_run_ga(run))->ex;
+    const struct cet_extractor *ex = cet_search_desc(cet_run_search(run))->ex;
     for (size_t i = 0; i < files->n; i++) {
         struct cet_error err;
         uint8_t *ignored = NULL;
@@ -27,7 +27,7 @@ int evolve_seed_configs(struct cet_run *run, const struct cli_list *files)
         }
         /* One warning naming every parameter dropped, with the value kept. */
         struct cet_buf names = {0};
-        const struct cet_params_desc *d = cet_ga_desc(cet_run_ga(run));
+        const struct cet_params_desc *d = cet_search_desc(cet_run_search(run));
         size_t n = 0;
         for (size_t k = 0; k < ex->nparams; k++) {
             char v[64];

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "msgs.h"
 #include "options.h"
 #include "util/array.h"
@@ -538,14 +538,14 @@ void cli_list_free(struct cli_list *l)
     memset(l, 0, sizeof *l);
 }
 
-/* ---- the search options of the library's table (cetune/ga.h) ---- */
+/* ---- the search options of the library's table (cetune/search.h) ---- */
 
 /* Parses a search option's argument with its row (cet_option_parse). */
 static int parse_search(const char *cmd, const struct cli_opt *o, void *field, const char *arg)
 {
     const struct cet_option *row = cet_search_option_find(o->name);
     struct cet_error err;
-    if (cet_option_parse(row, (struct cet_ga_options *)(void *)((char *)field - row->off), arg,
+    if (cet_option_parse(row, (struct cet_search_options *)(void *)((char *)field - row->off), arg,
                          &err))
         return cli_usage(cmd, "%s", err.msg);
     return 0;

@@ -83,8 +83,8 @@ extern const struct cli_command cli_evolve, cli_evaluate, cli_extract, cli_serve
 /* Every command, NULL-terminated (main.c). */
 extern const struct cli_command *const cli_commands[];
 
-/* Rows for the library's search options (cet_search_options, cetune/ga.h),
- * their struct cet_ga_options at off in the command's argument struct: at
+/* Rows for the library's search options (cet_search_options, cetune/search.h),
+ * their struct cet_search_options at off in the command's argument struct: at
  * most room of them into out; returns how many.  Each parses with its row
  * (cet_option_parse) and shows its default and the strategies that read it. */
 size_t cli_search_rows(struct cli_opt *out, size_t room, size_t off);

@@ -13,11 +13,11 @@
 int cli_quiet;
 double cli_progress_every = 60;
 
-void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga, const char *label)
+void cli_progress_start(struct cli_progress *p, const struct cet_search *engine, const char *label)
 {
-    struct cet_ga_status st = {0};
-    if (ga) /* NULL: a run that has not begun (a fold's) */
-        cet_ga_status(ga, &st);
+    struct cet_search_status st = {0};
+    if (engine) /* NULL: a run that has not begun (a fold's) */
+        cet_search_status(engine, &st);
     p->evals0 = st.evals;
     p->t0 = cet_now();
     p->last = -1;
@@ -25,21 +25,21 @@ void cli_progress_start(struct cli_progress *p, const struct cet_ga *ga, const c
     p->label = label;
 }
 
-void cli_progress_end(const struct cli_progress *p, const struct cet_ga *ga)
+void cli_progress_end(const struct cli_progress *p, const struct cet_search *engine)
 {
     size_t nhist;
-    /* ga NULL: a line was printed (the caller knows), its run is gone. */
-    if (!cli_quiet && p->tty && (!ga || (cet_ga_history(ga, &nhist) && nhist)))
+    /* engine NULL: a line was printed (the caller knows), its run is gone. */
+    if (!cli_quiet && p->tty && (!engine || (cet_search_history(engine, &nhist) && nhist)))
         fputc('\n', stderr);
 }
 
-void cli_progress_print(struct cli_progress *p, const struct cet_ga *ga)
+void cli_progress_print(struct cli_progress *p, const struct cet_search *engine)
 {
-    const struct cet_ga_options *o = cet_ga_opts(ga);
-    struct cet_ga_status st;
+    const struct cet_search_options *o = cet_search_opts(engine);
+    struct cet_search_status st;
     size_t nhist;
-    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
-    cet_ga_status(ga, &st);
+    const struct cet_search_stats *hist = cet_search_history(engine, &nhist);
+    cet_search_status(engine, &st);
     double at = cet_now(), spent = at - p->t0;
     if (cli_quiet || !nhist)
         return;
@@ -47,7 +47,7 @@ void cli_progress_print(struct cli_progress *p, const struct cet_ga *ga)
     if (!p->tty && p->last >= 0 && st.stop == CET_STOP_NONE && at - p->last < cli_progress_every)
         return;
     p->last = at;
-    const struct cet_ga_stats *last = hist + nhist - 1;
+    const struct cet_search_stats *last = hist + nhist - 1;
     double rate = spent > 0 ? (double)(st.evals - p->evals0) / spent : 0;
     char left[32] = "?", gens[48];
     if (st.stop != CET_STOP_NONE) {
@@ -99,12 +99,12 @@ static void gene_text(const struct cet_params_desc *d, const double *g, size_t k
 
 /* What the run optimised, when not mean F1, and whether its constraints
  * could be met. */
-static void print_goal(const struct cet_ga *ga, const char *dir)
+static void print_goal(const struct cet_search *engine, const char *dir)
 {
-    const struct cet_goal *g = &cet_ga_opts(ga)->goal;
-    struct cet_ga_status st;
+    const struct cet_goal *g = &cet_search_opts(engine)->goal;
+    struct cet_search_status st;
     struct cet_individual ind;
-    cet_ga_status(ga, &st);
+    cet_search_status(engine, &st);
     char name[64];
     if (g->npareto) {
         size_t *front = NULL, n = 0;
@@ -113,7 +113,7 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
             cet_objective_name(&g->pareto[k], name, sizeof name);
             printf("%s%s", k ? ", " : "", name);
         }
-        if (!cet_ga_front(ga, &front, &n))
+        if (!cet_search_front(engine, &front, &n))
             printf(": %zu non-dominated settings in %s/pareto.csv; fitness is mean F1, and "
                    "best.json the front's highest\n", n, dir);
         free(front);
@@ -124,9 +124,9 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
     if (!g->ncons)
         return;
     size_t feasible = 0, best;
-    int found = !cet_ga_best(ga, &best);
+    int found = !cet_search_best(engine, &best);
     for (size_t i = 0; i < st.narch; i++) {
-        cet_ga_individual(ga, i, &ind);
+        cet_search_individual(engine, i, &ind);
         feasible += ind.viol == 0;
     }
     printf("constraints:");
@@ -138,7 +138,7 @@ static void print_goal(const struct cet_ga *ga, const char *dir)
         printf("; %zu of %zu evaluated settings feasible\n", feasible, st.narch);
     else {
         if (found)
-            cet_ga_individual(ga, best, &ind);
+            cet_search_individual(engine, best, &ind);
         printf("; NO FEASIBLE SETTING FOUND among %zu evaluated: best.json is the one closest "
                "to feasible (violation %.4f)\n", st.narch, found ? ind.viol : NAN);
     }
@@ -154,7 +154,7 @@ static void rank_label(char *buf, size_t size, size_t j, size_t mark)
     snprintf(buf, size, j == mark ? "%zu*" : "%zu", j);
 }
 
-static void print_transposed(const struct cet_ga *ga, const struct cet_params_desc *d,
+static void print_transposed(const struct cet_search *engine, const struct cet_params_desc *d,
                              const size_t *rank, size_t n, const uint8_t *shown, int wname,
                              int wval, size_t mark)
 {
@@ -174,7 +174,7 @@ static void print_transposed(const struct cet_ga *ga, const struct cet_params_de
         printf("%-*s", wname, d->genes[k].name);
         for (size_t j = 0; j < n; j++) {
             char v[64];
-            cet_ga_individual(ga, rank[j], &ind);
+            cet_search_individual(engine, rank[j], &ind);
             gene_text(d, ind.genes, k, v, sizeof v);
             printf("  %*s", wval, v);
         }
@@ -184,7 +184,7 @@ static void print_transposed(const struct cet_ga *ga, const struct cet_params_de
     for (size_t m = 0; m < 4; m++) {
         printf("%-*s", wname, rows[m]);
         for (size_t j = 0; j < n; j++) {
-            cet_ga_individual(ga, rank[j], &ind);
+            cet_search_individual(engine, rank[j], &ind);
             if (m == 3)
                 printf("  %*ld", wval, ind.born);
             else
@@ -240,30 +240,30 @@ static void print_choice(const struct cet_run_info *info, size_t mark, int def_b
  * (their active parameters). */
 void cli_print_run(struct cet_run *run)
 {
-    const struct cet_ga *ga = cet_run_ga(run);
-    const struct cet_params_desc *d = cet_ga_desc(ga);
+    const struct cet_search *engine = cet_run_search(run);
+    const struct cet_params_desc *d = cet_search_desc(engine);
     const struct cet_run_info *info = cet_run_info(run);
-    struct cet_ga_status st;
+    struct cet_search_status st;
     struct cet_individual ind;
     size_t *rank = NULL, n = 0;
-    cet_ga_status(ga, &st);
+    cet_search_status(engine, &st);
     int *w = calloc(d->ngenes + 1, sizeof *w);
     double *g = malloc((d->ngenes + 1) * sizeof *g);
     uint8_t *shown = calloc(d->ngenes + 1, 1);
-    if (!w || !g || !shown || cet_ga_top(ga, info->top ? info->top : 5, &rank, &n) || !n)
+    if (!w || !g || !shown || cet_search_top(engine, info->top ? info->top : 5, &rank, &n) || !n)
         goto done;
     /* A parameter inactive in every row shown (a stage extractor no row
      * chose) gets no column: a pipeline has over a hundred. */
     for (size_t j = 0; j < n; j++) {
         uint8_t active[CET_MAX_GENES];
-        cet_ga_individual(ga, rank[j], &ind);
+        cet_search_individual(engine, rank[j], &ind);
         cet_params_active(d, ind.genes, active);
         for (size_t k = 0; k < d->ngenes; k++)
             shown[k] |= active[k];
     }
     printf("%s on %ld document%s: %ld generation%s, %ld evaluation%s, stopped by %s\n",
            d->ex->name, info->docs, cli_s((size_t)info->docs), st.gen + 1,
-           cli_s((size_t)st.gen + 1), st.evals, cli_s((size_t)st.evals), cet_ga_stop_name(st.stop));
+           cli_s((size_t)st.gen + 1), st.evals, cli_s((size_t)st.evals), cet_search_stop_name(st.stop));
     if (info->holdout_docs)
         printf("the search used %ld of them; %ld were held out to choose best.json\n",
                info->docs - info->holdout_docs, info->holdout_docs);
@@ -271,17 +271,17 @@ void cli_print_run(struct cet_run *run)
      * every individual on every document. */
     size_t raced = 0;
     for (size_t i = 0; i < st.narch; i++) {
-        cet_ga_individual(ga, i, &ind);
+        cet_search_individual(engine, i, &ind);
         raced += (size_t)ind.raced;
     }
-    if (cet_ga_opts(ga)->race && st.doc_evals > 0)
+    if (cet_search_opts(engine)->race && st.doc_evals > 0)
         printf("%ld document evaluations, %.2fx fewer than evaluating every individual fully "
                "(%.0f); %zu of %zu individuals raced out\n",
                st.doc_evals, (double)st.evals * (double)st.ndocs / (double)st.doc_evals,
                (double)st.evals * (double)st.ndocs, raced, st.narch);
     else
         printf("%ld document evaluations\n", st.doc_evals);
-    print_goal(ga, cet_run_dir(run));
+    print_goal(engine, cet_run_dir(run));
     putchar('\n');
     int width = 4 + 2 + 8 + 2 + 9 + 2 + 8 + 2 + 10, wname = 0, wval = 6;
     for (size_t k = 0; k < d->ngenes; k++) {
@@ -291,7 +291,7 @@ void cli_print_run(struct cet_run *run)
         wname = w[k] > wname ? w[k] : wname;
         for (size_t j = 0; j < n; j++) {
             char v[64];
-            cet_ga_individual(ga, rank[j], &ind);
+            cet_search_individual(engine, rank[j], &ind);
             gene_text(d, ind.genes, k, v, sizeof v);
             if ((int)strlen(v) > w[k])
                 w[k] = (int)strlen(v);
@@ -306,7 +306,7 @@ void cli_print_run(struct cet_run *run)
         if (rank[j] == best)
             mark = j + 1;
     if (width > TABLE_WIDTH) {
-        print_transposed(ga, d, rank, n, shown, wname, wval, mark);
+        print_transposed(engine, d, rank, n, shown, wname, wval, mark);
         goto defaults;
     }
     printf("%4s", "rank");
@@ -316,7 +316,7 @@ void cli_print_run(struct cet_run *run)
     printf("  %8s  %9s  %8s  %10s\n", "fitness", "precision", "recall", "generation");
     for (size_t j = 0; j < n; j++) {
         char r[32];
-        cet_ga_individual(ga, rank[j], &ind);
+        cet_search_individual(engine, rank[j], &ind);
         rank_label(r, sizeof r, j + 1, mark);
         printf("%4s", r);
         for (size_t k = 0; k < d->ngenes; k++) {
@@ -354,7 +354,7 @@ defaults:;
      * (the start is then the defaults: a --seed-config start was evaluated). */
     int def_best = info->has_chosen && info->start_outside;
     size_t di;
-    if (best_found && !cet_ga_lookup(ga, g, &di) && di == best)
+    if (best_found && !cet_search_lookup(engine, g, &di) && di == best)
         def_best = 1;
     char sentence[1024];
     int cv = !cet_run_choice_text(info, cet_ga_opts(ga)->goal.shrink, sentence, sizeof sentence);
@@ -363,14 +363,14 @@ defaults:;
     else if (cv)
         printf("): fitness %.4f%s\n", f, def_best ? " *" : "");
     else if (!info->has_chosen) {
-        cet_ga_individual(ga, rank[0], &ind);
+        cet_search_individual(engine, rank[0], &ind);
         printf("): fitness %.4f\nbest: %+.4f over the defaults\n", f, ind.fit - f);
     } else {
         /* best.json was chosen on the holdout (src/run/choose.c). */
         char which[64] = "the defaults";
         if (info->chosen_rank)
             snprintf(which, sizeof which, "rank %zu", info->chosen_rank);
-        cet_ga_individual(ga, info->chosen, &ind);
+        cet_search_individual(engine, info->chosen, &ind);
         printf("): fitness %.4f\nbest.json: %s, chosen among the top %zu and the defaults on the %ld\n"
                "  training documents the search did not see (holdout.txt); a tuned setting must\n"
                "  beat the defaults there beyond chance\n"
@@ -411,7 +411,7 @@ int cli_validate_run(struct cet_run *run, int threads)
     fprintf(stderr, "cetune: validating the best individuals and the defaults on %zu corpus "
                     "director%s\n", info->nvalidate, info->nvalidate == 1 ? "y" : "ies");
     int rc = cli_load_corpus(&vc, &ve, (const char *const *)info->validate, info->nvalidate,
-                             NULL, cet_ga_desc(cet_run_ga(run))->ex->load, threads, NULL);
+                             NULL, cet_search_desc(cet_run_search(run))->ex->load, threads, NULL);
     if (!rc && cli_signal) {
         fprintf(stderr, "cetune: interrupted by %s before the validation; the run is finished, "
                         "and 'cetune evolve --resume %s' validates it\n", cli_signal_name(), dir);
@@ -426,7 +426,7 @@ int cli_validate_run(struct cet_run *run, int threads)
             printf(" (%zu of them in the training sample)", v.shared);
         printf(": %s/validation.csv\n", dir);
         /* Training and validation fitness are the run's objective: say which when not F1. */
-        const struct cet_goal *goal = &cet_ga_opts(cet_run_ga(run))->goal;
+        const struct cet_goal *goal = &cet_search_opts(cet_run_search(run))->goal;
         if (!goal->npareto && goal->objective.m != CET_MEASURE_F1) {
             char name[64];
             cet_objective_name(&goal->objective, name, sizeof name);

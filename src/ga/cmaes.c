@@ -35,7 +35,7 @@
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_randist.h>
 
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "cmaes.h"
 #include "util/json.h"
 

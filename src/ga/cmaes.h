@@ -25,7 +25,7 @@ struct cet_cmaes;
 struct cet_cmaes_settings {
     size_t lambda;      /* samples per iteration (0: 4 + floor(3 ln genes)) */
     double sigma0;      /* initial step size, in units of a gene's range */
-    double resolution;  /* the float grid (ga.h): a search narrower than a tenth of
+    double resolution;  /* the float grid (search.h): a search narrower than a tenth of
                            it in every float gene has converged and restarts */
     double seed_weight; /* share of a seed's category in the categorical
                            distributions it starts (cet_cmaes_start) */

@@ -15,8 +15,8 @@
  * passes on and costs no draw. */
 #include <math.h>
 
-#include "cetune/ga.h"
-#include "ga_internal.h"
+#include "cetune/search.h"
+#include "search_internal.h"
 
 void cet_crossover(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
                    const double *a, const double *b, double *child)

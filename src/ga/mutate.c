@@ -16,8 +16,8 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "cetune/ga.h"
-#include "ga_internal.h"
+#include "cetune/search.h"
+#include "search_internal.h"
 
 static void mutate_gene(const struct cet_gene *ge, gsl_rng *rng, double sigma, double *v)
 {

@@ -9,7 +9,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "cetune/params.h"
 #include "space/space.h"
 
@@ -23,7 +23,7 @@ struct cet_selection {
     const char *name;
     const char *uses;
     /* A parent's rank among n individuals ranked best first. */
-    size_t (*pick)(gsl_rng *rng, size_t n, const struct cet_ga_options *o);
+    size_t (*pick)(gsl_rng *rng, size_t n, const struct cet_search_options *o);
 };
 extern const struct cet_selection cet_selections[CET_SELECT_COUNT];
 struct cet_crossover {
@@ -59,6 +59,6 @@ void cet_repair(const struct cet_params_desc *d, double resolution, gsl_rng *rng
 /* The mutation spread after `stagnant` generations without improvement:
  * o->mutation_sigma, times o->adapt_factor per stagnant generation when o->adaptive,
  * up to half the range (stop.c). */
-double cet_sigma_adapted(const struct cet_ga_options *o, long stagnant);
+double cet_sigma_adapted(const struct cet_search_options *o, long stagnant);
 
 #endif

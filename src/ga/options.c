@@ -1,12 +1,12 @@
-/* The search options' table (cetune/ga.h, struct cet_option): one row per
+/* The search options' table (cetune/search.h, struct cet_option): one row per
  * option, and everything that is done to every option, done from it:
- * defaults (cet_ga_default_options), range checks (cet_search_options_check),
+ * defaults (cet_search_default_options), range checks (cet_search_options_check),
  * parsing (cet_option_parse), the command-line words of the folds'
  * runs (cet_search_options_argv), and run.json's and checkpoints' members
  * (cet_search_options_json, cet_search_options_read).  The CLI makes
  * `evolve`'s options, --help and the man page from the same rows.
  *
- * Adding an option: a field in struct cet_ga_options, a row here (with
+ * Adding an option: a field in struct cet_search_options, a row here (with
  * CET_OPT_LATER and the value that checkpoints written before it mean),
  * and the code that reads the field. */
 #include <errno.h>
@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "cetune/buf.h"
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "options.h"
 #include "util/array.h"
 
-#define OFF(f) offsetof(struct cet_ga_options, f)
+#define OFF(f) offsetof(struct cet_search_options, f)
 #define GA (1u << CET_STRATEGY_GA)
 #define ALL (GA | 1u << CET_STRATEGY_CMAES)
 
@@ -158,13 +158,13 @@ void cet_option_flag(const struct cet_option *row, char *buf, size_t size)
 }
 
 /* The row's field in o. */
-static void *field(const struct cet_option *row, const struct cet_ga_options *o)
+static void *field(const struct cet_option *row, const struct cet_search_options *o)
 {
     return (char *)o + row->off;
 }
 
 /* The row's number of o as a double (whole numbers and enums too). */
-double cet_option_number(const struct cet_option *row, const struct cet_ga_options *o)
+double cet_option_number(const struct cet_option *row, const struct cet_search_options *o)
 {
     const void *f = field(row, o);
     switch (row->type) {
@@ -179,7 +179,7 @@ double cet_option_number(const struct cet_option *row, const struct cet_ga_optio
     }
 }
 
-void cet_option_set_number(const struct cet_option *row, struct cet_ga_options *o, double v)
+void cet_option_set_number(const struct cet_option *row, struct cet_search_options *o, double v)
 {
     void *f = field(row, o);
     switch (row->type) {
@@ -194,9 +194,9 @@ void cet_option_set_number(const struct cet_option *row, struct cet_ga_options *
     }
 }
 
-void cet_ga_default_options(struct cet_ga_options *o)
+void cet_search_default_options(struct cet_search_options *o)
 {
-    *o = (struct cet_ga_options){0};
+    *o = (struct cet_search_options){0};
     for (const struct cet_option *r = cet_search_options; r->name; r++)
         cet_option_set_number(r, o, r->def);
 }
@@ -218,7 +218,7 @@ static void range_text(const struct cet_option *row, char *buf, size_t size)
         snprintf(buf, size, "from %.15g to %.15g", row->min, row->max);
 }
 
-int cet_search_options_check(const struct cet_ga_options *o, struct cet_error *err)
+int cet_search_options_check(const struct cet_search_options *o, struct cet_error *err)
 {
     char flag[64], range[96];
     for (const struct cet_option *r = cet_search_options; r->name; r++) {
@@ -242,7 +242,7 @@ int cet_search_options_check(const struct cet_ga_options *o, struct cet_error *e
     return 0;
 }
 
-int cet_option_parse(const struct cet_option *row, struct cet_ga_options *o, const char *arg,
+int cet_option_parse(const struct cet_option *row, struct cet_search_options *o, const char *arg,
                      struct cet_error *err)
 {
     char flag[64], range[96], *end;
@@ -343,7 +343,7 @@ static void word(struct words *w, const char *s)
 }
 
 /* The value of a number row as an argument: exact, whole numbers whole. */
-static void number_text(const struct cet_option *row, const struct cet_ga_options *o, char *buf,
+static void number_text(const struct cet_option *row, const struct cet_search_options *o, char *buf,
                         size_t size)
 {
     const void *f = field(row, o);
@@ -356,7 +356,7 @@ static void number_text(const struct cet_option *row, const struct cet_ga_option
     }
 }
 
-int cet_search_options_argv(const struct cet_ga_options *o, char ***argv, size_t *n,
+int cet_search_options_argv(const struct cet_search_options *o, char ***argv, size_t *n,
                             struct cet_error *err)
 {
     struct words w = {0};
@@ -416,7 +416,7 @@ int cet_search_options_argv(const struct cet_ga_options *o, char ***argv, size_t
 
 /* ---- run.json's and checkpoints' members ---- */
 
-int cet_search_options_json(cJSON *j, const struct cet_ga_options *o)
+int cet_search_options_json(cJSON *j, const struct cet_search_options *o)
 {
     int failed = 0, *bad = &failed;
     char v[64];
@@ -505,7 +505,7 @@ static int read_goal_row(struct cet_json_reader *r, const cJSON *m, const struct
 }
 
 int cet_search_options_read(struct cet_json_reader *r, const cJSON *obj,
-                            struct cet_ga_options *o)
+                            struct cet_search_options *o)
 {
     char range[96];
     o->goal = (struct cet_goal){0};

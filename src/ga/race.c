@@ -37,28 +37,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "eval/signflip.h"
-#include "ga_internal.h"
+#include "search_internal.h"
 #include "race.h"
 
 /* ---- racing a generation ---- */
 
-int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *order,
+int cet_search_race_setup(struct cet_search *engine, cet_search_score_fn score, const uint32_t *order,
                       struct cet_error *err)
 {
-    size_t nd = ga->ndocs;
-    if (!ga->opt.race)
+    size_t nd = engine->ndocs;
+    if (!engine->opt.race)
         return cet_fail(err, "racing is not enabled");
     /* The test compares mean F1 per document; other objectives, constraints
      * and Pareto fronts would need their own paired statistic. */
-    if (!cet_goal_is_default(&ga->opt.goal) || ga->measure)
+    if (!cet_goal_is_default(&engine->opt.goal) || engine->measure)
         return cet_fail(err, "racing works with the default objective (mean F1) only, not with "
                              "another objective, constraints or a Pareto search");
     if (!nd)
         return cet_fail(err, "racing needs the number of training documents");
-    struct cet_race *R = ga->race;
-    if (!R && !(R = ga->race = calloc(1, sizeof *R)))
+    struct cet_race *R = engine->race;
+    if (!R && !(R = engine->race = calloc(1, sizeof *R)))
         return cet_fail(err, "out of memory");
     if (R->order && R->ndocs != nd)
         return cet_fail(err, "the stored racing order has %zu documents, the sample %zu",
@@ -70,7 +70,7 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
         R->ndocs = nd;
         R->has_incumbent = 0;
     }
-    size_t P = ga->opt.pop;
+    size_t P = engine->opt.pop;
     if (!R->pos)
         R->pos = calloc(nd, sizeof *R->pos);
     if (!R->seq)
@@ -95,7 +95,7 @@ int cet_ga_race_setup(struct cet_ga *ga, cet_ga_score_fn score, const uint32_t *
     free(seen);
     if (bad)
         return cet_fail(err, "the racing order is not a permutation of the documents");
-    /* The generation's sequence is set when it starts (cet_ga_race_begin)
+    /* The generation's sequence is set when it starts (cet_search_race_begin)
      * or, for one restored in progress, by the checkpoint reader. */
     R->score = score;
     return 0;
@@ -131,20 +131,20 @@ void cet_race_free(struct cet_race *R)
 
 /* Internal for evolve.c: the generation's members (archive indices) and
  * its new individuals, archive first .. first+n, start racing. */
-void cet_ga_race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers, size_t first,
+void cet_search_race_begin(struct cet_search *engine, const size_t *members, size_t nmembers, size_t first,
                         size_t n)
 {
-    struct cet_race *R = ga->race;
+    struct cet_race *R = engine->race;
     memcpy(R->members, members, nmembers * sizeof *members);
     R->nmembers = nmembers;
     R->first = first;
     R->n = n;
     R->done = 0;
     R->pending = 1;
-    cet_race_sequence(R, ga->opt.race_weak);
+    cet_race_sequence(R, engine->opt.race_weak);
     for (size_t j = 0; j < n; j++) {
-        ga->ndone[first + j] = 0;
-        ga->raced[first + j] = 0;
+        engine->ndone[first + j] = 0;
+        engine->raced[first + j] = 0;
     }
 }
 
@@ -154,7 +154,7 @@ void cet_ga_race_begin(struct cet_ga *ga, const size_t *members, size_t nmembers
  * pages (all scored: they come first) shifts the other pages' differences
  * by A / (their number), so the test asks whether its total over all
  * pages is below the incumbent's.  d is scratch of ndocs. */
-int cet_ga_race_worse(const struct cet_race *R, size_t j, double alpha, double *d)
+int cet_search_race_worse(const struct cet_race *R, size_t j, double alpha, double *d)
 {
     const struct cet_score *row = R->scores + j * R->ndocs;
     double gain = 0;
@@ -169,34 +169,34 @@ int cet_ga_race_worse(const struct cet_race *R, size_t j, double alpha, double *
 
 /* Means of individual j over the documents it was scored on, in corpus
  * order (all of them: the sum of a full evaluation). */
-static void race_means(struct cet_ga *ga, size_t j, struct cet_score *tmp)
+static void race_means(struct cet_search *engine, size_t j, struct cet_score *tmp)
 {
-    struct cet_race *R = ga->race;
+    struct cet_race *R = engine->race;
     size_t i = R->first + j, nd = R->ndocs, m = 0;
     const struct cet_score *row = R->scores + j * nd;
-    if (ga->ndone[i] < nd) {
+    if (engine->ndone[i] < nd) {
         for (size_t d = 0; d < nd; d++)
-            if (R->pos[d] < ga->ndone[i])
+            if (R->pos[d] < engine->ndone[i])
                 tmp[m++] = row[d];
         row = tmp;
     } else {
         m = nd;
     }
-    cet_score_means(row, 1, m, &ga->fit[i], &ga->prec[i], &ga->rec[i]);
-    ga->f1[i] = ga->fit[i];
+    cet_score_means(row, 1, m, &engine->fit[i], &engine->prec[i], &engine->rec[i]);
+    engine->f1[i] = engine->fit[i];
 }
 
 /* Internal for evolve.c: scores the pending generation's new individuals
  * block by block from where it stands; 0 when every one is fully evaluated
  * or raced out (fit, prec, rec set), 1 when cancel asked to stop (still
  * pending), -1 on error (still pending, at the last complete block). */
-int cet_ga_race_run(struct cet_ga *ga, struct cet_error *err)
+int cet_search_race_run(struct cet_search *engine, struct cet_error *err)
 {
-    struct cet_race *R = ga->race;
-    size_t nd = R->ndocs, F = ga->nfull, n = R->n;
+    struct cet_race *R = engine->race;
+    size_t nd = R->ndocs, F = engine->nfull, n = R->n;
     /* The first block is the weak pages and race_first more. */
-    size_t first = R->nweak + ga->opt.race_first;
-    size_t maxb = first > ga->opt.race_block ? first : ga->opt.race_block;
+    size_t first = R->nweak + engine->opt.race_first;
+    size_t maxb = first > engine->opt.race_block ? first : engine->opt.race_block;
     if (maxb > nd)
         maxb = nd;
     double *params = malloc((n ? n : 1) * (F ? F : 1) * sizeof *params);
@@ -212,29 +212,29 @@ int cet_ga_race_run(struct cet_ga *ga, struct cet_error *err)
     while (R->done < nd) {
         size_t nlive = 0;
         for (size_t j = 0; j < n; j++)
-            if (!ga->raced[R->first + j] && ga->ndone[R->first + j] < nd)
+            if (!engine->raced[R->first + j] && engine->ndone[R->first + j] < nd)
                 live[nlive++] = j;
         if (!nlive)
             break;
-        if (ga->cancel && ga->cancel(ga->ctx)) {
+        if (engine->cancel && engine->cancel(engine->ctx)) {
             rc = 1;
             goto done;
         }
-        size_t end = R->done ? R->done + ga->opt.race_block : first;
+        size_t end = R->done ? R->done + engine->opt.race_block : first;
         if (end > nd)
             end = nd;
         size_t nb = end - R->done;
         for (size_t t = 0; t < nlive; t++)
-            cet_params_expand(ga->desc, ga->genes + (R->first + live[t]) * ga->ngenes,
+            cet_params_expand(engine->desc, engine->genes + (R->first + live[t]) * engine->ngenes,
                               params + t * F);
-        if (R->score(ga->ctx, params, nlive, R->seq + R->done, nb, block, err))
+        if (R->score(engine->ctx, params, nlive, R->seq + R->done, nb, block, err))
             goto done;
         for (size_t t = 0; t < nlive; t++) {
             for (size_t q = 0; q < nb; q++)
                 R->scores[live[t] * nd + R->seq[R->done + q]] = block[t * nb + q];
-            ga->ndone[R->first + live[t]] = (uint32_t)end;
+            engine->ndone[R->first + live[t]] = (uint32_t)end;
         }
-        ga->doc_evals += (long)(nlive * nb);
+        engine->doc_evals += (long)(nlive * nb);
         R->done = end;
         /* The first generation has no incumbent yet: it is evaluated fully
          * (its best becomes the incumbent).  Racing it against the defaults
@@ -243,11 +243,11 @@ int cet_ga_race_run(struct cet_ga *ga, struct cet_error *err)
         if (end == nd || !R->has_incumbent)
             continue;
         for (size_t t = 0; t < nlive; t++)
-            if (cet_ga_race_worse(R, live[t], ga->opt.race_alpha, d))
-                ga->raced[R->first + live[t]] = 1;
+            if (cet_search_race_worse(R, live[t], engine->opt.race_alpha, d))
+                engine->raced[R->first + live[t]] = 1;
     }
     for (size_t j = 0; j < n; j++)
-        race_means(ga, j, tmp);
+        race_means(engine, j, tmp);
     rc = 0;
 done:
     free(params);
@@ -260,12 +260,12 @@ done:
 
 /* Internal for evolve.c: the generation is complete; a new best (necessarily
  * one of its fully evaluated individuals) becomes the incumbent. */
-void cet_ga_race_end(struct cet_ga *ga)
+void cet_search_race_end(struct cet_search *engine)
 {
-    struct cet_race *R = ga->race;
+    struct cet_race *R = engine->race;
     size_t best;
     R->pending = 0;
-    if (cet_ga_best(ga, &best) || (R->has_incumbent && best == R->incumbent) ||
+    if (cet_search_best(engine, &best) || (R->has_incumbent && best == R->incumbent) ||
         best < R->first || best >= R->first + R->n)
         return;
     const struct cet_score *row = R->scores + (best - R->first) * R->ndocs;

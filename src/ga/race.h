@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "cetune/eval.h"
-#include "cetune/ga.h"
+#include "cetune/search.h"
 
 /* The state of racing (race.c), NULL without it.  Memory: the incumbent's
  * per-document F1 (ndocs doubles) and the scores of one generation's new
@@ -24,7 +24,7 @@ struct cet_race {
     int has_incumbent;            /* 0 until a generation completes */
     size_t incumbent;             /* archive index of the best fully evaluated */
     double *inc_f1;               /* its F1 per document (corpus order) */
-    cet_ga_score_fn score;
+    cet_search_score_fn score;
     /* The generation in progress, kept when cancelled between blocks so a
      * checkpoint can resume it: */
     int pending;
@@ -43,6 +43,6 @@ void cet_race_sequence(struct cet_race *R, double weak);
 /* 1 when new individual j is significantly worse than the incumbent at
  * alpha on the documents of the sequence scored so far; d is scratch of
  * ndocs (race.c). */
-int cet_ga_race_worse(const struct cet_race *R, size_t j, double alpha, double *d);
+int cet_search_race_worse(const struct cet_race *R, size_t j, double alpha, double *d);
 
 #endif

@@ -5,24 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/ga.h"
-#include "ga_internal.h"
+#include "cetune/search.h"
+#include "search_internal.h"
 #include "nsga2.h"
 #include "util/sort.h"
 
 /* Better (Deb's rules): feasible before infeasible, smaller violation
  * first, then higher fitness, then earlier evaluation (a stable, total
  * order). */
-static int better(const struct cet_ga *ga, size_t a, size_t b)
+static int better(const struct cet_search *engine, size_t a, size_t b)
 {
     /* Racing (race.c): raced-out individuals (fitness over fewer
      * documents) after every fully evaluated one. */
-    if (ga->raced[a] != ga->raced[b])
-        return !ga->raced[a];
-    if (ga->viol[a] != ga->viol[b])
-        return ga->viol[a] < ga->viol[b];
-    if (ga->fit[a] != ga->fit[b])
-        return ga->fit[a] > ga->fit[b];
+    if (engine->raced[a] != engine->raced[b])
+        return !engine->raced[a];
+    if (engine->viol[a] != engine->viol[b])
+        return engine->viol[a] < engine->viol[b];
+    if (engine->fit[a] != engine->fit[b])
+        return engine->fit[a] > engine->fit[b];
     return a < b;
 }
 
@@ -31,24 +31,24 @@ static int before(const void *ctx, size_t a, size_t b)
     return better(ctx, a, b);
 }
 
-int cet_ga_rank_sort(const struct cet_ga *ga, size_t *v, size_t n)
+int cet_search_rank_sort(const struct cet_search *engine, size_t *v, size_t n)
 {
-    return cet_sort_indices(v, n, before, ga);
+    return cet_sort_indices(v, n, before, engine);
 }
 
 /* Archive indices sorted best first (Deb's rules: feasible before
  * infeasible, smaller violation first, then fitness, then evaluation
  * order; with racing, raced-out individuals last); the caller frees
  * *out.  -1 when out of memory. */
-static int ranking(const struct cet_ga *ga, size_t **out, size_t *n)
+static int ranking(const struct cet_search *engine, size_t **out, size_t *n)
 {
-    *out = malloc((ga->narch ? ga->narch : 1) * sizeof **out);
+    *out = malloc((engine->narch ? engine->narch : 1) * sizeof **out);
     if (!*out)
         return -1;
-    for (size_t i = 0; i < ga->narch; i++)
+    for (size_t i = 0; i < engine->narch; i++)
         (*out)[i] = i;
-    *n = ga->narch;
-    if (cet_ga_rank_sort(ga, *out, ga->narch)) {
+    *n = engine->narch;
+    if (cet_search_rank_sort(engine, *out, engine->narch)) {
         free(*out);
         *out = NULL;
         return -1;
@@ -56,19 +56,19 @@ static int ranking(const struct cet_ga *ga, size_t **out, size_t *n)
     return 0;
 }
 
-int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n)
+int cet_search_top(const struct cet_search *engine, size_t max, size_t **out, size_t *n)
 {
     size_t *rank, nr, k = 0;
-    if (ranking(ga, &rank, &nr))
+    if (ranking(engine, &rank, &nr))
         return -1;
     for (size_t r = 0; r < nr && k < max; r++) {
         size_t i = rank[r];
-        if (ga->raced[i])
+        if (engine->raced[i])
             break; /* ranked last: only raced-out ones follow */
         int same = 0;
         for (size_t j = 0; j < k && !same; j++)
-            same = ga->fit[rank[j]] == ga->fit[i] && ga->prec[rank[j]] == ga->prec[i] &&
-                   ga->rec[rank[j]] == ga->rec[i];
+            same = engine->fit[rank[j]] == engine->fit[i] && engine->prec[rank[j]] == engine->prec[i] &&
+                   engine->rec[rank[j]] == engine->rec[i];
         if (!same)
             rank[k++] = i;
     }
@@ -77,19 +77,19 @@ int cet_ga_top(const struct cet_ga *ga, size_t max, size_t **out, size_t *n)
     return 0;
 }
 
-int cet_ga_front(const struct cet_ga *ga, size_t **out, size_t *n)
+int cet_search_front(const struct cet_search *engine, size_t **out, size_t *n)
 {
-    size_t nobj = ga->opt.goal.npareto, k = 0;
+    size_t nobj = engine->opt.goal.npareto, k = 0;
     *n = 0;
-    if (!(*out = malloc((ga->narch ? ga->narch : 1) * sizeof **out)))
+    if (!(*out = malloc((engine->narch ? engine->narch : 1) * sizeof **out)))
         return -1;
-    for (size_t a = 0; a < ga->narch; a++) {
-        const double *oa = ga->obj + a * CET_MAX_PARETO;
+    for (size_t a = 0; a < engine->narch; a++) {
+        const double *oa = engine->obj + a * CET_MAX_PARETO;
         int out_of = 0;
-        for (size_t b = 0; b < ga->narch && !out_of; b++) {
-            const double *ob = ga->obj + b * CET_MAX_PARETO;
-            out_of = cet_dominates(ob, oa, nobj, ga->viol[b], ga->viol[a]) ||
-                     (b < a && ga->viol[b] == ga->viol[a] &&
+        for (size_t b = 0; b < engine->narch && !out_of; b++) {
+            const double *ob = engine->obj + b * CET_MAX_PARETO;
+            out_of = cet_dominates(ob, oa, nobj, engine->viol[b], engine->viol[a]) ||
+                     (b < a && engine->viol[b] == engine->viol[a] &&
                       !memcmp(oa, ob, nobj * sizeof *oa)); /* the same point, found earlier */
         }
         if (!out_of)
@@ -99,15 +99,15 @@ int cet_ga_front(const struct cet_ga *ga, size_t **out, size_t *n)
     return 0;
 }
 
-int cet_ga_best(const struct cet_ga *ga, size_t *best)
+int cet_search_best(const struct cet_search *engine, size_t *best)
 {
-    size_t *front = NULL, n = ga->narch;
+    size_t *front = NULL, n = engine->narch;
     int found = 0;
-    if (ga->opt.goal.npareto && cet_ga_front(ga, &front, &n))
+    if (engine->opt.goal.npareto && cet_search_front(engine, &front, &n))
         return CET_ERROR;
     for (size_t k = 0; k < n; k++) {
         size_t i = front ? front[k] : k;
-        if (!ga->raced[i] && (!found || better(ga, i, *best))) {
+        if (!engine->raced[i] && (!found || better(engine, i, *best))) {
             *best = i;
             found = 1;
         }

@@ -8,8 +8,8 @@
  *   population (at least two individuals, so crossover has a choice). */
 #include <math.h>
 
-#include "cetune/ga.h"
-#include "ga_internal.h"
+#include "cetune/search.h"
+#include "search_internal.h"
 
 size_t cet_select_tournament(gsl_rng *rng, size_t n, size_t size)
 {
@@ -32,12 +32,12 @@ size_t cet_select_truncation(gsl_rng *rng, size_t n, double fraction)
     return (size_t)gsl_rng_uniform_int(rng, top);
 }
 
-static size_t pick_tournament(gsl_rng *rng, size_t n, const struct cet_ga_options *o)
+static size_t pick_tournament(gsl_rng *rng, size_t n, const struct cet_search_options *o)
 {
     return cet_select_tournament(rng, n, o->tournament);
 }
 
-static size_t pick_truncation(gsl_rng *rng, size_t n, const struct cet_ga_options *o)
+static size_t pick_truncation(gsl_rng *rng, size_t n, const struct cet_search_options *o)
 {
     return cet_select_truncation(rng, n, o->truncation);
 }

@@ -1,4 +1,4 @@
-/* The GA's whole state as JSON (state.h), for checkpoints: the options,
+/* The engine's whole state as JSON (state.h), for checkpoints: the options,
  * the seeds, the counters and the improvement record, the random stream
  * (gsl_rng_state bytes as hex), the archive (so nothing is evaluated twice
  * after a resume), the population, the history, the racing state and the
@@ -13,7 +13,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "ga_internal.h"
+#include "search_internal.h"
 #include "options.h"
 #include "state.h"
 #include "strategy.h"
@@ -24,17 +24,17 @@
 
 /* ---- writing ---- */
 
-static int archive_row(const struct cet_ga *ga, size_t i, struct cet_buf *rows)
+static int archive_row(const struct cet_search *engine, size_t i, struct cet_buf *rows)
 {
     char v[64];
-    int rc = cet_buf_printf(rows, "%s\n  [%ld", i ? "," : "", ga->born[i]);
-    double r[3] = {ga->fit[i], ga->prec[i], ga->rec[i]};
+    int rc = cet_buf_printf(rows, "%s\n  [%ld", i ? "," : "", engine->born[i]);
+    double r[3] = {engine->fit[i], engine->prec[i], engine->rec[i]};
     for (int k = 0; k < 3 && !rc; k++) {
         cet_json_format_exact(r[k], v, sizeof v);
         rc = cet_buf_printf(rows, ", %s", v);
     }
-    for (size_t g = 0; g < ga->ngenes && !rc; g++) {
-        cet_json_format_exact(ga->genes[i * ga->ngenes + g], v, sizeof v);
+    for (size_t g = 0; g < engine->ngenes && !rc; g++) {
+        cet_json_format_exact(engine->genes[i * engine->ngenes + g], v, sizeof v);
         rc = cet_buf_printf(rows, ", %s", v);
     }
     return rc || cet_buf_puts(rows, "]");
@@ -43,20 +43,20 @@ static int archive_row(const struct cet_ga *ga, size_t i, struct cet_buf *rows)
 /* The archive as raw JSON rows [born, fitness, precision, recall, genes...],
  * formatting only the rows added since the last checkpoint (the rows of a
  * raced generation in progress change, so they are never kept). */
-static cJSON *archive_json(struct cet_ga *ga)
+static cJSON *archive_json(struct cet_search *engine)
 {
-    struct cet_buf *rows = &ga->json_rows, out = {0};
-    size_t stable = ga->race && ga->race->pending ? ga->race->first : ga->narch;
+    struct cet_buf *rows = &engine->json_rows, out = {0};
+    size_t stable = engine->race && engine->race->pending ? engine->race->first : engine->narch;
     int rc = 0;
-    if (ga->njson_rows > stable) {
+    if (engine->njson_rows > stable) {
         rows->len = 0;
-        ga->njson_rows = 0;
+        engine->njson_rows = 0;
     }
-    for (size_t i = ga->njson_rows; i < stable && !rc; i++, ga->njson_rows++)
-        rc = archive_row(ga, i, rows);
+    for (size_t i = engine->njson_rows; i < stable && !rc; i++, engine->njson_rows++)
+        rc = archive_row(engine, i, rows);
     rc = rc || cet_buf_puts(&out, "[") || (rows->len && cet_buf_add(&out, rows->p, rows->len));
-    for (size_t i = stable; i < ga->narch && !rc; i++)
-        rc = archive_row(ga, i, &out);
+    for (size_t i = stable; i < engine->narch && !rc; i++)
+        rc = archive_row(engine, i, &out);
     rc = rc || cet_buf_puts(&out, "]");
     cJSON *a = rc ? NULL : cJSON_CreateRaw(out.p);
     cet_buf_free(&out);
@@ -72,7 +72,7 @@ static cJSON *exact_array(const double *v, size_t n, int *bad)
 }
 
 /* The search options (options.c's table). */
-static cJSON *options_json(const struct cet_ga_options *o, int *bad)
+static cJSON *options_json(const struct cet_search_options *o, int *bad)
 {
     cJSON *j = cJSON_CreateObject();
     JSON_OK(j && !cet_search_options_json(j, o));
@@ -92,9 +92,9 @@ static cJSON *indices(const uint32_t *v, size_t n, int *bad)
  * generation in progress: its members, its new individuals (archive first
  * .. first+n), the documents done and their scores, [f1, p, r] per
  * document of the order, for each new individual as far as it got. */
-static cJSON *race_json(const struct cet_ga *ga, int *bad)
+static cJSON *race_json(const struct cet_search *engine, int *bad)
 {
-    const struct cet_race *R = ga->race;
+    const struct cet_race *R = engine->race;
     cJSON *j = cJSON_CreateObject();
     JSON_OK(cJSON_AddItemToObject(j, "order", indices(R->order, R->ndocs, bad)));
     JSON_OK(cJSON_AddNumberToObject(j, "incumbent",
@@ -103,10 +103,10 @@ static cJSON *race_json(const struct cet_ga *ga, int *bad)
     JSON_OK(cJSON_AddItemToObject(j, "incumbent_f1", exact_array(R->inc_f1, ninc, bad)));
     cJSON *raced = cJSON_AddArrayToObject(j, "raced");
     JSON_OK(raced);
-    size_t stable = R->pending ? R->first : ga->narch;
+    size_t stable = R->pending ? R->first : engine->narch;
     for (size_t i = 0; raced && i < stable; i++)
-        if (ga->raced[i]) {
-            uint32_t v[2] = {(uint32_t)i, ga->ndone[i]};
+        if (engine->raced[i]) {
+            uint32_t v[2] = {(uint32_t)i, engine->ndone[i]};
             JSON_OK(cJSON_AddItemToArray(raced, indices(v, 2, bad)));
         }
     if (!R->pending)
@@ -125,10 +125,10 @@ static cJSON *race_json(const struct cet_ga *ga, int *bad)
     for (size_t k = 0; sc && k < R->n; k++) {
         size_t i = R->first + k;
         cJSON *row = cJSON_CreateObject();
-        JSON_OK(cJSON_AddBoolToObject(row, "raced", ga->raced[i]));
+        JSON_OK(cJSON_AddBoolToObject(row, "raced", engine->raced[i]));
         cJSON *v = cJSON_AddArrayToObject(row, "scores");
         JSON_OK(v);
-        for (size_t q = 0; v && q < ga->ndone[i]; q++) {
+        for (size_t q = 0; v && q < engine->ndone[i]; q++) {
             const struct cet_score *s = &R->scores[k * R->ndocs + R->seq[q]];
             double x[3] = {s->f1, s->p, s->r};
             JSON_OK(cJSON_AddItemToArray(v, exact_array(x, 3, bad)));
@@ -139,7 +139,7 @@ static cJSON *race_json(const struct cet_ga *ga, int *bad)
 }
 
 
-cJSON *cet_ga_options_json(const struct cet_ga_options *o)
+cJSON *cet_search_options_object(const struct cet_search_options *o)
 {
     int bad = 0;
     cJSON *j = options_json(o, &bad);
@@ -151,10 +151,10 @@ cJSON *cet_ga_options_json(const struct cet_ga_options *o)
 }
 
 /* The strategy's state, with its name first. */
-static cJSON *strategy_json(const struct cet_ga *ga, int *bad)
+static cJSON *strategy_json(const struct cet_search *engine, int *bad)
 {
-    const struct cet_strategy *s = &cet_strategies[ga->opt.strategy];
-    cJSON *j = cJSON_CreateObject(), *st = s->save(ga->strategy_state);
+    const struct cet_strategy *s = &cet_strategies[engine->opt.strategy];
+    cJSON *j = cJSON_CreateObject(), *st = s->save(engine->strategy_state);
     JSON_OK(j && st && cJSON_AddStringToObject(j, "name", s->name));
     while (j && st && st->child) {
         cJSON *m = cJSON_DetachItemViaPointer(st, st->child);
@@ -164,75 +164,75 @@ static cJSON *strategy_json(const struct cet_ga *ga, int *bad)
     return j;
 }
 
-int cet_ga_save(struct cet_ga *ga, cJSON *j, struct cet_error *err)
+int cet_search_save(struct cet_search *engine, cJSON *j, struct cet_error *err)
 {
-    size_t G = ga->ngenes;
+    size_t G = engine->ngenes;
     int failed = 0, *bad = &failed;
-    JSON_OK(cJSON_AddItemToObject(j, "options", options_json(&ga->opt, bad)));
+    JSON_OK(cJSON_AddItemToObject(j, "options", options_json(&engine->opt, bad)));
 
     cJSON *seeds = cJSON_AddArrayToObject(j, "seeds");
     JSON_OK(seeds);
-    for (size_t s = 0; seeds && s < ga->nseeds; s++)
-        JSON_OK(cJSON_AddItemToArray(seeds, exact_array(ga->seeds + s * G, G, bad)));
+    for (size_t s = 0; seeds && s < engine->nseeds; s++)
+        JSON_OK(cJSON_AddItemToArray(seeds, exact_array(engine->seeds + s * G, G, bad)));
 
-    JSON_OK(cJSON_AddNumberToObject(j, "generation", (double)ga->gen));
-    JSON_OK(cJSON_AddNumberToObject(j, "evaluations", (double)ga->evals));
-    JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)ga->doc_evals));
-    JSON_OK(cJSON_AddItemToObject(j, "best_ref", cet_json_exact(ga->best_ref)));
-    JSON_OK(cJSON_AddNumberToObject(j, "last_improve", (double)ga->last_improve));
-    JSON_OK(cJSON_AddNumberToObject(j, "evals_improve", (double)ga->evals_improve));
-    JSON_OK(cJSON_AddItemToObject(j, "elapsed", cet_json_exact(ga->elapsed)));
-    JSON_OK(cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(ga->stop)));
+    JSON_OK(cJSON_AddNumberToObject(j, "generation", (double)engine->gen));
+    JSON_OK(cJSON_AddNumberToObject(j, "evaluations", (double)engine->evals));
+    JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)engine->doc_evals));
+    JSON_OK(cJSON_AddItemToObject(j, "best_ref", cet_json_exact(engine->best_ref)));
+    JSON_OK(cJSON_AddNumberToObject(j, "last_improve", (double)engine->last_improve));
+    JSON_OK(cJSON_AddNumberToObject(j, "evals_improve", (double)engine->evals_improve));
+    JSON_OK(cJSON_AddItemToObject(j, "elapsed", cet_json_exact(engine->elapsed)));
+    JSON_OK(cJSON_AddStringToObject(j, "stop", cet_search_stop_name(engine->stop)));
 
     /* The random state as hex bytes: a checkpoint without it could not resume. */
-    size_t n = ga->rng ? gsl_rng_size(ga->rng) : 0;
+    size_t n = engine->rng ? gsl_rng_size(engine->rng) : 0;
     char *hex = malloc(2 * n + 1);
     if (!hex)
         return cet_fail(err, "out of memory writing the checkpoint");
-    const unsigned char *st = ga->rng ? gsl_rng_state(ga->rng) : NULL;
+    const unsigned char *st = engine->rng ? gsl_rng_state(engine->rng) : NULL;
     for (size_t i = 0; i < n; i++)
         snprintf(hex + 2 * i, 3, "%02x", st[i]);
     hex[2 * n] = 0;
-    JSON_OK(cJSON_AddStringToObject(j, "rng", ga->rng ? gsl_rng_name(ga->rng) : ""));
+    JSON_OK(cJSON_AddStringToObject(j, "rng", engine->rng ? gsl_rng_name(engine->rng) : ""));
     JSON_OK(cJSON_AddStringToObject(j, "rng_state", hex));
     free(hex);
 
-    cJSON *arch = archive_json(ga);
+    cJSON *arch = archive_json(engine);
     if (!arch)
         return cet_fail(err, "out of memory writing the checkpoint");
     JSON_OK(cJSON_AddItemToObject(j, "archive", arch));
-    if (!cet_goal_is_default(&ga->opt.goal)) {
+    if (!cet_goal_is_default(&engine->opt.goal)) {
         /* What the default goal does not need: [f1, words, violation, objectives...]. */
         cJSON *ms = cJSON_AddArrayToObject(j, "measures");
         JSON_OK(ms);
-        for (size_t i = 0; ms && i < ga->narch; i++) {
-            double v[3 + CET_MAX_PARETO] = {ga->f1[i], ga->words[i], ga->viol[i]};
-            memcpy(v + 3, ga->obj + i * CET_MAX_PARETO, CET_MAX_PARETO * sizeof *v);
+        for (size_t i = 0; ms && i < engine->narch; i++) {
+            double v[3 + CET_MAX_PARETO] = {engine->f1[i], engine->words[i], engine->viol[i]};
+            memcpy(v + 3, engine->obj + i * CET_MAX_PARETO, CET_MAX_PARETO * sizeof *v);
             JSON_OK(cJSON_AddItemToArray(ms, exact_array(v, 3 + CET_MAX_PARETO, bad)));
         }
     }
     cJSON *pop = cJSON_AddArrayToObject(j, "population");
     JSON_OK(pop);
-    for (size_t k = 0; pop && k < ga->npop; k++)
-        JSON_OK(cJSON_AddItemToArray(pop, cJSON_CreateNumber((double)ga->pop[k])));
+    for (size_t k = 0; pop && k < engine->npop; k++)
+        JSON_OK(cJSON_AddItemToArray(pop, cJSON_CreateNumber((double)engine->pop[k])));
     cJSON *hist = cJSON_AddArrayToObject(j, "history");
     JSON_OK(hist);
-    for (size_t h = 0; hist && h < ga->nhist; h++) {
-        const struct cet_ga_stats *s = &ga->hist[h];
+    for (size_t h = 0; hist && h < engine->nhist; h++) {
+        const struct cet_search_stats *s = &engine->hist[h];
         double v[9] = {(double)s->generation, (double)s->evaluations, s->best, s->mean,
                        s->worst, s->std, s->diversity, s->seconds, (double)s->doc_evaluations};
         JSON_OK(cJSON_AddItemToArray(hist, exact_array(v, 9, bad)));
     }
-    if (ga->race)
-        JSON_OK(cJSON_AddItemToObject(j, "race", race_json(ga, bad)));
-    if (ga->strategy_ready)
-        JSON_OK(cJSON_AddItemToObject(j, "strategy", strategy_json(ga, bad)));
+    if (engine->race)
+        JSON_OK(cJSON_AddItemToObject(j, "race", race_json(engine, bad)));
+    if (engine->strategy_ready)
+        JSON_OK(cJSON_AddItemToObject(j, "strategy", strategy_json(engine, bad)));
     return failed ? cet_fail(err, "out of memory writing the checkpoint") : 0;
 }
 
 /* ---- reading ---- */
 
-static int read_options(struct cet_json_reader *r, const cJSON *o, struct cet_ga_options *opt)
+static int read_options(struct cet_json_reader *r, const cJSON *o, struct cet_search_options *opt)
 {
     if (r->failed || cet_search_options_read(r, o, opt))
         return -1;
@@ -262,17 +262,17 @@ static int read_indices(struct cet_json_reader *r, const cJSON *a, uint32_t *v, 
 }
 
 /* The racing state written by race_json, onto a restored GA whose archive
- * and options are read; cet_ga_race_setup completes it. */
-static int read_race(struct cet_json_reader *r, const cJSON *o, struct cet_ga *ga)
+ * and options are read; cet_search_race_setup completes it. */
+static int read_race(struct cet_json_reader *r, const cJSON *o, struct cet_search *engine)
 {
-    size_t nd = ga->ndocs;
-    struct cet_race *R = ga->race = calloc(1, sizeof *R);
+    size_t nd = engine->ndocs;
+    struct cet_race *R = engine->race = calloc(1, sizeof *R);
     if (!R || !(R->order = malloc((nd ? nd : 1) * sizeof *R->order)) ||
         !(R->seq = malloc((nd ? nd : 1) * sizeof *R->seq)) ||
         !(R->pos = malloc((nd ? nd : 1) * sizeof *R->pos)) ||
         !(R->inc_f1 = calloc(nd ? nd : 1, sizeof *R->inc_f1)) ||
-        !(R->members = calloc(ga->opt.pop + 1, sizeof *R->members)) ||
-        !(R->scores = calloc((ga->opt.pop + 1) * (nd ? nd : 1), sizeof *R->scores))) {
+        !(R->members = calloc(engine->opt.pop + 1, sizeof *R->members)) ||
+        !(R->scores = calloc((engine->opt.pop + 1) * (nd ? nd : 1), sizeof *R->scores))) {
         r->failed = 1;
         return cet_fail(r->err, "out of memory");
     }
@@ -284,21 +284,21 @@ static int read_race(struct cet_json_reader *r, const cJSON *o, struct cet_ga *g
     const cJSON *raced = cet_jr_member(r, o, "raced", cJSON_Array);
     if (r->failed)
         return -1;
-    if (inc < -1 || inc >= (double)ga->narch)
+    if (inc < -1 || inc >= (double)engine->narch)
         return cet_jr_fail(r, o, "bad incumbent");
     R->has_incumbent = inc >= 0;
     R->incumbent = R->has_incumbent ? (size_t)inc : 0;
     if (cet_jr_numbers(r, f1, R->inc_f1, inc < 0 ? 0 : nd))
         return -1;
     /* A generation in progress was scored in this sequence. */
-    cet_race_sequence(R, ga->opt.race_weak);
+    cet_race_sequence(R, engine->opt.race_weak);
     for (const cJSON *x = raced->child; x; x = x->next) {
         uint32_t v[2];
-        if (read_indices(r, x, v, 2, ga->narch > nd + 1 ? ga->narch : nd + 1) ||
-            v[0] >= ga->narch)
+        if (read_indices(r, x, v, 2, engine->narch > nd + 1 ? engine->narch : nd + 1) ||
+            v[0] >= engine->narch)
             return r->failed ? -1 : cet_jr_fail(r, x, "bad entry");
-        ga->raced[v[0]] = 1;
-        ga->ndone[v[0]] = v[1];
+        engine->raced[v[0]] = 1;
+        engine->ndone[v[0]] = v[1];
     }
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "pending");
     if (!p)
@@ -309,15 +309,15 @@ static int read_race(struct cet_json_reader *r, const cJSON *o, struct cet_ga *g
     double done = cet_jr_num(r, p, "done");
     if (r->failed)
         return -1;
-    if (first < 0 || n < 0 || first + n != (double)ga->narch || n > (double)ga->opt.pop ||
-        done < 0 || done > (double)nd || cJSON_GetArraySize(m) > (int)ga->opt.pop ||
+    if (first < 0 || n < 0 || first + n != (double)engine->narch || n > (double)engine->opt.pop ||
+        done < 0 || done > (double)nd || cJSON_GetArraySize(m) > (int)engine->opt.pop ||
         cJSON_GetArraySize(ind) != (int)n)
         return cet_jr_fail(r, p, "bad racing state");
     R->first = (size_t)first;
     R->n = (size_t)n;
     R->done = (size_t)done;
     for (const cJSON *x = m->child; x; x = x->next) {
-        if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble >= (double)ga->narch)
+        if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble >= (double)engine->narch)
             return cet_jr_fail(r, x, "bad member");
         R->members[R->nmembers++] = (size_t)x->valuedouble;
     }
@@ -330,8 +330,8 @@ static int read_race(struct cet_json_reader *r, const cJSON *o, struct cet_ga *g
         size_t i = R->first + k, q = 0, cnt = (size_t)cJSON_GetArraySize(sc);
         if (cnt > nd || (cJSON_IsTrue(rd) ? cnt > R->done : cnt != R->done && cnt != nd))
             return cet_jr_fail(r, sc, "bad racing scores");
-        ga->raced[i] = cJSON_IsTrue(rd);
-        ga->ndone[i] = (uint32_t)cnt;
+        engine->raced[i] = cJSON_IsTrue(rd);
+        engine->ndone[i] = (uint32_t)cnt;
         for (const cJSON *y = sc->child; y; y = y->next, q++) {
             double v[3];
             if (cet_jr_numbers(r, y, v, 3))
@@ -348,36 +348,36 @@ static int read_race(struct cet_json_reader *r, const cJSON *o, struct cet_ga *g
 
 
 /* The seeds, counters, improvement record and stop reason. */
-static int read_counters(struct cet_json_reader *r, const cJSON *root, struct cet_ga *ga)
+static int read_counters(struct cet_json_reader *r, const cJSON *root, struct cet_search *engine)
 {
-    size_t G = ga->ngenes;
+    size_t G = engine->ngenes;
     const cJSON *seeds = cet_jr_member(r, root, "seeds", cJSON_Array);
     if (r->failed)
         return -1;
-    free(ga->seeds);
-    ga->nseeds = 0;
-    ga->seeds = malloc(((size_t)cJSON_GetArraySize(seeds) + 1) * G * sizeof *ga->seeds);
-    if (!ga->seeds) {
+    free(engine->seeds);
+    engine->nseeds = 0;
+    engine->seeds = malloc(((size_t)cJSON_GetArraySize(seeds) + 1) * G * sizeof *engine->seeds);
+    if (!engine->seeds) {
         r->failed = 1;
         return cet_fail(r->err, "out of memory");
     }
     for (const cJSON *s = seeds->child; s; s = s->next)
-        if (cet_jr_numbers(r, s, ga->seeds + ga->nseeds++ * G, G))
+        if (cet_jr_numbers(r, s, engine->seeds + engine->nseeds++ * G, G))
             return -1;
-    ga->gen = (long)cet_jr_whole(r, root, "generation", -1, 1e9);
-    ga->evals = (long)cet_jr_whole(r, root, "evaluations", 0, 1e12);
-    ga->doc_evals = (long)cet_jr_opt_num(r, root, "doc_evaluations",
-                                         (double)ga->evals * (double)ga->ndocs);
-    ga->best_ref = cet_jr_within(r, root, "best_ref", -1e300, 1e300);
-    ga->last_improve = (long)cet_jr_whole(r, root, "last_improve", -1, 1e9);
+    engine->gen = (long)cet_jr_whole(r, root, "generation", -1, 1e9);
+    engine->evals = (long)cet_jr_whole(r, root, "evaluations", 0, 1e12);
+    engine->doc_evals = (long)cet_jr_opt_num(r, root, "doc_evaluations",
+                                         (double)engine->evals * (double)engine->ndocs);
+    engine->best_ref = cet_jr_within(r, root, "best_ref", -1e300, 1e300);
+    engine->last_improve = (long)cet_jr_whole(r, root, "last_improve", -1, 1e9);
     /* Checkpoints from before patience counted evaluations: unused there. */
-    ga->evals_improve = (long)cet_jr_opt_num(r, root, "evals_improve", 0);
-    ga->elapsed = cet_jr_within(r, root, "elapsed", 0, 1e12);
+    engine->evals_improve = (long)cet_jr_opt_num(r, root, "evals_improve", 0);
+    engine->elapsed = cet_jr_within(r, root, "elapsed", 0, 1e12);
     const char *stop = cet_jr_str(r, root, "stop");
     int known = 0;
     for (int s = CET_STOP_NONE; s <= CET_STOP_EXHAUSTED; s++)
-        if (!strcmp(stop, cet_ga_stop_name((enum cet_stop)s))) {
-            ga->stop = (enum cet_stop)s;
+        if (!strcmp(stop, cet_search_stop_name((enum cet_stop)s))) {
+            engine->stop = (enum cet_stop)s;
             known = 1;
         }
     if (!r->failed && !known)
@@ -387,21 +387,21 @@ static int read_counters(struct cet_json_reader *r, const cJSON *root, struct ce
 }
 
 /* The random stream, from its hex bytes. */
-static int read_rng(struct cet_json_reader *r, const cJSON *root, struct cet_ga *ga)
+static int read_rng(struct cet_json_reader *r, const cJSON *root, struct cet_search *engine)
 {
     const char *rname = cet_jr_str(r, root, "rng");
     const char *hex = cet_jr_str(r, root, "rng_state");
     if (r->failed)
         return -1;
-    if (!(ga->rng = gsl_rng_alloc(gsl_rng_mt19937))) {
+    if (!(engine->rng = gsl_rng_alloc(gsl_rng_mt19937))) {
         r->failed = 1;
         return cet_fail(r->err, "out of memory");
     }
-    size_t n = gsl_rng_size(ga->rng);
+    size_t n = gsl_rng_size(engine->rng);
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(root, "rng_state");
-    if (strcmp(rname, gsl_rng_name(ga->rng)) || strlen(hex) != 2 * n)
-        return cet_jr_fail(r, at, "the random state does not fit %s", gsl_rng_name(ga->rng));
-    unsigned char *st = gsl_rng_state(ga->rng);
+    if (strcmp(rname, gsl_rng_name(engine->rng)) || strlen(hex) != 2 * n)
+        return cet_jr_fail(r, at, "the random state does not fit %s", gsl_rng_name(engine->rng));
+    unsigned char *st = gsl_rng_state(engine->rng);
     for (size_t i = 0; i < n; i++) {
         unsigned v;
         if (sscanf(hex + 2 * i, "%2x", &v) != 1)
@@ -413,10 +413,10 @@ static int read_rng(struct cet_json_reader *r, const cJSON *root, struct cet_ga 
 
 /* The archive rows [born, fitness, precision, recall, genes...] and, for a
  * goal other than the default, their measures. */
-static int read_archive(struct cet_json_reader *r, const cJSON *root, struct cet_ga *ga)
+static int read_archive(struct cet_json_reader *r, const cJSON *root, struct cet_search *engine)
 {
-    const struct cet_params_desc *desc = ga->desc;
-    size_t G = ga->ngenes;
+    const struct cet_params_desc *desc = engine->desc;
+    size_t G = engine->ngenes;
     const cJSON *arch = cet_jr_member(r, root, "archive", cJSON_Array);
     if (r->failed)
         return -1;
@@ -430,7 +430,7 @@ static int read_archive(struct cet_json_reader *r, const cJSON *root, struct cet
             break;
         /* born, fitness, precision, recall, then genes inside their ranges:
          * anything else did not come from a run of this description. */
-        int ok = row[0] >= 0 && row[0] <= (double)ga->gen + 1 && row[0] == floor(row[0]);
+        int ok = row[0] >= 0 && row[0] <= (double)engine->gen + 1 && row[0] == floor(row[0]);
         /* Fitness is an F1, a precision, a recall or a mean word count
          * (objective.h), or what a library caller's callback returns;
          * bounded, so the generation's statistics stay finite. */
@@ -441,7 +441,7 @@ static int read_archive(struct cet_json_reader *r, const cJSON *root, struct cet
         if (!ok)
             cet_jr_fail(r, a, "an archive row is out of range (generation, fitness, precision "
                               "and recall within 1e12, genes in the described ranges)");
-        else if (cet_ga_archive_put(ga, row + 4, (long)row[0], row[1], row[2], row[3])) {
+        else if (cet_search_archive_put(engine, row + 4, (long)row[0], row[1], row[2], row[3])) {
             r->failed = 1;
             cet_fail(r->err, "out of memory");
         }
@@ -450,40 +450,40 @@ static int read_archive(struct cet_json_reader *r, const cJSON *root, struct cet
     if (r->failed)
         return -1;
     const cJSON *ms = cJSON_GetObjectItemCaseSensitive(root, "measures");
-    if (ms && (!cJSON_IsArray(ms) || (size_t)cJSON_GetArraySize(ms) != ga->narch))
+    if (ms && (!cJSON_IsArray(ms) || (size_t)cJSON_GetArraySize(ms) != engine->narch))
         return cet_jr_fail(r, ms, "\"measures\" must have a row per archive entry");
     size_t mi = 0;
     for (const cJSON *a = ms ? ms->child : NULL; a; a = a->next, mi++) {
         double v[3 + CET_MAX_PARETO];
         if (cet_jr_numbers(r, a, v, 3 + CET_MAX_PARETO))
             return -1;
-        struct cet_measures m = {.fit = ga->fit[mi], .f1 = v[0], .p = ga->prec[mi],
-                                 .r = ga->rec[mi], .words = v[1], .viol = v[2]};
+        struct cet_measures m = {.fit = engine->fit[mi], .f1 = v[0], .p = engine->prec[mi],
+                                 .r = engine->rec[mi], .words = v[1], .viol = v[2]};
         memcpy(m.obj, v + 3, sizeof m.obj);
-        cet_ga_archive_measures(ga, mi, &m);
+        cet_search_archive_measures(engine, mi, &m);
     }
     return 0;
 }
 
 /* The population (archive indices) and the history rows. */
-static int read_population(struct cet_json_reader *r, const cJSON *root, struct cet_ga *ga)
+static int read_population(struct cet_json_reader *r, const cJSON *root, struct cet_search *engine)
 {
     const cJSON *pop = cet_jr_member(r, root, "population", cJSON_Array);
     const cJSON *hist = cet_jr_member(r, root, "history", cJSON_Array);
     if (r->failed)
         return -1;
-    ga->pop = calloc(ga->opt.pop + 1, sizeof *ga->pop);
-    ga->hist_cap = (size_t)cJSON_GetArraySize(hist) + 64;
-    ga->hist = calloc(ga->hist_cap, sizeof *ga->hist);
-    if (!ga->pop || !ga->hist) {
+    engine->pop = calloc(engine->opt.pop + 1, sizeof *engine->pop);
+    engine->hist_cap = (size_t)cJSON_GetArraySize(hist) + 64;
+    engine->hist = calloc(engine->hist_cap, sizeof *engine->hist);
+    if (!engine->pop || !engine->hist) {
         r->failed = 1;
         return cet_fail(r->err, "out of memory");
     }
     for (const cJSON *p = pop->child; p; p = p->next) {
-        if (!cJSON_IsNumber(p) || p->valuedouble < 0 || p->valuedouble >= (double)ga->narch ||
-            ga->npop >= ga->opt.pop)
+        if (!cJSON_IsNumber(p) || p->valuedouble < 0 || p->valuedouble >= (double)engine->narch ||
+            engine->npop >= engine->opt.pop)
             return cet_jr_fail(r, p, "bad population entry");
-        ga->pop[ga->npop++] = (size_t)p->valuedouble;
+        engine->pop[engine->npop++] = (size_t)p->valuedouble;
     }
     for (const cJSON *h = hist->child; h; h = h->next) {
         /* Nine numbers; eight before racing (every evaluation was full). */
@@ -491,14 +491,14 @@ static int read_population(struct cet_json_reader *r, const cJSON *root, struct 
         if (cet_jr_numbers(r, h, v, cJSON_GetArraySize(h) == 8 ? 8 : 9))
             return -1;
         if (cJSON_GetArraySize(h) == 8)
-            v[8] = v[1] * (double)ga->ndocs;
+            v[8] = v[1] * (double)engine->ndocs;
         int ok = v[0] >= 0 && v[0] <= 1e9 && v[1] >= 0 && v[1] <= 1e12 && v[8] >= 0 &&
                  v[8] <= 1e15 && v[7] >= 0 && v[7] <= 1e12;
         for (int k = 2; ok && k < 7; k++) /* best, mean, worst, std, diversity */
             ok = fabs(v[k]) <= STATE_MAX_VALUE;
         if (!ok)
             return cet_jr_fail(r, h, "a history row is out of range");
-        ga->hist[ga->nhist++] = (struct cet_ga_stats){(long)v[0], (long)v[1], v[2], v[3], v[4],
+        engine->hist[engine->nhist++] = (struct cet_search_stats){(long)v[0], (long)v[1], v[2], v[3], v[4],
                                                       v[5], v[6], v[7], (long)v[8]};
     }
     return 0;
@@ -506,7 +506,7 @@ static int read_population(struct cet_json_reader *r, const cJSON *root, struct 
 
 /* The search strategy and its state; a checkpoint from before strategies
  * has none and was a run of the GA (whose state is the population). */
-static int read_strategy(struct cet_json_reader *r, const cJSON *root, struct cet_ga *ga)
+static int read_strategy(struct cet_json_reader *r, const cJSON *root, struct cet_search *engine)
 {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "strategy");
     /* options' "strategy" (written since 2026-11-25 for run.json's
@@ -516,7 +516,7 @@ static int read_strategy(struct cet_json_reader *r, const cJSON *root, struct ce
     const char *oname = os ? cet_jr_str(r, o, "strategy") : NULL;
     if (r->failed)
         return -1;
-    ga->opt.strategy = CET_STRATEGY_GA;
+    engine->opt.strategy = CET_STRATEGY_GA;
     if (!s) {
         if (oname && strcmp(oname, cet_strategy_names[CET_STRATEGY_GA]))
             return cet_jr_fail(r, os, "\"strategy\" names '%s', but the checkpoint holds no "
@@ -537,40 +537,40 @@ static int read_strategy(struct cet_json_reader *r, const cJSON *root, struct ce
     if (oname && strcmp(oname, name))
         return cet_jr_fail(r, os, "\"strategy\" names '%s', but the strategy state is '%s'",
                            oname, name);
-    ga->opt.strategy = (enum cet_strategy_kind)k;
+    engine->opt.strategy = (enum cet_strategy_kind)k;
     struct cet_search_view v;
-    cet_ga_view(ga, &v);
-    if (cet_strategies[k].restore(&ga->strategy_state, &v, r->j, s, r->err)) {
+    cet_search_view(engine, &v);
+    if (cet_strategies[k].restore(&engine->strategy_state, &v, r->j, s, r->err)) {
         r->failed = 1;
         return -1;
     }
-    ga->strategy_ready = 1;
+    engine->strategy_ready = 1;
     return 0;
 }
 
-int cet_ga_restore(struct cet_ga **out, const struct cet_params_desc *desc, size_t ndocs,
+int cet_search_restore(struct cet_search **out, const struct cet_params_desc *desc, size_t ndocs,
                    const struct cet_json *doc, const cJSON *root, struct cet_error *err)
 {
     struct cet_json_reader r = {.j = doc, .err = err, .what = "checkpoint"};
-    struct cet_ga *ga;
+    struct cet_search *engine;
     *out = NULL;
-    if (cet_ga_new(&ga, desc, err))
+    if (cet_search_new(&engine, desc, err))
         return -1;
-    ga->ndocs = ndocs;
-    if (read_options(&r, cet_jr_member(&r, root, "options", cJSON_Object), &ga->opt) ||
-        read_counters(&r, root, ga) || read_rng(&r, root, ga) || read_archive(&r, root, ga) ||
-        read_population(&r, root, ga))
+    engine->ndocs = ndocs;
+    if (read_options(&r, cet_jr_member(&r, root, "options", cJSON_Object), &engine->opt) ||
+        read_counters(&r, root, engine) || read_rng(&r, root, engine) || read_archive(&r, root, engine) ||
+        read_population(&r, root, engine))
         goto fail;
     const cJSON *race = cJSON_GetObjectItemCaseSensitive(root, "race");
     if (race && !cJSON_IsObject(race)) {
         cet_jr_fail(&r, race, "\"race\" must be an object");
         goto fail;
     }
-    if ((race && read_race(&r, race, ga)) || read_strategy(&r, root, ga))
+    if ((race && read_race(&r, race, engine)) || read_strategy(&r, root, engine))
         goto fail;
-    *out = ga;
+    *out = engine;
     return 0;
 fail:
-    cet_ga_free(ga);
+    cet_search_free(engine);
     return -1;
 }

@@ -19,47 +19,47 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cetune/ga.h"
-#include "ga_internal.h"
+#include "cetune/search.h"
+#include "search_internal.h"
 
 /* 1 when an individual born in generation gen is on the Pareto front. */
-static int front_joined(const struct cet_ga *ga, long gen)
+static int front_joined(const struct cet_search *engine, long gen)
 {
     size_t *front, n;
-    if (cet_ga_front(ga, &front, &n))
+    if (cet_search_front(engine, &front, &n))
         return 1; /* out of memory: never stop for stagnation on a guess */
     int joined = 0;
     for (size_t k = 0; k < n && !joined; k++)
-        joined = ga->born[front[k]] == gen;
+        joined = engine->born[front[k]] == gen;
     free(front);
     return joined;
 }
 
-void cet_ga_check_stop(struct cet_ga *ga)
+void cet_search_check_stop(struct cet_search *engine)
 {
-    const struct cet_ga_options *o = &ga->opt;
+    const struct cet_search_options *o = &engine->opt;
     size_t best;
-    double f = cet_ga_best(ga, &best) ? 0 : ga->fit[best];
-    int improved = o->goal.npareto ? front_joined(ga, ga->gen) : f > ga->best_ref + o->epsilon;
-    if (ga->gen == 0 || improved) {
-        ga->best_ref = f;
-        ga->last_improve = ga->gen;
-        ga->evals_improve = ga->evals;
+    double f = cet_search_best(engine, &best) ? 0 : engine->fit[best];
+    int improved = o->goal.npareto ? front_joined(engine, engine->gen) : f > engine->best_ref + o->epsilon;
+    if (engine->gen == 0 || improved) {
+        engine->best_ref = f;
+        engine->last_improve = engine->gen;
+        engine->evals_improve = engine->evals;
     }
-    int stagnant = o->patience > 0 && ga->gen - ga->last_improve >= o->patience &&
-                   (o->patience_evals <= 0 || ga->evals - ga->evals_improve >= o->patience_evals);
-    ga->stop = CET_STOP_NONE;
-    if (o->generations > 0 && ga->gen + 1 >= o->generations)
-        ga->stop = CET_STOP_GENERATIONS;
+    int stagnant = o->patience > 0 && engine->gen - engine->last_improve >= o->patience &&
+                   (o->patience_evals <= 0 || engine->evals - engine->evals_improve >= o->patience_evals);
+    engine->stop = CET_STOP_NONE;
+    if (o->generations > 0 && engine->gen + 1 >= o->generations)
+        engine->stop = CET_STOP_GENERATIONS;
     else if (stagnant)
-        ga->stop = CET_STOP_PATIENCE;
-    else if (o->max_evals > 0 && ga->evals >= o->max_evals)
-        ga->stop = CET_STOP_EVALS;
-    else if (o->time > 0 && ga->elapsed >= o->time)
-        ga->stop = CET_STOP_TIME;
+        engine->stop = CET_STOP_PATIENCE;
+    else if (o->max_evals > 0 && engine->evals >= o->max_evals)
+        engine->stop = CET_STOP_EVALS;
+    else if (o->time > 0 && engine->elapsed >= o->time)
+        engine->stop = CET_STOP_TIME;
 }
 
-double cet_sigma_adapted(const struct cet_ga_options *o, long stagnant)
+double cet_sigma_adapted(const struct cet_search_options *o, long stagnant)
 {
     double s = o->mutation_sigma;
     if (!o->adaptive)
@@ -69,7 +69,7 @@ double cet_sigma_adapted(const struct cet_ga_options *o, long stagnant)
     return fmin(s, fmax(0.5, o->mutation_sigma));
 }
 
-const char *cet_ga_stop_name(enum cet_stop s)
+const char *cet_search_stop_name(enum cet_stop s)
 {
     switch (s) {
     case CET_STOP_NONE: return "none";

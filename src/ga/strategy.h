@@ -14,7 +14,7 @@
  * (chunks, racing, cancel) -> tell -> statistics -> stop rule.
  *
  * Adding a strategy: a file with the functions of struct cet_strategy, an
- * enum value in include/cetune/ga.h, its row and name in strategy.c, and
+ * enum value in include/cetune/search.h, its row and name in strategy.c, and
  * its bit in the `strategies` of the options it reads (options.c). */
 #ifndef CETUNE_GA_STRATEGY_H
 #define CETUNE_GA_STRATEGY_H
@@ -26,13 +26,13 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/error.h"
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "util/json.h"
 
 /* The search as a strategy sees it, read-only, valid for one call. */
 struct cet_search_view {
     const struct cet_params_desc *desc; /* the search space */
-    const struct cet_ga_options *opt;
+    const struct cet_search_options *opt;
     size_t ngenes;
     long gen;           /* the last complete generation, -1 before the first */
     long stagnant;      /* generations since the best last improved (0 before the first) */
@@ -69,16 +69,16 @@ struct cet_strategy {
     const char *name; /* as --strategy, run.json and checkpoints name it */
     /* Its own defaults, where the options leave them to it (pop 0,
      * patience_evals 0), for a description of ngenes genes. */
-    void (*defaults)(struct cet_ga_options *o, size_t ngenes);
+    void (*defaults)(struct cet_search_options *o, size_t ngenes);
     /* Its own checks of the options and the nseeds seeds: 0, or -1 with
      * err saying why. */
-    int (*check)(const struct cet_ga_options *o, size_t nseeds, struct cet_error *err);
+    int (*check)(const struct cet_search_options *o, size_t nseeds, struct cet_error *err);
     /* Allocates the state once the options are checked and the seeds known.
      * Not called for a search restored from a checkpoint (restore made it). */
     int (*create)(void **state, const struct cet_search_view *v, struct cet_error *err);
     /* The population it works with: the most candidates ask proposes, and
      * the population tell sets (IPOP's restarts grow it). */
-    size_t (*size)(const void *state, const struct cet_ga_options *o);
+    size_t (*size)(const void *state, const struct cet_search_options *o);
     /* Proposes the next generation into cand (room for size genomes):
      * normalised, never forbidden; returns how many.  Draws only from rng.
      * MUST NOT change the state: a cancelled generation is undone by
@@ -96,7 +96,7 @@ struct cet_strategy {
                 const struct cet_search_told *t, size_t *pop, size_t *npop, int *renewed,
                 struct cet_error *err);
     /* The state as a JSON object (exact doubles: cet_json_exact), NULL when
-     * out of memory.  cet_ga_save adds the member "name". */
+     * out of memory.  cet_search_save adds the member "name". */
     cJSON *(*save)(const void *state);
     /* Rebuilds the state from what save wrote (j, an object of doc, for
      * error positions), after the options, seeds, archive and population
@@ -117,10 +117,10 @@ int cet_strategy_find(const char *name);
 /* Declares a strategy's functions prefix_defaults ... prefix_destroy,
  * which its row in strategy.c names. */
 #define CET_STRATEGY_DECLARE(prefix)                                                          \
-    void prefix##_defaults(struct cet_ga_options *o, size_t ngenes);                                         \
-    int prefix##_check(const struct cet_ga_options *o, size_t nseeds, struct cet_error *err); \
+    void prefix##_defaults(struct cet_search_options *o, size_t ngenes);                                         \
+    int prefix##_check(const struct cet_search_options *o, size_t nseeds, struct cet_error *err); \
     int prefix##_create(void **state, const struct cet_search_view *v, struct cet_error *err); \
-    size_t prefix##_size(const void *state, const struct cet_ga_options *o);                  \
+    size_t prefix##_size(const void *state, const struct cet_search_options *o);                  \
     size_t prefix##_ask(const void *state, const struct cet_search_view *v, gsl_rng *rng,     \
                         double *cand);                                                        \
     int prefix##_tell(void *state, const struct cet_search_view *v, gsl_rng *rng,             \

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "cmaes.h"
 #include "strategy.h"
 #include "util/json.h"
@@ -28,7 +28,7 @@
  * patience (patience_evals 0) is Hansen's stagnation window, 10 + 30 n /
  * lambda iterations, in evaluations: lambda's small generations would
  * otherwise stop score's 46 genes after 75 evaluations (--patience 5). */
-void cet_strategy_cmaes_defaults(struct cet_ga_options *o, size_t ngenes)
+void cet_strategy_cmaes_defaults(struct cet_search_options *o, size_t ngenes)
 {
     if (o->patience_evals)
         return;
@@ -38,7 +38,7 @@ void cet_strategy_cmaes_defaults(struct cet_ga_options *o, size_t ngenes)
 }
 
 /* Why CMA-ES does without racing and Pareto searches: */
-int cet_strategy_cmaes_check(const struct cet_ga_options *o, size_t nseeds,
+int cet_strategy_cmaes_check(const struct cet_search_options *o, size_t nseeds,
                              struct cet_error *err)
 {
     if (o->race)
@@ -69,7 +69,7 @@ int cet_strategy_cmaes_create(void **state, const struct cet_search_view *v,
 
 /* Room for lambda samples; with its own population also for the seeds
  * of generation 0. */
-size_t cet_strategy_cmaes_size(const void *state, const struct cet_ga_options *o)
+size_t cet_strategy_cmaes_size(const void *state, const struct cet_search_options *o)
 {
     size_t lambda = cet_cmaes_lambda(state);
     return lambda > o->pop ? lambda : o->pop;

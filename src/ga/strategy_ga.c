@@ -26,7 +26,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "nsga2.h"
 #include "operators.h"
 #include "strategy.h"
@@ -86,7 +86,7 @@ static int settle(const struct cet_search_view *v, gsl_rng *rng, double *child,
 static size_t breed(const struct cet_search_view *v, gsl_rng *rng, double *cand)
 {
     const struct cet_params_desc *d = v->desc;
-    const struct cet_ga_options *o = v->opt;
+    const struct cet_search_options *o = v->opt;
     size_t G = v->ngenes, P = o->pop, nc = 0;
     double res = o->resolution;
     if (v->gen < 0 || !v->npop) {
@@ -149,14 +149,14 @@ static size_t breed(const struct cet_search_view *v, gsl_rng *rng, double *cand)
 
 /* A population of 0 is the GA's own: 20, as Gottron (2008) ran it; its
  * patience is counted in generations alone (patience_evals 0: none). */
-void cet_strategy_ga_defaults(struct cet_ga_options *o, size_t ngenes)
+void cet_strategy_ga_defaults(struct cet_search_options *o, size_t ngenes)
 {
     (void)ngenes;
     if (!o->pop)
         o->pop = 20;
 }
 
-int cet_strategy_ga_check(const struct cet_ga_options *o, size_t nseeds, struct cet_error *err)
+int cet_strategy_ga_check(const struct cet_search_options *o, size_t nseeds, struct cet_error *err)
 {
     if (o->pop < 2)
         return cet_fail(err, "the population needs at least 2 individuals");
@@ -177,7 +177,7 @@ int cet_strategy_ga_create(void **state, const struct cet_search_view *v, struct
     return 0;
 }
 
-size_t cet_strategy_ga_size(const void *state, const struct cet_ga_options *o)
+size_t cet_strategy_ga_size(const void *state, const struct cet_search_options *o)
 {
     (void)state;
     return o->pop;

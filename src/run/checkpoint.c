@@ -3,7 +3,7 @@
  * text, the corpus directories, the sample, the command lines) written
  * here, and the GA's whole state (the options, the archive, the
  * population, the history, the random stream, racing and the search
- * strategy's state) written by cet_ga_save (src/ga/state.c).  It is written
+ * strategy's state) written by cet_search_save (src/ga/state.c).  It is written
  * after every complete generation (and once before the first), atomically,
  * so an interrupted run always has one to resume from. */
 #include <math.h>
@@ -166,10 +166,10 @@ static cJSON *strings(char *const *v, size_t n, int *bad)
     return a;
 }
 
-int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
+int cet_run_checkpoint(struct cet_search *engine, const struct cet_run_info *run, const char *dir,
                        struct cet_error *err)
 {
-    const struct cet_params_desc *d = cet_ga_desc(ga);
+    const struct cet_params_desc *d = cet_search_desc(engine);
     int failed = 0, *bad = &failed;
     cJSON *j = cJSON_CreateObject();
     JSON_OK(cJSON_AddNumberToObject(j, "version", CHECKPOINT_VERSION));
@@ -234,7 +234,7 @@ int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *run, const 
             JSON_OK(cJSON_AddItemToArray(a, cJSON_CreateStringArray(pair, 2)));
         }
     }
-    if (!j || cet_ga_save(ga, j, err)) {
+    if (!j || cet_search_save(engine, j, err)) {
         cJSON_Delete(j);
         return failed || !j ? cet_fail(err, "out of memory writing the checkpoint") : -1;
     }
@@ -396,7 +396,7 @@ static int read_run(struct cet_json_reader *r, const cJSON *root, const char *pp
     return 0;
 }
 
-int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run_info *run,
+int cet_run_restore(struct cet_search **out, struct cet_params_desc *desc, struct cet_run_info *run,
                     const char *dir, cet_extractor_finder find, struct cet_error *err)
 {
     struct cet_json j;
@@ -433,14 +433,14 @@ int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct ce
     }
     if (cet_params_parse(desc, text, strlen(text), where.p, find, err) ||
         read_run(&r, root, ppath, run) || read_choice(&r, root, desc, run) ||
-        cet_ga_restore(out, desc, (size_t)(run->docs - run->holdout_docs), &j, root, err))
+        cet_search_restore(out, desc, (size_t)(run->docs - run->holdout_docs), &j, root, err))
         goto done;
-    struct cet_ga_status st;
-    cet_ga_status(*out, &st);
+    struct cet_search_status st;
+    cet_search_status(*out, &st);
     if (run->has_chosen && !run->start_outside && run->chosen >= st.narch) {
         cet_json_fail(&j, cJSON_GetObjectItemCaseSensitive(root, "chosen"), 0, err,
                       "checkpoint: \"chosen\" names no archive entry");
-        cet_ga_free(*out);
+        cet_search_free(*out);
         *out = NULL;
         goto done;
     }

@@ -56,7 +56,7 @@ int cet_run_holdout_split(struct cet_run *run, int resumed, struct cet_error *er
         free(fold);
         return cet_fail(err, "out of memory");
     }
-    int rc = cet_folds_split(fold, &run->train, k, cet_ga_opts(run->ga)->seed, err);
+    int rc = cet_folds_split(fold, &run->train, k, cet_search_opts(run->engine)->seed, err);
     run->nsearch = run->nhold = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         if (fold[i] == 0)
@@ -67,7 +67,7 @@ int cet_run_holdout_split(struct cet_run *run, int resumed, struct cet_error *er
     free(fold);
     if (rc)
         return -1;
-    cet_ga_set_ndocs(run->ga, run->nsearch);
+    cet_search_set_ndocs(run->engine, run->nsearch);
     if ((long)run->nhold != run->info.holdout_docs)
         return cet_fail(err, "%s: the run kept %ld documents out of its search, but the split "
                              "gives %zu now", run->dir, run->info.holdout_docs, run->nhold);
@@ -75,10 +75,10 @@ int cet_run_holdout_split(struct cet_run *run, int resumed, struct cet_error *er
 }
 
 /* The place of archive entry i among the top (1-based), 0 when not there. */
-static size_t top_rank(const struct cet_ga *ga, const struct cet_run_info *info, size_t i)
+static size_t top_rank(const struct cet_search *engine, const struct cet_run_info *info, size_t i)
 {
     size_t *rank = NULL, n = 0, at = 0;
-    if (cet_ga_top(ga, info->top ? info->top : 5, &rank, &n))
+    if (cet_search_top(engine, info->top ? info->top : 5, &rank, &n))
         return 0;
     for (size_t j = 0; j < n && !at; j++)
         if (rank[j] == i)
@@ -95,18 +95,18 @@ static int choose_cv(struct cet_run *run, struct cet_error *err)
     size_t i;
     info->start_train = cet_run_genome_fitness(run, info->start);
     if (info->estimate.chosen) {
-        if (cet_ga_best(run->ga, &i))
+        if (cet_search_best(run->engine, &i))
             return cet_fail(err, "the search evaluated nothing to choose from");
         info->chosen = i;
         info->start_outside = 0;
-    } else if (!cet_run_full_index(run->ga, info->start, &i)) {
+    } else if (!cet_run_full_index(run->engine, info->start, &i)) {
         info->chosen = i;
         info->start_outside = 0;
     } else {
         info->chosen = 0;
         info->start_outside = 1;
     }
-    info->chosen_rank = info->start_outside ? 0 : top_rank(run->ga, info, info->chosen);
+    info->chosen_rank = info->start_outside ? 0 : top_rank(run->engine, info, info->chosen);
     info->has_chosen = 1;
     return 0;
 }
@@ -114,7 +114,7 @@ static int choose_cv(struct cet_run *run, struct cet_error *err)
 int cet_run_choose(struct cet_run *run, struct cet_error *err)
 {
     struct cet_run_info *info = &run->info;
-    const struct cet_ga *ga = run->ga;
+    const struct cet_search *engine = run->engine;
     const struct cet_params_desc *d = &run->desc;
     if (info->has_chosen)
         return 0;
@@ -126,7 +126,7 @@ int cet_run_choose(struct cet_run *run, struct cet_error *err)
     double *g = malloc((d->ngenes + 1) * sizeof *g), *full = NULL, *f1 = NULL, *diff = NULL;
     struct cet_score *sc = NULL;
     int rc = -1;
-    if (!g || cet_ga_top(ga, info->top ? info->top : 5, &rank, &n) || !n) {
+    if (!g || cet_search_top(engine, info->top ? info->top : 5, &rank, &n) || !n) {
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -142,9 +142,9 @@ int cet_run_choose(struct cet_run *run, struct cet_error *err)
     }
     info->defaults_train = cet_run_defaults_fitness(run, g);
     size_t def;
-    int def_known = !cet_ga_lookup(ga, g, &def);
+    int def_known = !cet_search_lookup(engine, g, &def);
     for (size_t j = 0; j < n; j++)
-        cet_params_expand(d, cet_ga_genes(ga, rank[j]), full + j * P);
+        cet_params_expand(d, cet_search_genes(engine, rank[j]), full + j * P);
     cet_params_expand(d, g, full + n * P);
     if (cet_run_eval_docs(run, full, n + 1, run->hold, run->nhold, sc, f1, NULL, NULL, err))
         goto done;
@@ -157,7 +157,7 @@ int cet_run_choose(struct cet_run *run, struct cet_error *err)
     info->chosen_rank = info->top_rank = best + 1;
     info->chosen_holdout = info->top_holdout = f1[best];
     info->top_pvalue = NAN;
-    info->top_train = cet_ga_fitness(ga, rank[best]);
+    info->top_train = cet_search_fitness(engine, rank[best]);
     if (def_known && rank[best] != def) {
         /* The defaults stay unless the best candidate beats them on the
          * holdout's pages beyond chance (a sign-flip test, as racing's). */
@@ -186,17 +186,17 @@ done:
     return rc;
 }
 
-int cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info, size_t *best)
+int cet_run_info_best(const struct cet_search *engine, const struct cet_run_info *info, size_t *best)
 {
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     if (info->has_chosen && info->start_outside)
         return CET_ENOTFOUND;
     if (info->has_chosen && info->chosen < st.narch) {
         *best = info->chosen;
         return 0;
     }
-    return cet_ga_best(ga, best);
+    return cet_search_best(engine, best);
 }
 
 int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *buf, size_t size)

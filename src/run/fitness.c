@@ -27,12 +27,12 @@ int cet_run_train_eval(struct cet_run *run, const double *params, size_t k,
 /* --shrink: each measured setting's fitness minus W/n times its distance
  * to the start (objective.h), n the documents the search sees.  The start
  * is the first --seed-config, the first seed after the description's own
- * (cet_ga_seed, so a resumed run has it from its checkpoint), else the
+ * (cet_search_seed, so a resumed run has it from its checkpoint), else the
  * description's defaults. */
 static int shrink(struct cet_run *run, const double *params, size_t k, struct cet_measures *m,
                   struct cet_error *err)
 {
-    const struct cet_goal *g = &cet_ga_opts(run->ga)->goal;
+    const struct cet_goal *g = &cet_search_opts(run->engine)->goal;
     const struct cet_params_desc *d = &run->desc;
     size_t np = d->ex->nparams, n = run->nsearch ? run->nsearch : run->train.ndocs;
     if (!(g->shrink > 0) || !n)
@@ -40,7 +40,7 @@ static int shrink(struct cet_run *run, const double *params, size_t k, struct ce
     double *start = malloc((np + 1) * sizeof *start);
     if (!start)
         return cet_fail(err, "out of memory during evaluation");
-    const double *first = cet_ga_seed(run->ga, d->nseeds);
+    const double *first = cet_search_seed(run->engine, d->nseeds);
     if (first)
         cet_params_expand(d, first, start);
     else
@@ -55,7 +55,7 @@ int cet_run_measure(struct cet_run *run, const double *params, size_t k, struct 
                     struct cet_error *err)
 {
     if (run->be.measure) {
-        int rc = run->be.measure(run->be.ctx, params, k, &cet_ga_opts(run->ga)->goal, m, err);
+        int rc = run->be.measure(run->be.ctx, params, k, &cet_search_opts(run->engine)->goal, m, err);
         return rc ? rc : shrink(run, params, k, m, err);
     }
     size_t n = run->train.ndocs;
@@ -64,36 +64,36 @@ int cet_run_measure(struct cet_run *run, const double *params, size_t k, struct 
         return cet_fail(err, "out of memory during evaluation");
     int rc = cet_run_train_eval(run, params, k, sc, NULL, NULL, NULL, err);
     for (size_t j = 0; j < k && !rc; j++)
-        cet_goal_measure(&cet_ga_opts(run->ga)->goal, &run->train, sc + j * n, &m[j]);
+        cet_goal_measure(&cet_search_opts(run->engine)->goal, &run->train, sc + j * n, &m[j]);
     if (!rc)
         rc = shrink(run, params, k, m, err);
     free(sc);
     return rc;
 }
 
-int cet_run_full_index(const struct cet_ga *ga, const double *g, size_t *at)
+int cet_run_full_index(const struct cet_search *engine, const double *g, size_t *at)
 {
     struct cet_individual in;
-    if (cet_ga_lookup(ga, g, at))
+    if (cet_search_lookup(engine, g, at))
         return CET_ENOTFOUND;
-    cet_ga_individual(ga, *at, &in);
+    cet_search_individual(engine, *at, &in);
     return in.raced ? CET_ENOTFOUND : 0;
 }
 
 double cet_run_defaults_fitness(struct cet_run *run, double *g)
 {
     cet_params_default_genome(&run->desc, g);
-    cet_genome_normalise(&run->desc, cet_ga_opts(run->ga)->resolution, g);
+    cet_genome_normalise(&run->desc, cet_search_opts(run->engine)->resolution, g);
     return cet_run_genome_fitness(run, g);
 }
 
 double cet_run_genome_fitness(struct cet_run *run, const double *g)
 {
-    const struct cet_ga *ga = run->ga;
-    const struct cet_ga_options *o = cet_ga_opts(ga);
+    const struct cet_search *engine = run->engine;
+    const struct cet_search_options *o = cet_search_opts(engine);
     size_t i;
-    if (!cet_run_full_index(ga, g, &i))
-        return cet_ga_fitness(ga, i);
+    if (!cet_run_full_index(engine, g, &i))
+        return cet_search_fitness(engine, i);
     double f = NAN, *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);
     struct cet_error err;
     if (full && run->bound) {

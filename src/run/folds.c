@@ -10,7 +10,7 @@
  *   `cetune evaluate -c DIR/folds/k/best.json -s DIR/folds/k/heldout.txt`
  *   reproduces its held-out figure and an interrupted fold resumes from its
  *   own checkpoint (resuming the run resumes the folds first).
- * - A fold's run has the run's GA options (its evaluations capped by
+ * - A fold's run has the run's search options (its evaluations capped by
  *   --fold-evals), its parameter description and the --seed-config files of
  *   its fold arguments (cet_run_fold_args, which run.json keeps); its own
  *   sample is the fold's train.txt, and it keeps its search's best.
@@ -88,7 +88,7 @@ static void option(struct words *w, const char *name, const char *fmt, ...)
 
 int cet_run_fold_args(char ***args, size_t *nargs, const char *params, const char *const *dirs,
                       size_t ndirs, const char *const *seed_configs, size_t nseed_configs,
-                      const struct cet_ga_options *o, long top, struct cet_error *err)
+                      const struct cet_search_options *o, long top, struct cet_error *err)
 {
     struct words w = {0};
     word(&w, "-p");
@@ -229,7 +229,7 @@ static int fold_start(struct cet_run **out, struct cet_run *run, const char *fdi
     char *params = realpath(info->params_path, NULL);
     int rc = -1;
     /* The fold's search: the run's, within the fold budget (--fold-evals). */
-    struct cet_ga_options o = *cet_ga_opts(run->ga);
+    struct cet_search_options o = *cet_search_opts(run->engine);
     if (info->fold_evals > 0 && (!o.max_evals || o.max_evals > info->fold_evals))
         o.max_evals = info->fold_evals;
     if (cet_run_new(out, params ? params : info->params_path, &o, err))
@@ -317,7 +317,7 @@ static int fold_run(struct cet_run *run, const char *fdir, const char *train,
     while (!cet_run_stopped(fr) && !(run->cancel && run->cancel(run->cancel_ctx)) &&
            !(r = cet_run_step(fr, err)))
         if (run->progress)
-            run->progress(run->progress_ctx, cet_run_ga(fr));
+            run->progress(run->progress_ctx, cet_run_search(fr));
     if (r < 0)
         goto done;
     if (!cet_run_stopped(fr)) {
@@ -437,7 +437,7 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         cet_fail(err, "out of memory");
         goto done;
     }
-    if (cet_folds_split(fold_of, train, K, cet_ga_opts(run->ga)->seed, err)) {
+    if (cet_folds_split(fold_of, train, K, cet_search_opts(run->engine)->seed, err)) {
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err->msg);
         cet_fail(err, "--folds: %s", why);

@@ -14,12 +14,12 @@
  *   clock spent in generations; the only column that differs between
  *   identical runs), doc_evaluations ((individual, document) evaluations so
  *   far);
- * - best.json: the best configuration (cet_ga_best; with a holdout, once
+ * - best.json: the best configuration (cet_search_best; with a holdout, once
  *   the run has stopped, the one chosen on it: choose.c), docs/formats.md's
  *   format, without its inactive parameters; its fitness is the objective's
  *   value (--pareto: mean F1) on the documents the search used ("docs");
  * - top.json: an array of the best distinct configurations (table 2 of
- *   Gottron 2008; see cet_ga_top), each with its precision, recall and the
+ *   Gottron 2008; see cet_search_top), each with its precision, recall and the
  *   generation that found it;
  * - run.json: what ran, on what, with which libraries, when.
  * Numbers in the CSV files have six decimals; the JSON fitness is exact. */
@@ -55,21 +55,21 @@ int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const d
     return rc;
 }
 
-static int individuals_csv(const struct cet_ga *ga, struct cet_run_rows *cache,
+static int individuals_csv(const struct cet_search *engine, struct cet_run_rows *cache,
                            struct cet_buf *b)
 {
-    const struct cet_params_desc *d = cet_ga_desc(ga);
+    const struct cet_params_desc *d = cet_search_desc(engine);
     struct cet_buf *rows = &cache->buf;
-    struct cet_ga_status st;
+    struct cet_search_status st;
     struct cet_individual in;
-    cet_ga_status(ga, &st);
-    int rc = 0, plain = cet_goal_is_default(&cet_ga_opts(ga)->goal);
+    cet_search_status(engine, &st);
+    int rc = 0, plain = cet_goal_is_default(&cet_search_opts(engine)->goal);
     if (cache->n > st.narch) { /* cannot happen: complete rows stay; start over */
         rows->len = 0;
         cache->n = 0;
     }
     for (size_t i = cache->n; i < st.narch && !rc; i++, cache->n++) {
-        cet_ga_individual(ga, i, &in);
+        cet_search_individual(engine, i, &in);
         rc = cet_buf_printf(rows, "%ld", in.born) || cet_genome_cells(rows, d, in.genes, ",%s");
         rc = rc || cet_buf_printf(rows, ",%.6f,%.6f,%.6f", in.fit, in.prec, in.rec);
         if (!plain)
@@ -85,14 +85,14 @@ static int individuals_csv(const struct cet_ga *ga, struct cet_run_rows *cache,
     return rc || (rows->len && cet_buf_add(b, rows->p, rows->len));
 }
 
-static int generations_csv(const struct cet_ga *ga, struct cet_buf *b)
+static int generations_csv(const struct cet_search *engine, struct cet_buf *b)
 {
     int rc = cet_buf_puts(b, "generation,evaluations,best,mean,worst,std,diversity,seconds,"
                              "doc_evaluations\n");
     size_t nhist;
-    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+    const struct cet_search_stats *hist = cet_search_history(engine, &nhist);
     for (size_t h = 0; h < nhist && !rc; h++) {
-        const struct cet_ga_stats *s = &hist[h];
+        const struct cet_search_stats *s = &hist[h];
         rc = cet_buf_printf(b, "%ld,%ld,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%ld\n", s->generation,
                             s->evaluations, s->best, s->mean, s->worst, s->std, s->diversity,
                             s->seconds, s->doc_evaluations);
@@ -103,10 +103,10 @@ static int generations_csv(const struct cet_ga *ga, struct cet_buf *b)
 /* The configuration of normalised genome g with fitness fit, as best.json
  * holds it (with the ad-host list the run was tuned with); open leaves the
  * object open (without its '}') for config_json's extras. */
-static int genome_json(const struct cet_ga *ga, const struct cet_run_info *run, const double *g,
+static int genome_json(const struct cet_search *engine, const struct cet_run_info *run, const double *g,
                        double fit, int open, double *full, struct cet_buf *b)
 {
-    const struct cet_params_desc *d = cet_ga_desc(ga);
+    const struct cet_params_desc *d = cet_search_desc(engine);
     uint8_t *shown = (uint8_t *)(full + d->ex->nparams); /* see cet_run_write_results */
     cet_params_expand(d, g, full);
     cet_params_full_active(d, g, shown);
@@ -130,16 +130,16 @@ static int genome_json(const struct cet_ga *ga, const struct cet_run_info *run, 
 
 /* One configuration of archive entry i; extra adds precision, recall and
  * the generation. */
-static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, size_t i, int extra,
+static int config_json(const struct cet_search *engine, const struct cet_run_info *run, size_t i, int extra,
                        double *full, struct cet_buf *b)
 {
     struct cet_individual in;
-    cet_ga_individual(ga, i, &in);
-    if (genome_json(ga, run, in.genes, in.fit, extra, full, b))
+    cet_search_individual(engine, i, &in);
+    if (genome_json(engine, run, in.genes, in.fit, extra, full, b))
         return -1;
     if (!extra)
         return 0;
-    if (!cet_goal_is_default(&cet_ga_opts(ga)->goal) &&
+    if (!cet_goal_is_default(&cet_search_opts(engine)->goal) &&
         cet_buf_printf(b, ", \"f1\": %.6f, \"words\": %.2f, \"violation\": %.6f", in.f1,
                        in.words, in.viol))
         return -1;
@@ -148,43 +148,43 @@ static int config_json(const struct cet_ga *ga, const struct cet_run_info *run, 
 }
 
 /* Internal for pareto.c (run_internal.h). */
-int cet_run_config_json(const struct cet_ga *ga, const struct cet_run_info *run, size_t i,
+int cet_run_config_json(const struct cet_search *engine, const struct cet_run_info *run, size_t i,
                         int extra, double *full, struct cet_buf *b)
 {
-    return config_json(ga, run, i, extra, full, b);
+    return config_json(engine, run, i, extra, full, b);
 }
 
-int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *run,
+int cet_run_write_results(const struct cet_search *engine, const struct cet_run_info *run,
                           struct cet_run_rows *rows, const char *dir, struct cet_error *err)
 {
     struct cet_buf b = {0};
-    size_t *rank = NULL, n = 0, nfull = cet_ga_desc(ga)->ex->nparams;
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    size_t *rank = NULL, n = 0, nfull = cet_search_desc(engine)->ex->nparams;
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     /* The full parameter vector, then a flag per parameter: shown or not. */
     double *full = malloc((nfull + 1) * sizeof *full + nfull);
     int rc = -1;
-    if (!full || individuals_csv(ga, rows, &b))
+    if (!full || individuals_csv(engine, rows, &b))
         goto oom;
     if (write_buf(dir, CET_RUN_INDIVIDUALS, &b, err))
         goto done;
     b.len = 0;
-    if (generations_csv(ga, &b))
+    if (generations_csv(engine, &b))
         goto oom;
     if (write_buf(dir, CET_RUN_GENERATIONS, &b, err))
         goto done;
     size_t best;
-    int found = st.narch ? cet_run_info_best(ga, run, &best) : CET_ENOTFOUND;
+    int found = st.narch ? cet_run_info_best(engine, run, &best) : CET_ENOTFOUND;
     if (found == CET_ERROR)
         goto oom;
     /* The start, chosen though the search never evaluated it. */
     int start = st.narch && run->has_chosen && run->start_outside;
     if (found == 0 || start) {
-        if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &n))
+        if (cet_search_top(engine, run->top ? run->top : 5, &rank, &n))
             goto oom;
         b.len = 0;
-        if ((start ? genome_json(ga, run, run->start, run->start_train, 0, full, &b)
-                   : config_json(ga, run, best, 0, full, &b)) ||
+        if ((start ? genome_json(engine, run, run->start, run->start_train, 0, full, &b)
+                   : config_json(engine, run, best, 0, full, &b)) ||
             cet_buf_puts(&b, "\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_BEST, &b, err))
@@ -193,7 +193,7 @@ int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *ru
         if (cet_buf_puts(&b, "["))
             goto oom;
         for (size_t k = 0; k < n; k++)
-            if (cet_buf_puts(&b, k ? ",\n " : "") || config_json(ga, run, rank[k], 1, full, &b))
+            if (cet_buf_puts(&b, k ? ",\n " : "") || config_json(engine, run, rank[k], 1, full, &b))
                 goto oom;
         if (cet_buf_puts(&b, "]\n"))
             goto oom;
@@ -213,7 +213,7 @@ done:
 
 /* run.json's "final" of a cross-validated choice (choose.c): the rule, the
  * estimate on unseen pages with its interval, what best.json holds. */
-static cJSON *cv_json(const struct cet_ga *ga, const struct cet_run_info *run, cJSON *j, int *bad)
+static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info *run, cJSON *j, int *bad)
 {
     const struct cet_choice *e = &run->estimate;
     JSON_OK(cJSON_AddStringToObject(j, "rule", "cv"));
@@ -237,12 +237,12 @@ static cJSON *cv_json(const struct cet_ga *ga, const struct cet_run_info *run, c
     if (e->pages_needed)
         JSON_OK(cJSON_AddNumberToObject(j, "pages_needed", (double)e->pages_needed));
     JSON_OK(cJSON_AddStringToObject(j, "sentence", sentence));
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     if (!run->has_chosen)
         return j;
     JSON_OK(cJSON_AddNumberToObject(j, "chosen_rank", (double)run->chosen_rank));
-    double fit = run->start_outside ? run->start_train : cet_ga_fitness(ga, run->chosen);
+    double fit = run->start_outside ? run->start_train : cet_search_fitness(engine, run->chosen);
     JSON_OK(cJSON_AddNumberToObject(j, "train_fitness", fit));
     if (!isnan(run->start_train))
         JSON_OK(cJSON_AddNumberToObject(j, "train_fitness_start", run->start_train));
@@ -251,19 +251,19 @@ static cJSON *cv_json(const struct cet_ga *ga, const struct cet_run_info *run, c
 
 /* run.json's "final": how best.json was chosen, and its gains over the
  * defaults on the documents the search used and on the holdout (choose.c). */
-static cJSON *final_json(const struct cet_ga *ga, const struct cet_run_info *run, int *bad)
+static cJSON *final_json(const struct cet_search *engine, const struct cet_run_info *run, int *bad)
 {
     cJSON *j = cJSON_CreateObject();
     if (run->choose == CET_CHOOSE_CV && !run->holdout_docs)
-        return cv_json(ga, run, j, bad);
+        return cv_json(engine, run, j, bad);
     JSON_OK(cJSON_AddStringToObject(j, "rule", run->holdout_docs ? "holdout" : "training"));
     JSON_OK(cJSON_AddNumberToObject(j, "search_docs", (double)(run->docs - run->holdout_docs)));
     JSON_OK(cJSON_AddNumberToObject(j, "holdout_docs", (double)run->holdout_docs));
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     if (!run->has_chosen || run->chosen >= st.narch)
         return j;
-    double fit = cet_ga_fitness(ga, run->chosen);
+    double fit = cet_search_fitness(engine, run->chosen);
     JSON_OK(cJSON_AddNumberToObject(j, "chosen_rank", (double)run->chosen_rank));
     JSON_OK(cJSON_AddNumberToObject(j, "train_fitness", fit));
     JSON_OK(cJSON_AddNumberToObject(j, "train_fitness_defaults", run->defaults_train));
@@ -286,12 +286,12 @@ static cJSON *final_json(const struct cet_ga *ga, const struct cet_run_info *run
     return j;
 }
 
-int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, const char *dir,
+int cet_run_write_info(const struct cet_search *engine, const struct cet_run_info *run, const char *dir,
                        const char *status, const char *ended, int threads,
                        struct cet_error *err)
 {
-    const struct cet_ga_options *o = cet_ga_opts(ga);
-    const struct cet_params_desc *d = cet_ga_desc(ga);
+    const struct cet_search_options *o = cet_search_opts(engine);
+    const struct cet_params_desc *d = cet_search_desc(engine);
     int failed = 0, *bad = &failed;
     cJSON *j = cJSON_CreateObject();
     JSON_OK(cJSON_AddStringToObject(j, "command", run->command ? run->command : ""));
@@ -309,7 +309,7 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
     else
         JSON_OK(cJSON_AddStringToObject(j, "seed", seed));
     /* Every search option, then the run's holdout share. */
-    cJSON *settings = cet_ga_options_json(o);
+    cJSON *settings = cet_search_options_object(o);
     JSON_OK(settings && cJSON_AddItemToObject(settings, "holdout", cet_json_exact(run->holdout)));
     JSON_OK(cJSON_AddItemToObject(j, "settings", settings));
     cJSON *corpus = cJSON_AddArrayToObject(j, "corpus");
@@ -365,18 +365,18 @@ int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *run, 
     else
         JSON_OK(cJSON_AddNullToObject(j, "ended"));
     JSON_OK(cJSON_AddStringToObject(j, "status", status));
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     if (st.stop != CET_STOP_NONE)
-        JSON_OK(cJSON_AddStringToObject(j, "stop", cet_ga_stop_name(st.stop)));
+        JSON_OK(cJSON_AddStringToObject(j, "stop", cet_search_stop_name(st.stop)));
     else
         JSON_OK(cJSON_AddNullToObject(j, "stop"));
     JSON_OK(cJSON_AddNumberToObject(j, "generations", (double)(st.gen + 1)));
     JSON_OK(cJSON_AddNumberToObject(j, "evaluations", (double)st.evals));
     JSON_OK(cJSON_AddNumberToObject(j, "doc_evaluations", (double)st.doc_evals));
-    JSON_OK(cJSON_AddItemToObject(j, "final", final_json(ga, run, bad)));
+    JSON_OK(cJSON_AddItemToObject(j, "final", final_json(engine, run, bad)));
     size_t nrace;
-    const uint32_t *race_order = cet_ga_race_order(ga, &nrace);
+    const uint32_t *race_order = cet_search_race_order(engine, &nrace);
     if (race_order) {
         /* The racing order, as places in sample.txt (0 is its first document). */
         cJSON *order = cJSON_AddArrayToObject(j, "race_order");

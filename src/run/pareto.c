@@ -1,7 +1,7 @@
 /* The result of a Pareto search (--pareto), rewritten with the other
  * results after every generation:
  * - pareto.csv: the non-dominated settings of the whole archive
- *   (cet_ga_front), best first by the first objective: point (1, 2, ...),
+ *   (cet_search_front), best first by the first objective: point (1, 2, ...),
  *   one column per described parameter, f1, precision, recall, words,
  *   violation, then each Pareto objective that is none of the first three
  *   (fbeta:B, macro-f1) under its name;
@@ -21,11 +21,11 @@
 #include "run_internal.h"
 
 /* Front members by the first objective, highest first, then evaluation order. */
-static void sort_front(const struct cet_ga *ga, size_t *v, size_t n)
+static void sort_front(const struct cet_search *engine, size_t *v, size_t n)
 {
     for (size_t a = 1; a < n; a++) { /* insertion sort: fronts are small */
         size_t x = v[a], k = a;
-        while (k > 0 && cet_ga_objectives(ga, v[k - 1])[0] < cet_ga_objectives(ga, x)[0])
+        while (k > 0 && cet_search_objectives(engine, v[k - 1])[0] < cet_search_objectives(engine, x)[0])
             v[k] = v[k - 1], k--;
         v[k] = x;
     }
@@ -61,20 +61,20 @@ static int remove_stale(const char *pdir, size_t n, struct cet_error *err)
     return rc;
 }
 
-int cet_run_write_pareto(const struct cet_ga *ga, const struct cet_run_info *run,
+int cet_run_write_pareto(const struct cet_search *engine, const struct cet_run_info *run,
                          const char *dir, struct cet_error *err)
 {
-    const struct cet_goal *g = &cet_ga_opts(ga)->goal;
-    const struct cet_params_desc *d = cet_ga_desc(ga);
+    const struct cet_goal *g = &cet_search_opts(engine)->goal;
+    const struct cet_params_desc *d = cet_search_desc(engine);
     struct cet_buf b = {0};
     struct cet_individual in;
     size_t *front = NULL, n = 0, nfull = d->ex->nparams;
     double *full = malloc((nfull + 1) * sizeof *full + nfull);
     char *path = cet_run_path(dir, CET_RUN_PARETO), *pdir = cet_run_path(dir, CET_RUN_PARETO_DIR);
     int rc = -1;
-    if (!full || !path || !pdir || cet_ga_front(ga, &front, &n))
+    if (!full || !path || !pdir || cet_search_front(engine, &front, &n))
         goto oom;
-    sort_front(ga, front, n);
+    sort_front(engine, front, n);
     int bad = cet_buf_puts(&b, "point");
     for (size_t k = 0; k < d->ngenes && !bad; k++)
         bad = cet_buf_printf(&b, ",%s", d->genes[k].name);
@@ -86,7 +86,7 @@ int cet_run_write_pareto(const struct cet_ga *ga, const struct cet_run_info *run
     }
     bad = bad || cet_buf_puts(&b, "\n");
     for (size_t p = 0; p < n && !bad; p++) {
-        cet_ga_individual(ga, front[p], &in);
+        cet_search_individual(engine, front[p], &in);
         bad = cet_buf_printf(&b, "%zu", p + 1) || cet_genome_cells(&b, d, in.genes, ",%s") ||
               cet_buf_printf(&b, ",%.6f,%.6f,%.6f,%.2f,%.6f", in.f1, in.prec, in.rec, in.words,
                              in.viol);
@@ -106,7 +106,7 @@ int cet_run_write_pareto(const struct cet_ga *ga, const struct cet_run_info *run
         char name[32];
         snprintf(name, sizeof name, "%zu.json", p + 1);
         b.len = 0;
-        if (cet_run_config_json(ga, run, front[p], 1, full, &b) || cet_buf_puts(&b, "\n"))
+        if (cet_run_config_json(engine, run, front[p], 1, full, &b) || cet_buf_puts(&b, "\n"))
             goto oom;
         if (cet_run_write_file(pdir, name, b.p, b.len, err))
             goto done;

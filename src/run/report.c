@@ -12,7 +12,7 @@ void cet_report_free(struct cet_report *r)
 {
     if (!r)
         return;
-    cet_ga_free(r->ga);
+    cet_search_free(r->engine);
     cet_params_free(&r->desc);
     cet_run_info_free(&r->run);
     cet_json_free(&r->info);
@@ -58,9 +58,9 @@ int cet_report_load(struct cet_report **out, const char *dir, struct cet_error *
         return cet_fail(err, "out of memory");
     if (!(r->dir = strdup(dir)))
         goto oom;
-    if (cet_run_restore(&r->ga, &r->desc, &r->run, dir, NULL, err))
+    if (cet_run_restore(&r->engine, &r->desc, &r->run, dir, NULL, err))
         goto fail;
-    if (cet_ga_best(r->ga, &r->best) == CET_ERROR)
+    if (cet_search_best(r->engine, &r->best) == CET_ERROR)
         goto oom;
     if (!(path = cet_run_path(dir, CET_RUN_INFO)))
         goto oom;

@@ -10,8 +10,8 @@ struct cet_report {
     char *dir;
     struct cet_params_desc desc;
     struct cet_run_info run;
-    struct cet_ga *ga;          /* as of the checkpoint, not set up */
-    size_t best;                /* cet_ga_best, once a generation is complete (the plots
+    struct cet_search *engine;          /* as of the checkpoint, not set up */
+    size_t best;                /* cet_search_best, once a generation is complete (the plots
                                    and tables that show it are drawn only then) */
     struct cet_json info;       /* run.json */
     char *validation;           /* validation.csv, or NULL */

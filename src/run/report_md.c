@@ -66,9 +66,9 @@ static int md_settings(const struct cet_report *r, struct cet_buf *b)
 }
 
 /* What the fitness is, when not mean F1, and the constraints. */
-static int md_goal(const struct cet_ga *ga, struct cet_buf *b)
+static int md_goal(const struct cet_search *engine, struct cet_buf *b)
 {
-    const struct cet_goal *g = &cet_ga_opts(ga)->goal;
+    const struct cet_goal *g = &cet_search_opts(engine)->goal;
     char name[64];
     int rc = 0;
     if (g->npareto) {
@@ -90,11 +90,11 @@ static int md_goal(const struct cet_ga *ga, struct cet_buf *b)
     }
     if (!rc && g->ncons) {
         size_t feasible = 0;
-        struct cet_ga_status st;
+        struct cet_search_status st;
         struct cet_individual in;
-        cet_ga_status(ga, &st);
+        cet_search_status(engine, &st);
         for (size_t i = 0; i < st.narch; i++) {
-            cet_ga_individual(ga, i, &in);
+            cet_search_individual(engine, i, &in);
             feasible += in.viol == 0;
         }
         rc = feasible ? cet_buf_printf(b, "; %zu of %zu evaluated settings are feasible.",
@@ -132,13 +132,13 @@ static const char *row_label(char *buf, size_t size, size_t k, size_t n, size_t 
  * named, and the final choice said in words. */
 static int md_best(const struct cet_report *r, struct cet_buf *b)
 {
-    const struct cet_ga *ga = r->ga;
+    const struct cet_search *engine = r->engine;
     const struct cet_params_desc *d = &r->desc;
     size_t *rank = NULL, n = 0, G = d->ngenes;
     double *def = malloc((d->ngenes + 1) * sizeof *def);
     struct cet_individual *in = NULL;
     uint8_t (*act)[CET_MAX_GENES] = NULL, shown[CET_MAX_GENES] = {0};
-    int rc = !def || cet_ga_top(ga, r->run.top ? r->run.top : 5, &rank, &n);
+    int rc = !def || cet_search_top(engine, r->run.top ? r->run.top : 5, &rank, &n);
     rc = rc || cet_buf_puts(b, "## Best individuals\n\n");
     if (!rc && !n) {
         rc = cet_buf_puts(b, "Nothing was evaluated yet.\n\n");
@@ -152,14 +152,14 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
         goto done;
     }
     cet_params_default_genome(d, def);
-    cet_genome_normalise(d, cet_ga_opts(ga)->resolution, def);
+    cet_genome_normalise(d, cet_search_opts(engine)->resolution, def);
     size_t di, nshown = 0;
-    int def_known = !cet_run_full_index(ga, def, &di);
+    int def_known = !cet_run_full_index(engine, def, &di);
     for (size_t k = 0; k <= n; k++) {
         if (k < n)
-            cet_ga_individual(ga, rank[k], &in[k]);
+            cet_search_individual(engine, rank[k], &in[k]);
         else if (def_known)
-            cet_ga_individual(ga, di, &in[k]);
+            cet_search_individual(engine, di, &in[k]);
         cet_params_active(d, k < n ? in[k].genes : def, act[k]);
         for (size_t g = 0; g < G; g++)
             shown[g] |= act[k][g];
@@ -168,7 +168,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
         nshown += shown[g];
     /* best.json's row (0..n-1, n: the defaults; n + 1: none shown) is named. */
     size_t best, mark = n + 1;
-    int found = !cet_run_info_best(ga, &r->run, &best);
+    int found = !cet_run_info_best(engine, &r->run, &best);
     for (size_t k = 0; k < n && found; k++)
         if (rank[k] == best)
             mark = k;
@@ -180,7 +180,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
                            "documents (`top.json`; table 2 of Gottron 2008), then the "
                            "defaults%s.", r->run.docs,
                         nshown < G ? "; parameters inactive in all of them are left out" : "") ||
-         md_goal(ga, b) || cet_buf_puts(b, "\n\n");
+         md_goal(engine, b) || cet_buf_puts(b, "\n\n");
     char v[64];
     if (nshown > MD_WIDE) {
         rc = rc || cet_buf_puts(b, "| parameter |");
@@ -243,8 +243,8 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     if (def_known && !r->run.has_chosen && r->run.choose != CET_CHOOSE_CV)
         rc = rc || cet_buf_printf(b, "The best is %+.4f over the defaults on the training "
                                      "sample.\n\n", in[0].fit - in[n].fit);
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     char sentence[1024];
     if (!cet_run_choice_text(&r->run, cet_ga_opts(ga)->goal.shrink, sentence, sizeof sentence))
         rc = rc || cet_buf_printf(b, "%s (`heldout.csv` lists every held-out page; the rule: "
@@ -261,7 +261,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
                                      "documents (mean F1 %.4f against %.4f), the estimate for "
                                      "unseen pages.\n\n", which, r->run.holdout_docs,
                                   r->run.docs - r->run.holdout_docs,
-                                  cet_ga_fitness(ga, r->run.chosen) - r->run.defaults_train,
+                                  cet_search_fitness(engine, r->run.chosen) - r->run.defaults_train,
                                   r->run.chosen_holdout - r->run.defaults_holdout,
                                   r->run.chosen_holdout, r->run.defaults_holdout);
         if (r->run.top_rank && !isnan(r->run.top_pvalue))
@@ -396,11 +396,11 @@ static int md_validation(const struct cet_report *r, struct cet_buf *b)
  * survivors see every document). */
 static int md_racing(const struct cet_report *r, struct cet_buf *b)
 {
-    const struct cet_ga *ga = r->ga;
-    const struct cet_ga_options *o = cet_ga_opts(ga);
-    struct cet_ga_status st;
+    const struct cet_search *engine = r->engine;
+    const struct cet_search_options *o = cet_search_opts(engine);
+    struct cet_search_status st;
     struct cet_individual in;
-    cet_ga_status(ga, &st);
+    cet_search_status(engine, &st);
     size_t n = st.ncomplete, raced = 0;
     double full = (double)n * (double)st.ndocs;
     int rc = cet_buf_puts(b, "## Documents evaluated\n\n");
@@ -413,7 +413,7 @@ static int md_racing(const struct cet_report *r, struct cet_buf *b)
         return -1;
     long docs = 0;
     for (size_t i = 0; i < n; i++) {
-        cet_ga_individual(ga, i, &in);
+        cet_search_individual(engine, i, &in);
         v[i] = in.ndone;
         raced += (size_t)in.raced;
         docs += in.ndone;
@@ -443,7 +443,7 @@ static int md_racing(const struct cet_report *r, struct cet_buf *b)
 
 static int md_plots(const struct cet_report *r, const char *no_plots, struct cet_buf *b)
 {
-    const struct cet_ga *ga = r->ga;
+    const struct cet_search *engine = r->engine;
     int rc = cet_buf_puts(b, "## Plots\n\n");
     if (!r->nplots)
         return rc || cet_buf_puts(b, "None: no generation is complete yet.\n");
@@ -454,12 +454,12 @@ static int md_plots(const struct cet_report *r, const char *no_plots, struct cet
                                        "run `cetune report %s` again, or `gnuplot report.gp` in "
                                        "this directory.\n", no_plots, r->dir);
     size_t nhist, npop;
-    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
-    const struct cet_ga_stats *first = &hist[0], *last = &hist[nhist - 1];
+    const struct cet_search_stats *hist = cet_search_history(engine, &nhist);
+    const struct cet_search_stats *first = &hist[0], *last = &hist[nhist - 1];
     struct cet_individual best;
-    cet_ga_individual(ga, r->best, &best);
-    cet_ga_population(ga, &npop);
-    int pareto = cet_ga_opts(ga)->goal.npareto != 0;
+    cet_search_individual(engine, r->best, &best);
+    cet_search_population(engine, &npop);
+    int pareto = cet_search_opts(engine)->goal.npareto != 0;
     size_t nplots = r->nplots - (size_t)pareto; /* pareto.png comes last */
     rc = rc || cet_buf_printf(b, "### Convergence\n\nBest, mean and worst fitness of each "
                                  "generation.  The best rose from %.4f in generation 0 to %.4f "
@@ -544,8 +544,8 @@ static int md_folds(const struct cet_report *r, struct cet_buf *b)
 int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct cet_error *err)
 {
     struct cet_buf b = {0};
-    struct cet_ga_status st;
-    cet_ga_status(r->ga, &st);
+    struct cet_search_status st;
+    cet_search_status(r->engine, &st);
     const char *name = strrchr(r->dir, '/') ? strrchr(r->dir, '/') + 1 : r->dir;
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(r->info.root, "status");
     const char *said = cJSON_IsString(status) ? status->valuestring : "status unknown";
@@ -562,7 +562,7 @@ int cet_report_write_md(const struct cet_report *r, const char *no_plots, struct
                             r->run.docs, st.gen + 1, st.gen == 0 ? "" : "s", st.evals,
                             said,
                             st.stop != CET_STOP_NONE ? ", stopped by " : "",
-                            st.stop != CET_STOP_NONE ? cet_ga_stop_name(st.stop) : "") ||
+                            st.stop != CET_STOP_NONE ? cet_search_stop_name(st.stop) : "") ||
              md_settings(r, &b) || cet_buf_puts(&b, "\n") || md_best(r, &b) ||
              md_validation(r, &b) || md_folds(r, &b) || md_racing(r, &b) ||
              md_plots(r, no_plots, &b);

@@ -147,10 +147,10 @@ static int write_file(const char *dir, const char *name, struct cet_buf *b, stru
     return cet_run_write_file(dir, name, b->p, b->len, err);
 }
 
-static int generations_dat(const struct cet_ga *ga, struct cet_buf *b)
+static int generations_dat(const struct cet_search *engine, struct cet_buf *b)
 {
     size_t nhist;
-    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+    const struct cet_search_stats *hist = cet_search_history(engine, &nhist);
     int rc = cet_buf_puts(b, "# generation best mean worst (from checkpoint.json)\n");
     for (size_t h = 0; h < nhist && !rc; h++)
         rc = cet_buf_printf(b, "%ld %.6f %.6f %.6f\n", hist[h].generation, hist[h].best,
@@ -195,34 +195,34 @@ static int explored_row(struct cet_buf *b, const struct cet_params_desc *d, cons
 
 /* Blocks (gnuplot index): 0 every evaluated individual, worst first; 1 the
  * best; 2 the defaults (fitness NaN when never evaluated). */
-static int explored_dat(const struct cet_ga *ga, size_t best, const double *defaults,
+static int explored_dat(const struct cet_search *engine, size_t best, const double *defaults,
                         struct cet_buf *b)
 {
-    const struct cet_params_desc *d = cet_ga_desc(ga);
-    struct cet_ga_status st;
+    const struct cet_params_desc *d = cet_search_desc(engine);
+    struct cet_search_status st;
     struct cet_individual in;
-    cet_ga_status(ga, &st);
+    cet_search_status(engine, &st);
     struct by_fit *order = malloc((st.narch + 1) * sizeof *order);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     int rc = !order || !rng;
     if (!rc) {
-        gsl_rng_set(rng, (unsigned long)cet_ga_opts(ga)->seed);
+        gsl_rng_set(rng, (unsigned long)cet_search_opts(engine)->seed);
         for (size_t i = 0; i < st.narch; i++)
-            order[i] = (struct by_fit){cet_ga_fitness(ga, i), i};
+            order[i] = (struct by_fit){cet_search_fitness(engine, i), i};
         qsort(order, st.narch, sizeof *order, cmp_fit_asc);
         rc = cet_buf_puts(b, "# every evaluated individual, worst first: parameters (enum and "
                              "bool as category indices, some jittered), fitness, generation\n");
         for (size_t k = 0; k < st.narch && !rc; k++) {
-            cet_ga_individual(ga, order[k].i, &in);
+            cet_search_individual(engine, order[k].i, &in);
             rc = explored_row(b, d, in.genes, order[k].fit, in.born, rng);
         }
-        cet_ga_individual(ga, best, &in);
+        cet_search_individual(engine, best, &in);
         rc = rc || cet_buf_puts(b, "\n\n# the best individual\n") ||
              explored_row(b, d, in.genes, in.fit, in.born, NULL);
         size_t di;
-        int known = !cet_run_full_index(ga, defaults, &di);
+        int known = !cet_run_full_index(engine, defaults, &di);
         if (known)
-            cet_ga_individual(ga, di, &in);
+            cet_search_individual(engine, di, &in);
         rc = rc || cet_buf_puts(b, "\n\n# the defaults\n") ||
              explored_row(b, d, defaults, known ? in.fit : NAN, known ? in.born : -1, NULL);
     }
@@ -250,23 +250,23 @@ static size_t bins(const struct cet_gene *g, double *edges)
 }
 
 /* Whether gene k is active in archive entry i. */
-static int active_in(const struct cet_ga *ga, size_t i, size_t k)
+static int active_in(const struct cet_search *engine, size_t i, size_t k)
 {
     uint8_t active[CET_MAX_GENES];
-    cet_params_active(cet_ga_desc(ga), cet_ga_genes(ga, i), active);
+    cet_params_active(cet_search_desc(engine), cet_search_genes(engine, i), active);
     return active[k];
 }
 
 /* One block per gene of the final population's counts (of the individuals
  * where the gene is active): numeric genes as "low high count" (empty bins
  * left out), categorical ones as "index count label". */
-static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
+static int population_dat(const struct cet_search *engine, struct cet_buf *b)
 {
-    const struct cet_params_desc *d = cet_ga_desc(ga);
-    struct cet_ga_status st;
+    const struct cet_params_desc *d = cet_search_desc(engine);
+    struct cet_search_status st;
     size_t npop;
-    const size_t *pop = cet_ga_population(ga, &npop);
-    cet_ga_status(ga, &st);
+    const size_t *pop = cet_search_population(engine, &npop);
+    cet_search_status(engine, &st);
     int rc = cet_buf_printf(b, "# the final population (generation %ld, %zu individuals): one "
                                "block per parameter\n", st.gen, npop);
     for (size_t k = 0; k < d->ngenes && !rc; k++) {
@@ -276,8 +276,8 @@ static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
             for (size_t c = 0; c < ncategories(g) && !rc; c++) {
                 size_t count = 0;
                 for (size_t p = 0; p < npop; p++)
-                    count += cet_ga_genes(ga, pop[p])[k] == category_value(g, c) &&
-                             active_in(ga, pop[p], k);
+                    count += cet_search_genes(engine, pop[p])[k] == category_value(g, c) &&
+                             active_in(engine, pop[p], k);
                 char v[64];
                 cet_param_format(d->ex, g->index, category_value(g, c), 0, v, sizeof v);
                 rc = cet_buf_printf(b, "%zu %zu \"%s\"\n", c, count, v);
@@ -287,9 +287,9 @@ static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
         double edges[MAX_INT_BINS + 1];
         size_t n = bins(g, edges), count[MAX_INT_BINS] = {0};
         for (size_t p = 0; p < npop; p++) {
-            double v = cet_ga_genes(ga, pop[p])[k];
+            double v = cet_search_genes(engine, pop[p])[k];
             size_t c = 0;
-            if (!active_in(ga, pop[p], k))
+            if (!active_in(engine, pop[p], k))
                 continue;
             while (c + 1 < n && v >= edges[c + 1])
                 c++;
@@ -310,30 +310,30 @@ static int population_dat(const struct cet_ga *ga, struct cet_buf *b)
 /* --pareto: blocks 0 every evaluated individual, 1 the front (by the first
  * objective), 2 the defaults when evaluated (def_known: archive entry di);
  * the first two objectives. */
-static int pareto_dat(const struct cet_ga *ga, int def_known, size_t di, struct cet_buf *b)
+static int pareto_dat(const struct cet_search *engine, int def_known, size_t di, struct cet_buf *b)
 {
     size_t *front = NULL, n = 0;
-    int rc = cet_ga_front(ga, &front, &n) || cet_buf_puts(b, "# objective1 objective2\n");
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    int rc = cet_search_front(engine, &front, &n) || cet_buf_puts(b, "# objective1 objective2\n");
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     for (size_t i = 0; i < st.narch && !rc; i++)
-        rc = cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, i)[0], cet_ga_objectives(ga, i)[1]);
+        rc = cet_buf_printf(b, "%.6f %.6f\n", cet_search_objectives(engine, i)[0], cet_search_objectives(engine, i)[1]);
     rc = rc || cet_buf_puts(b, "\n\n");
     for (size_t a = 1; a < n && !rc; a++) /* insertion sort by the first objective */
         for (size_t k = a;
-             k > 0 && cet_ga_objectives(ga, front[k - 1])[0] > cet_ga_objectives(ga, front[k])[0];
+             k > 0 && cet_search_objectives(engine, front[k - 1])[0] > cet_search_objectives(engine, front[k])[0];
              k--) {
             size_t t = front[k];
             front[k] = front[k - 1];
             front[k - 1] = t;
         }
     for (size_t k = 0; k < n && !rc; k++)
-        rc = cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, front[k])[0],
-                            cet_ga_objectives(ga, front[k])[1]);
+        rc = cet_buf_printf(b, "%.6f %.6f\n", cet_search_objectives(engine, front[k])[0],
+                            cet_search_objectives(engine, front[k])[1]);
     rc = rc || cet_buf_puts(b, "\n\n");
     if (def_known)
-        rc = rc || cet_buf_printf(b, "%.6f %.6f\n", cet_ga_objectives(ga, di)[0],
-                                  cet_ga_objectives(ga, di)[1]);
+        rc = rc || cet_buf_printf(b, "%.6f %.6f\n", cet_search_objectives(engine, di)[0],
+                                  cet_search_objectives(engine, di)[1]);
     else
         rc = rc || cet_buf_puts(b, "NaN NaN\n");
     free(front);
@@ -359,11 +359,11 @@ static int gp_png(struct cet_buf *b, const char *name, int w, int h)
 
 /* Fitness range [lo, hi] of the history's column (best when worst is 0),
  * widened to the defaults' fitness unless NAN, padded by 6%. */
-static void fitness_range(const struct cet_ga *ga, int worst, double def_fit, double *lo,
+static void fitness_range(const struct cet_search *engine, int worst, double def_fit, double *lo,
                           double *hi)
 {
     size_t nhist;
-    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+    const struct cet_search_stats *hist = cet_search_history(engine, &nhist);
     *lo = INFINITY;
     *hi = -INFINITY;
     for (size_t h = 0; h < nhist; h++) {
@@ -384,12 +384,12 @@ static void fitness_range(const struct cet_ga *ga, int worst, double def_fit, do
  * worst. */
 static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fit)
 {
-    const struct cet_ga *ga = r->ga;
+    const struct cet_search *engine = r->engine;
     double lo, hi, blo, bhi;
     size_t nhist;
-    cet_ga_history(ga, &nhist);
-    fitness_range(ga, 1, def_fit, &lo, &hi);
-    fitness_range(ga, 0, NAN, &blo, &bhi);
+    cet_search_history(engine, &nhist);
+    fitness_range(engine, 1, def_fit, &lo, &hi);
+    fitness_range(engine, 0, NAN, &blo, &bhi);
     return add_plot(r, CET_RUN_PLOT_CONVERGENCE) || gp_png(b, CET_RUN_PLOT_CONVERGENCE, 960, 780) ||
            gp_title(b, "set multiplot title ",
                     "%s: fitness per generation (training sample of %ld documents)",
@@ -430,14 +430,14 @@ static int gp_convergence(struct cet_report *r, struct cet_buf *b, double def_fi
  * numeric ones first, and among those the ones active in most evaluated
  * individuals first (description order otherwise); never-active ones not
  * at all. */
-static size_t pair_genes(const struct cet_ga *ga, const struct cet_params_desc *d, size_t *out)
+static size_t pair_genes(const struct cet_search *engine, const struct cet_params_desc *d, size_t *out)
 {
     size_t count[CET_MAX_GENES] = {0}, n = 0;
     uint8_t active[CET_MAX_GENES];
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     for (size_t i = 0; i < st.narch; i++) {
-        cet_params_active(d, cet_ga_genes(ga, i), active);
+        cet_params_active(d, cet_search_genes(engine, i), active);
         for (size_t k = 0; k < d->ngenes; k++)
             count[k] += active[k];
     }
@@ -462,12 +462,12 @@ static char *file_part(const char *name)
 
 static int gp_explored(struct cet_report *r, struct cet_buf *b)
 {
-    const struct cet_ga *ga = r->ga;
+    const struct cet_search *engine = r->engine;
     const struct cet_params_desc *d = &r->desc;
     size_t G = d->ngenes;
-    double best_fit = cet_ga_fitness(ga, r->best);
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    double best_fit = cet_search_fitness(engine, r->best);
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     int rc = 0;
     if (G == 1) {
         /* One parameter: it against fitness, coloured by generation. */
@@ -495,14 +495,14 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
     if (!fit)
         return -1;
     for (size_t i = 0; i < st.narch; i++)
-        fit[i] = cet_ga_fitness(ga, i);
+        fit[i] = cet_search_fitness(engine, i);
     qsort(fit, st.narch, sizeof *fit, cet_cmp_double);
     double hi = fit[st.narch - 1], lo = fit[st.narch / 10];
     free(fit);
     if (hi - lo < 1e-4)
         lo = hi - 1e-4;
     size_t sel[CET_REPORT_MAX_PAIR_GENES];
-    r->pair_genes = pair_genes(ga, d, sel);
+    r->pair_genes = pair_genes(engine, d, sel);
     for (size_t i = 0; i < r->pair_genes && !rc; i++)
         for (size_t j = i + 1; j < r->pair_genes && !rc; j++) {
             const struct cet_gene *x = &d->genes[sel[i]], *y = &d->genes[sel[j]];
@@ -513,7 +513,7 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
             free(py);
             size_t both = 0; /* individuals where both are active, the points drawn */
             for (size_t a = 0; a < st.narch; a++)
-                both += active_in(ga, a, sel[i]) && active_in(ga, a, sel[j]);
+                both += active_in(engine, a, sel[i]) && active_in(engine, a, sel[j]);
             rc = rc || add_plot(r, name.p) || gp_png(b, name.p, 900, 720) ||
                  gp_title(b, "set title ", "%s: %s and %s of the %zu evaluated individuals%s",
                           d->ex->name, x->name, y->name, both,
@@ -540,19 +540,19 @@ static int gp_explored(struct cet_report *r, struct cet_buf *b)
 
 static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double *defaults)
 {
-    const struct cet_ga *ga = r->ga;
+    const struct cet_search *engine = r->engine;
     const struct cet_params_desc *d = &r->desc;
-    struct cet_ga_status st;
+    struct cet_search_status st;
     size_t npop;
-    cet_ga_status(ga, &st);
-    const size_t *pop = cet_ga_population(ga, &npop);
+    cet_search_status(engine, &st);
+    const size_t *pop = cet_search_population(engine, &npop);
     /* A panel for each parameter active in some member of the final
      * population: a pipeline's stage parameters of extractors no member
      * uses would be empty panels (72 of them, 6520 pixels high). */
     uint8_t shown[CET_MAX_GENES] = {0}, on[CET_MAX_GENES];
     size_t G = 0;
     for (size_t m = 0; m < npop; m++) {
-        cet_params_active(d, cet_ga_genes(ga, pop[m]), on);
+        cet_params_active(d, cet_search_genes(engine, pop[m]), on);
         for (size_t k = 0; k < d->ngenes; k++)
             shown[k] |= on[k];
     }
@@ -562,7 +562,7 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
         for (size_t k = 0; k < d->ngenes; k++)
             G += shown[k] = 1;
     size_t cols = G < 3 ? G : G <= 9 ? 3 : 4, rows = (G + cols - 1) / cols;
-    const double *best = cet_ga_genes(ga, r->best);
+    const double *best = cet_search_genes(engine, r->best);
     uint8_t best_on[CET_MAX_GENES], def_on[CET_MAX_GENES];
     cet_params_active(d, best, best_on);
     cet_params_active(d, defaults, def_on);
@@ -610,7 +610,7 @@ static int gp_distribution(struct cet_report *r, struct cet_buf *b, const double
 /* --pareto: the front over every evaluated setting, the defaults marked. */
 static int gp_pareto(struct cet_report *r, struct cet_buf *b)
 {
-    const struct cet_goal *g = &cet_ga_opts(r->ga)->goal;
+    const struct cet_goal *g = &cet_search_opts(r->engine)->goal;
     char x[64], y[64]; /* objective names: "macro-precision", "fbeta:B" */
     if (!g->npareto)
         return 0;
@@ -633,44 +633,44 @@ static int gp_pareto(struct cet_report *r, struct cet_buf *b)
 
 int cet_report_write_plots(struct cet_report *r, struct cet_error *err)
 {
-    const struct cet_ga *ga = r->ga;
+    const struct cet_search *engine = r->engine;
     struct cet_buf b = {0};
     double *defaults = malloc((r->desc.ngenes + 1) * sizeof *defaults);
-    struct cet_ga_status st;
+    struct cet_search_status st;
     size_t nhist, npop;
-    cet_ga_status(ga, &st);
-    cet_ga_history(ga, &nhist);
-    cet_ga_population(ga, &npop);
+    cet_search_status(engine, &st);
+    cet_search_history(engine, &nhist);
+    cet_search_population(engine, &npop);
     int rc = -1;
     if (!defaults)
         goto oom;
     cet_params_default_genome(&r->desc, defaults);
-    cet_genome_normalise(&r->desc, cet_ga_opts(ga)->resolution, defaults);
+    cet_genome_normalise(&r->desc, cet_search_opts(engine)->resolution, defaults);
     size_t di;
-    int def_known = !cet_run_full_index(ga, defaults, &di);
-    double def_fit = def_known ? cet_ga_fitness(ga, di) : NAN;
+    int def_known = !cet_run_full_index(engine, defaults, &di);
+    double def_fit = def_known ? cet_search_fitness(engine, di) : NAN;
 
     if (!nhist || !st.narch || !npop) { /* nothing complete to draw yet */
         rc = 0;
         goto done;
     }
-    if (generations_dat(ga, &b))
+    if (generations_dat(engine, &b))
         goto oom;
     if (write_file(r->dir, file_gen, &b, err))
         goto done;
     b.len = 0;
-    if (explored_dat(ga, r->best, defaults, &b))
+    if (explored_dat(engine, r->best, defaults, &b))
         goto oom;
     if (write_file(r->dir, file_explored, &b, err))
         goto done;
     b.len = 0;
-    if (population_dat(ga, &b))
+    if (population_dat(engine, &b))
         goto oom;
     if (write_file(r->dir, file_pop, &b, err))
         goto done;
     b.len = 0;
-    if (cet_ga_opts(ga)->goal.npareto) {
-        if (pareto_dat(ga, def_known, di, &b))
+    if (cet_search_opts(engine)->goal.npareto) {
+        if (pareto_dat(engine, def_known, di, &b))
             goto oom;
         if (write_file(r->dir, file_pareto, &b, err))
             goto done;

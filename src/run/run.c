@@ -6,7 +6,7 @@
  * - Every complete generation rewrites individuals.csv, generations.csv,
  *   best.json, top.json and, last, checkpoint.json (each atomically), so the
  *   directory is always consistent.
- * - A cancelled generation leaves no trace (cet_ga_generation restores the
+ * - A cancelled generation leaves no trace (cet_search_generation restores the
  *   GA), so cet_run_interrupt checkpoints the last complete one; a raced
  *   one (--race, src/ga/race.c) is paused after its last block instead,
  *   and the checkpoint holds it.
@@ -48,8 +48,8 @@ static int score_cb(void *ctx, const double *params, size_t k, const uint32_t *d
 
 static enum cet_stop run_stop(const struct cet_run *run)
 {
-    struct cet_ga_status st;
-    cet_ga_status(run->ga, &st);
+    struct cet_search_status st;
+    cet_search_status(run->engine, &st);
     return st.stop;
 }
 
@@ -57,15 +57,15 @@ static enum cet_stop run_stop(const struct cet_run *run)
  * resumed run keeps its stored document order. */
 static int race_setup(struct cet_run *run, struct cet_error *err)
 {
-    struct cet_ga *ga = run->ga;
-    cet_ga_set_ndocs(ga, run->train.ndocs);
-    const struct cet_ga_options *o = cet_ga_opts(ga);
+    struct cet_search *engine = run->engine;
+    cet_search_set_ndocs(engine, run->train.ndocs);
+    const struct cet_search_options *o = cet_search_opts(engine);
     if (!o->race)
         return 0;
     uint32_t *order = malloc((run->train.ndocs ? run->train.ndocs : 1) * sizeof *order);
     int rc = !order ? cet_fail(err, "out of memory")
                     : cet_race_order(order, &run->train, o->seed, err) ||
-                          cet_ga_race_setup(ga, score_cb, order, err);
+                          cet_search_race_setup(engine, score_cb, order, err);
     free(order);
     return rc ? -1 : 0;
 }
@@ -82,18 +82,18 @@ static int measure_cb(void *ctx, const double *params, size_t k, struct cet_meas
     return cet_run_measure(ctx, params, k, m, err);
 }
 
-/* cet_ga_setup, measuring the run's goal unless it is plain mean F1. */
+/* cet_search_setup, measuring the run's goal unless it is plain mean F1. */
 static int setup(struct cet_run *run, struct cet_error *err)
 {
-    if (cet_ga_setup(run->ga, eval_cb, cancel_cb, run, err))
+    if (cet_search_setup(run->engine, eval_cb, cancel_cb, run, err))
         return -1;
-    if (!cet_goal_is_default(&cet_ga_opts(run->ga)->goal))
-        cet_ga_set_measure(run->ga, measure_cb);
+    if (!cet_goal_is_default(&cet_search_opts(run->engine)->goal))
+        cet_search_set_measure(run->engine, measure_cb);
     return 0;
 }
 
 int cet_run_new(struct cet_run **out, const char *params_path,
-                const struct cet_ga_options *opt, struct cet_error *err)
+                const struct cet_search_options *opt, struct cet_error *err)
 {
     struct cet_run *run = calloc(1, sizeof *run);
     *out = NULL;
@@ -101,14 +101,14 @@ int cet_run_new(struct cet_run **out, const char *params_path,
         return cet_fail(err, "out of memory");
     run->lock = -1;
     if (cet_params_load(&run->desc, params_path, NULL, err) ||
-        cet_ga_new(&run->ga, &run->desc, err) ||
+        cet_search_new(&run->engine, &run->desc, err) ||
         !(run->info.params_path = strdup(params_path))) {
-        if (run->ga)
+        if (run->engine)
             cet_fail(err, "out of memory");
         cet_run_free(run);
         return -1;
     }
-    cet_ga_set_options(run->ga, opt);
+    cet_search_set_options(run->engine, opt);
     run->info.sample_size = -1;
     *out = run;
     return 0;
@@ -134,7 +134,7 @@ static int set_start(struct cet_run *run, const double *full, const char *from,
     }
     if (!full)
         cet_params_default_genome(d, g);
-    cet_genome_normalise(d, cet_ga_opts(run->ga)->resolution, g);
+    cet_genome_normalise(d, cet_search_opts(run->engine)->resolution, g);
     free(run->info.start);
     free(run->info.start_from);
     run->info.start = g;
@@ -156,7 +156,7 @@ int cet_run_add_seed_config(struct cet_run *run, const char *path, uint8_t **ign
                  cfg.ex->name, d->ex->name);
     else if (!(*ignored = calloc(d->ex->nparams + 1, 1)))
         cet_fail(err, "out of memory");
-    else if (cet_ga_add_seed(run->ga, cfg.params, err)) {
+    else if (cet_search_add_seed(run->engine, cfg.params, err)) {
         struct cet_error why = *err;
         cet_fail(err, "%s: %s", path, why.msg);
     } else if (!run->info.start && set_start(run, cfg.params, path, err)) {
@@ -180,7 +180,7 @@ int cet_run_add_seed_config(struct cet_run *run, const char *path, uint8_t **ign
 
 int cet_run_check(const struct cet_run *run, struct cet_error *err)
 {
-    return cet_ga_check(run->ga, err);
+    return cet_search_check(run->engine, err);
 }
 
 /* Absolute paths of dirs (so that a resume works from any directory); an
@@ -366,8 +366,8 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
         return -1;
     if (cet_run_holdout_split(run, 0, err))
         return -1;
-    if (cet_run_write_info(run->ga, info, dir, "running", NULL, run->threads, err) ||
-        cet_run_checkpoint(run->ga, info, dir, err))
+    if (cet_run_write_info(run->engine, info, dir, "running", NULL, run->threads, err) ||
+        cet_run_checkpoint(run->engine, info, dir, err))
         return -1;
     return bind(run, err);
 }
@@ -388,7 +388,7 @@ int cet_run_open(struct cet_run **out, const char *dir, int threads, struct cet_
     struct stat st;
     if ((stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK) == 0 &&
          cet_rundir_lock(&run->lock, &run->created, dir, 0, err)) ||
-        cet_run_restore(&run->ga, &run->desc, &run->info, dir, NULL, err)) {
+        cet_run_restore(&run->engine, &run->desc, &run->info, dir, NULL, err)) {
         cet_run_free(run);
         return -1;
     }
@@ -402,7 +402,7 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
     struct cet_run_info *info = &run->info;
     if (cet_run_stopped(run))
         return cet_fail(err, "%s has finished already (stopped by %s)", run->dir,
-                        cet_ga_stop_name(run_stop(run)));
+                        cet_search_stop_name(run_stop(run)));
     if (run->desc.ex->adhosts && info->adhosts[0]) {
         char digest[17], *file;
         if (adhosts_in_use(digest, &file, err))
@@ -454,12 +454,12 @@ int cet_run_resume(struct cet_run *run, const char *command, struct cet_error *e
     }
     info->resumed[info->nresumed++] = cmd;
     if (setup(run, err) || race_setup(run, err) || cet_run_holdout_split(run, 1, err) ||
-        cet_run_write_info(run->ga, info, run->dir, "running", NULL, threads, err))
+        cet_run_write_info(run->engine, info, run->dir, "running", NULL, threads, err))
         return -1;
     return bind(run, err);
 }
 
-void cet_run_set_cancel(struct cet_run *run, cet_ga_cancel_fn cancel, void *ctx)
+void cet_run_set_cancel(struct cet_run *run, cet_search_cancel_fn cancel, void *ctx)
 {
     run->cancel = cancel;
     run->cancel_ctx = ctx;
@@ -475,19 +475,19 @@ int cet_run_step(struct cet_run *run, struct cet_error *err)
 {
     if (!run->bound)
         return cet_fail(err, "the run is neither started nor resumed");
-    int r = cet_ga_generation(run->ga, err);
+    int r = cet_search_generation(run->engine, err);
     if (r)
         return r;
     /* The choice is made in the step that stops the GA, so that the files
      * and the checkpoint of the last generation hold it. */
     if (cet_run_stopped(run) && cet_run_choose(run, err))
         return -1;
-    struct cet_ga_status st;
-    cet_ga_status(run->ga, &st);
-    return cet_run_write_results(run->ga, &run->info, &run->rows, run->dir, err) ||
-                   (st.narch && cet_ga_opts(run->ga)->goal.npareto &&
-                    cet_run_write_pareto(run->ga, &run->info, run->dir, err)) ||
-                   cet_run_checkpoint(run->ga, &run->info, run->dir, err)
+    struct cet_search_status st;
+    cet_search_status(run->engine, &st);
+    return cet_run_write_results(run->engine, &run->info, &run->rows, run->dir, err) ||
+                   (st.narch && cet_search_opts(run->engine)->goal.npareto &&
+                    cet_run_write_pareto(run->engine, &run->info, run->dir, err)) ||
+                   cet_run_checkpoint(run->engine, &run->info, run->dir, err)
                ? -1
                : 0;
 }
@@ -501,8 +501,8 @@ int cet_run_interrupt(struct cet_run *run, struct cet_error *err)
 {
     char ended[32];
     utc_now(ended, sizeof ended);
-    return cet_run_checkpoint(run->ga, &run->info, run->dir, err) ||
-                   cet_run_write_info(run->ga, &run->info, run->dir, "interrupted", ended,
+    return cet_run_checkpoint(run->engine, &run->info, run->dir, err) ||
+                   cet_run_write_info(run->engine, &run->info, run->dir, "interrupted", ended,
                                       run->threads, err)
                ? -1
                : 0;
@@ -512,7 +512,7 @@ int cet_run_finish(struct cet_run *run, struct cet_error *err)
 {
     char ended[32];
     utc_now(ended, sizeof ended);
-    return cet_run_write_info(run->ga, &run->info, run->dir, "finished", ended, run->threads,
+    return cet_run_write_info(run->engine, &run->info, run->dir, "finished", ended, run->threads,
                               err);
 }
 
@@ -523,7 +523,7 @@ void cet_run_free(struct cet_run *run)
     cet_evaluator_free(run->ev);
     free(run->search);
     free(run->hold);
-    cet_ga_free(run->ga);
+    cet_search_free(run->engine);
     cet_corpus_free(&run->train);
     cet_entries_free(&run->entries);
     cet_params_free(&run->desc);
@@ -537,14 +537,14 @@ void cet_run_free(struct cet_run *run)
 
 int cet_run_best(const struct cet_run *run, size_t *i)
 {
-    struct cet_ga_status st;
-    cet_ga_status(run->ga, &st);
-    return st.narch ? cet_run_info_best(run->ga, &run->info, i) : CET_ENOTFOUND;
+    struct cet_search_status st;
+    cet_search_status(run->engine, &st);
+    return st.narch ? cet_run_info_best(run->engine, &run->info, i) : CET_ENOTFOUND;
 }
 
-struct cet_ga *cet_run_ga(const struct cet_run *run)
+struct cet_search *cet_run_search(const struct cet_run *run)
 {
-    return run->ga;
+    return run->engine;
 }
 
 const struct cet_run_info *cet_run_info(const struct cet_run *run)
@@ -581,9 +581,9 @@ int cet_run_validate(struct cet_run *run, const struct cet_corpus *vc, struct ce
     double defaults = cet_run_defaults_fitness(run, g);
     free(g);
     int rc = cet_evaluator_new(&ev, vc, run->desc.ex, CET_METRIC_WORD, run->threads, err) ||
-                     cet_validation_compute(v, run->ga, &run->info, ev, vc, defaults,
+                     cet_validation_compute(v, run->engine, &run->info, ev, vc, defaults,
                                             run->bound ? &run->train : NULL, err) ||
-                     cet_validation_write(v, run->ga, run->dir, err)
+                     cet_validation_write(v, run->engine, run->dir, err)
                  ? -1
                  : 0;
     cet_evaluator_free(ev);

@@ -7,7 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "cetune/buf.h"
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "cetune/params.h"
 #include "cetune/run.h"
 
@@ -24,7 +24,7 @@ struct cet_run {
     int wrote;                   /* something was written into dir */
     int force;                   /* clear an earlier run's files (cet_run_claim) */
     struct cet_params_desc desc;
-    struct cet_ga *ga;
+    struct cet_search *engine;
     struct cet_run_info info;
     struct cet_corpus train;     /* the training sample */
     struct cet_entries entries;
@@ -32,7 +32,7 @@ struct cet_run {
     struct cet_backend be;       /* be.load NULL: train is here, evaluated by ev */
     int bound;                   /* the extractor is bound to train (ev or be) */
     int threads;
-    cet_ga_cancel_fn cancel;
+    cet_search_cancel_fn cancel;
     void *cancel_ctx;
     struct cet_run_rows rows;    /* individuals.csv's (cet_run_write_results) */
     cet_run_progress_fn progress; /* of the fold runs (cet_run_set_progress) */
@@ -54,7 +54,7 @@ int cet_run_eval_docs(struct cet_run *run, const double *params, size_t k, const
 int cet_run_train_eval(struct cet_run *run, const double *params, size_t k,
                        struct cet_score *scores, double *f, double *p, double *r,
                        struct cet_error *err);
-/* fitness.c: measures k full parameter vectors under the GA's goal (a goal
+/* fitness.c: measures k full parameter vectors under the search's goal (a goal
  * other than mean F1, objective.h) from their per-document scores on the
  * whole training sample, or by the backend when it can. */
 int cet_run_measure(struct cet_run *run, const double *params, size_t k, struct cet_measures *m,
@@ -76,19 +76,19 @@ double cet_run_genome_fitness(struct cet_run *run, const double *g);
  * the search sees and the holdout, and checks the split; nothing for
  * other runs. */
 int cet_run_holdout_split(struct cet_run *run, int resumed, struct cet_error *err);
-/* choose.c: once the GA has stopped, records best.json's choice in
+/* choose.c: once the search has stopped, records best.json's choice in
  * run->info: by the cross-validated rule (the search's best or the start),
  * or for a run with a holdout, on it; nothing otherwise. */
 int cet_run_choose(struct cet_run *run, struct cet_error *err);
-/* choose.c: the archive index of best.json (the choice, else cet_ga_best)
+/* choose.c: the archive index of best.json (the choice, else cet_search_best)
  * into *best: 0, CET_ENOTFOUND when best.json is the start outside the
- * archive (info->start_outside), or as cet_ga_best. */
-int cet_run_info_best(const struct cet_ga *ga, const struct cet_run_info *info, size_t *best);
+ * archive (info->start_outside), or as cet_search_best. */
+int cet_run_info_best(const struct cet_search *engine, const struct cet_run_info *info, size_t *best);
 /* fitness.c: the archive index of genome g into *at when g was fully
  * evaluated: 0, or CET_ENOTFOUND when it never was or was raced out (its
  * fitness is then partial).  The defaults' fitness (cet_run_defaults_fitness)
  * and report.md's defaults row read it. */
-int cet_run_full_index(const struct cet_ga *ga, const double *g, size_t *at);
+int cet_run_full_index(const struct cet_search *engine, const double *g, size_t *at);
 
 /* The run directory's lock (rundir.c). */
 /* Creates dir and its missing parents if needed, and takes its lock
@@ -109,15 +109,15 @@ void cet_rundir_unlock(int fd, const char *remove_dir);
 int cet_run_write_file(const char *dir, const char *name, const char *data, size_t len,
                        struct cet_error *err);
 
-/* checkpoint.c: writes DIR/checkpoint.json (the run record, then the GA's
- * whole state: cet_ga_save, src/ga/state.h). */
-int cet_run_checkpoint(struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
+/* checkpoint.c: writes DIR/checkpoint.json (the run record, then the engine's
+ * whole state: cet_search_save, src/ga/state.h). */
+int cet_run_checkpoint(struct cet_search *engine, const struct cet_run_info *info, const char *dir,
                        struct cet_error *err);
-/* Reads DIR/checkpoint.json back: a new GA (with *desc, owned by the
+/* Reads DIR/checkpoint.json back: a new search (with *desc, owned by the
  * caller, rebuilt from the stored description; find as in
  * cet_params_parse) in the state of the checkpoint, not yet set up for
- * evaluation (cet_ga_setup keeps the restored random state). */
-int cet_run_restore(struct cet_ga **out, struct cet_params_desc *desc, struct cet_run_info *info,
+ * evaluation (cet_search_setup keeps the restored random state). */
+int cet_run_restore(struct cet_search **out, struct cet_params_desc *desc, struct cet_run_info *info,
                     const char *dir, cet_extractor_finder find, struct cet_error *err);
 
 /* output.c: appends one cell per gene of g to b: cell, a printf format with
@@ -127,28 +127,28 @@ int cet_genome_cells(struct cet_buf *b, const struct cet_params_desc *d, const d
                      const char *cell);
 /* Writes DIR/individuals.csv, generations.csv, best.json and
  * top.json (the last two once something was evaluated). */
-int cet_run_write_results(const struct cet_ga *ga, const struct cet_run_info *info,
+int cet_run_write_results(const struct cet_search *engine, const struct cet_run_info *info,
                           struct cet_run_rows *rows, const char *dir, struct cet_error *err);
 /* pareto.c: --pareto's DIR/pareto.csv and DIR/pareto/K.json, after
  * cet_run_write_results once something was evaluated. */
-int cet_run_write_pareto(const struct cet_ga *ga, const struct cet_run_info *info,
+int cet_run_write_pareto(const struct cet_search *engine, const struct cet_run_info *info,
                          const char *dir, struct cet_error *err);
 /* output.c: archive entry i as a configuration (docs/formats.md); extra
  * adds its measures and generation (top.json's rows). */
-int cet_run_config_json(const struct cet_ga *ga, const struct cet_run_info *info, size_t i,
+int cet_run_config_json(const struct cet_search *engine, const struct cet_run_info *info, size_t i,
                         int extra, double *full, struct cet_buf *b);
 /* Writes DIR/run.json: command lines, seed, settings, corpus, sample,
  * library versions, times; status is "running", "interrupted" or
  * "finished"; ended may be NULL. */
-int cet_run_write_info(const struct cet_ga *ga, const struct cet_run_info *info, const char *dir,
+int cet_run_write_info(const struct cet_search *engine, const struct cet_run_info *info, const char *dir,
                        const char *status, const char *ended, int threads,
                        struct cet_error *err);
 
-/* validate.c: scores the rows with ev, an evaluator of the GA's extractor
+/* validate.c: scores the rows with ev, an evaluator of the search's extractor
  * on the validation corpus vc.  defaults_train is the defaults' training
  * fitness (NAN when unknown); train, the training corpus, may be NULL (then
  * v->shared is 0). */
-int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga,
+int cet_validation_compute(struct cet_validation *v, const struct cet_search *engine,
                            const struct cet_run_info *info, struct cet_evaluator *ev,
                            const struct cet_corpus *vc, double defaults_train,
                            const struct cet_corpus *train, struct cet_error *err);
@@ -157,7 +157,7 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga,
  * measure on the validation documents), valid_f1, valid_macro_f1,
  * valid_precision, valid_recall, gap (train_fitness - valid_fitness; empty
  * when unknown). */
-int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
+int cet_validation_write(const struct cet_validation *v, const struct cet_search *engine, const char *dir,
                          struct cet_error *err);
 
 #endif

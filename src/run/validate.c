@@ -36,20 +36,20 @@ static size_t shared_docs(const struct cet_corpus *vc, const struct cet_corpus *
     return n;
 }
 
-int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, const struct cet_run_info *run,
+int cet_validation_compute(struct cet_validation *v, const struct cet_search *engine, const struct cet_run_info *run,
                     struct cet_evaluator *ev, const struct cet_corpus *vc, double defaults_train,
                     const struct cet_corpus *train, struct cet_error *err)
 {
-    const struct cet_params_desc *d = cet_ga_desc(ga);
+    const struct cet_params_desc *d = cet_search_desc(engine);
     size_t *rank = NULL, ntop = 0, G = d->ngenes, F = d->ex->nparams;
     double *full = NULL;
     struct cet_score *scores = NULL;
-    struct cet_ga_status st;
-    cet_ga_status(ga, &st);
+    struct cet_search_status st;
+    cet_search_status(engine, &st);
     memset(v, 0, sizeof *v);
     if (!st.narch)
         return cet_fail(err, "nothing was evaluated, so there is nothing to validate");
-    if (cet_ga_top(ga, run->top ? run->top : 5, &rank, &ntop))
+    if (cet_search_top(engine, run->top ? run->top : 5, &rank, &ntop))
         goto oom;
     /* best.json's row: among the top, the defaults, or one more row (a
      * start outside the top) before the defaults. */
@@ -57,12 +57,12 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
     if (!def)
         goto oom;
     cet_params_default_genome(d, def);
-    cet_genome_normalise(d, cet_ga_opts(ga)->resolution, def);
+    cet_genome_normalise(d, cet_search_opts(engine)->resolution, def);
     size_t best, di;
-    int miss = cet_run_info_best(ga, run, &best); /* 0: found */
+    int miss = cet_run_info_best(engine, run, &best); /* 0: found */
     int def_best = (run->has_chosen && run->start_outside &&
                     !memcmp(run->start, def, G * sizeof *def)) ||
-                   (!miss && !cet_ga_lookup(ga, def, &di) && di == best);
+                   (!miss && !cet_search_lookup(engine, def, &di) && di == best);
     v->best = SIZE_MAX;
     for (size_t k = 0; k < ntop && !miss; k++)
         if (rank[k] == best)
@@ -88,16 +88,16 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
     v->r = v->p + n;
     v->macro_f1 = v->r + n;
     for (size_t k = 0; k < ntop; k++) {
-        memcpy(v->genomes + k * G, cet_ga_genes(ga, rank[k]), G * sizeof *v->genomes);
-        v->train[k] = cet_ga_fitness(ga, rank[k]);
+        memcpy(v->genomes + k * G, cet_search_genes(engine, rank[k]), G * sizeof *v->genomes);
+        v->train[k] = cet_search_fitness(engine, rank[k]);
     }
     if (extra) {
-        memcpy(v->genomes + ntop * G, cet_ga_genes(ga, best), G * sizeof *v->genomes);
-        v->train[ntop] = cet_ga_fitness(ga, best);
+        memcpy(v->genomes + ntop * G, cet_search_genes(engine, best), G * sizeof *v->genomes);
+        v->train[ntop] = cet_search_fitness(engine, best);
     }
     /* The defaults as the run would have normalised them. */
     cet_params_default_genome(d, v->genomes + (n - 1) * G);
-    cet_genome_normalise(d, cet_ga_opts(ga)->resolution, v->genomes + (n - 1) * G);
+    cet_genome_normalise(d, cet_search_opts(engine)->resolution, v->genomes + (n - 1) * G);
     v->train[n - 1] = defaults_train;
     v->extra = (size_t)extra;
     for (size_t k = 0; k < n; k++)
@@ -109,8 +109,8 @@ int cet_validation_compute(struct cet_validation *v, const struct cet_ga *ga, co
         struct cet_measures m;
         cet_score_macro(vc, scores + k * vc->ndocs, NULL, &macro);
         v->macro_f1[k] = macro.f1;
-        cet_goal_measure(&cet_ga_opts(ga)->goal, vc, scores + k * vc->ndocs, &m);
-        v->fit[k] = cet_ga_opts(ga)->goal.npareto ? m.f1 : m.fit; /* as the GA's fitness (evolve.c) */
+        cet_goal_measure(&cet_search_opts(engine)->goal, vc, scores + k * vc->ndocs, &m);
+        v->fit[k] = cet_search_opts(engine)->goal.npareto ? m.f1 : m.fit; /* as the GA's fitness (evolve.c) */
     }
     v->docs = vc->ndocs;
     v->npkgs = vc->npkgs;
@@ -139,10 +139,10 @@ void cet_validation_label(const struct cet_validation *v, size_t k, char *buf, s
         snprintf(buf, size, "%zu", k + 1);
 }
 
-int cet_validation_write(const struct cet_validation *v, const struct cet_ga *ga, const char *dir,
+int cet_validation_write(const struct cet_validation *v, const struct cet_search *engine, const char *dir,
                          struct cet_error *err)
 {
-    const struct cet_params_desc *d = cet_ga_desc(ga);
+    const struct cet_params_desc *d = cet_search_desc(engine);
     struct cet_buf b = {0};
     int rc = cet_buf_puts(&b, "rank");
     for (size_t g = 0; g < d->ngenes && !rc; g++)

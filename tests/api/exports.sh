@@ -40,5 +40,27 @@ if command -v ctags >/dev/null; then
 else
   echo "note: universal-ctags is absent: the declared-but-not-exported check was skipped"
 fi
+# The search engine's names of 0.1.0 (deprecated macros, cetune/search.h) still compile.
+cat >"$TMP/old.c" <<'EOF'
+#include "cetune/ga.h"
+#include "cetune/run.h"
+int uses_old_names(struct cet_run *run);
+int uses_old_names(struct cet_run *run)
+{
+    struct cet_ga_options o;
+    cet_ga_default_options(&o);
+    struct cet_ga *ga = cet_run_ga(run);
+    struct cet_ga_status st;
+    cet_ga_status(ga, &st);
+    const struct cet_ga_stats *h = cet_ga_history(ga, &(size_t){0});
+    return (int)o.pop + (int)st.gen + (h != NULL);
+}
+EOF
+if ! "$CC" -std=c11 -Wall -Wextra -Werror -I "$SRC/include" -c "$TMP/old.c" -o "$TMP/old.o" \
+     2>"$TMP/err"; then
+  echo "FAIL: a program using the deprecated cet_ga_* names does not compile:"
+  head -20 "$TMP/err"
+  fail=1
+fi
 [ $fail -eq 0 ] && echo "ok: $(wc -l <"$TMP/exported") exported symbols, each declared by include/cetune/"
 exit $fail

@@ -32,7 +32,7 @@ declare -A OWNER=(
   [page]=page [meta]=page
   [params]=space [split]=space
   [eval]=eval [chars]=eval [lcs]=eval
-  [ga]=ga [objective]=ga
+  [search]=ga [ga]=ga [objective]=ga
   [run]=run [rundir]=run [report]=run [choice]=run
   [serve]=serve [label]=serve [warc]=warc)
 

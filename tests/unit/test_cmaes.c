@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 #include <gsl/gsl_rng.h>
 
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "ga/cmaes.h"
 #include "test.h"
 #include "util/json.h"

@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 #include <gsl/gsl_rng.h>
 
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "ga/operators.h" /* white-box: the operators on a random stream */
 #include "run/run_internal.h"
 #include "test.h"
@@ -248,10 +248,10 @@ static int cancel_cb(void *ctx)
 
 /* ga_new's options: seed, population and generations, no patience;
  * change others before ga_start. */
-static struct cet_ga_options opts(uint64_t seed, size_t pop, long gens)
+static struct cet_search_options opts(uint64_t seed, size_t pop, long gens)
 {
-    struct cet_ga_options o;
-    cet_ga_default_options(&o);
+    struct cet_search_options o;
+    cet_search_default_options(&o);
     o.seed = seed;
     o.pop = pop;
     o.generations = gens;
@@ -260,54 +260,54 @@ static struct cet_ga_options opts(uint64_t seed, size_t pop, long gens)
 }
 
 /* A GA of d with options o, set up with the synthetic fitness counted in c. */
-static struct cet_ga *ga_start(const struct cet_params_desc *d, struct counter *c,
-                               const struct cet_ga_options *o)
+static struct cet_search *ga_start(const struct cet_params_desc *d, struct counter *c,
+                               const struct cet_search_options *o)
 {
-    struct cet_ga *ga;
+    struct cet_search *engine;
     struct cet_error err;
-    if (cet_ga_new(&ga, d, &err))
+    if (cet_search_new(&engine, d, &err))
         exit(1);
-    cet_ga_set_options(ga, o);
-    cet_ga_set_ndocs(ga, 3); /* as the checkpoint test's run says */
-    if (cet_ga_setup(ga, fitness, cancel_cb, c, &err)) {
+    cet_search_set_options(engine, o);
+    cet_search_set_ndocs(engine, 3); /* as the checkpoint test's run says */
+    if (cet_search_setup(engine, fitness, cancel_cb, c, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(1);
     }
-    return ga;
+    return engine;
 }
 
-static struct cet_ga *ga_new(const struct cet_params_desc *d, struct counter *c, uint64_t seed,
+static struct cet_search *ga_new(const struct cet_params_desc *d, struct counter *c, uint64_t seed,
                              size_t pop, long gens)
 {
-    struct cet_ga_options o = opts(seed, pop, gens);
+    struct cet_search_options o = opts(seed, pop, gens);
     return ga_start(d, c, &o);
 }
 
-static void run_to_end(struct cet_ga *ga)
+static void run_to_end(struct cet_search *engine)
 {
     struct cet_error err;
-    if (test_ga_run(ga, &err)) {
+    if (test_ga_run(engine, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(1);
     }
 }
 
-/* Shortcuts of cet_ga_status. */
-static long gen_of(const struct cet_ga *ga) { return test_ga_status(ga).gen; }
-static long evals_of(const struct cet_ga *ga) { return test_ga_status(ga).evals; }
-static size_t narch_of(const struct cet_ga *ga) { return test_ga_status(ga).narch; }
-static enum cet_stop stop_of(const struct cet_ga *ga) { return test_ga_status(ga).stop; }
+/* Shortcuts of cet_search_status. */
+static long gen_of(const struct cet_search *engine) { return test_ga_status(engine).gen; }
+static long evals_of(const struct cet_search *engine) { return test_ga_status(engine).evals; }
+static size_t narch_of(const struct cet_search *engine) { return test_ga_status(engine).narch; }
+static enum cet_stop stop_of(const struct cet_search *engine) { return test_ga_status(engine).stop; }
 
-static int same_archive(const struct cet_ga *a, const struct cet_ga *b)
+static int same_archive(const struct cet_search *a, const struct cet_search *b)
 {
-    size_t n = narch_of(a), ng = cet_ga_desc(a)->ngenes, npa, npb;
-    const size_t *pa = cet_ga_population(a, &npa), *pb = cet_ga_population(b, &npb);
+    size_t n = narch_of(a), ng = cet_search_desc(a)->ngenes, npa, npb;
+    const size_t *pa = cet_search_population(a, &npa), *pb = cet_search_population(b, &npb);
     int same = n == narch_of(b) && gen_of(a) == gen_of(b) && npa == npb &&
                !memcmp(pa, pb, npa * sizeof *pa);
     for (size_t i = 0; same && i < n; i++) {
         struct cet_individual x, y;
-        cet_ga_individual(a, i, &x);
-        cet_ga_individual(b, i, &y);
+        cet_search_individual(a, i, &x);
+        cet_search_individual(b, i, &y);
         same = !memcmp(x.genes, y.genes, ng * sizeof *x.genes) &&
                !memcmp(&x.fit, &y.fit, sizeof x.fit) && x.born == y.born;
     }
@@ -315,12 +315,12 @@ static int same_archive(const struct cet_ga *a, const struct cet_ga *b)
 }
 
 /* Every genome of the archive differs from every other (5 genes). */
-static int archive_distinct(const struct cet_ga *ga)
+static int archive_distinct(const struct cet_search *engine)
 {
     int distinct = 1;
-    for (size_t i = 0; i < narch_of(ga); i++)
+    for (size_t i = 0; i < narch_of(engine); i++)
         for (size_t j = 0; j < i; j++)
-            distinct &= memcmp(cet_ga_genes(ga, i), cet_ga_genes(ga, j), 5 * sizeof(double)) != 0;
+            distinct &= memcmp(cet_search_genes(engine, i), cet_search_genes(engine, j), 5 * sizeof(double)) != 0;
     return distinct;
 }
 
@@ -329,20 +329,20 @@ static void test_ga__archive_prevents_re_evaluation(void)
     struct cet_params_desc d;
     desc_of(&d, ALL);
     struct counter c = {0};
-    struct cet_ga *ga = ga_new(&d, &c, 1, 16, 15);
-    run_to_end(ga);
-    CHECK_EQ_INT(c.configs, evals_of(ga));
-    CHECK_EQ_INT((long)narch_of(ga), evals_of(ga));
-    CHECK(archive_distinct(ga));
+    struct cet_search *engine = ga_new(&d, &c, 1, 16, 15);
+    run_to_end(engine);
+    CHECK_EQ_INT(c.configs, evals_of(engine));
+    CHECK_EQ_INT((long)narch_of(engine), evals_of(engine));
+    CHECK(archive_distinct(engine));
     /* Elites are carried, not re-evaluated: fewer evaluations than slots. */
-    CHECK(evals_of(ga) < 16 * 15);
+    CHECK(evals_of(engine) < 16 * 15);
     /* With elitism the best never gets worse. */
     size_t nhist;
-    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+    const struct cet_search_stats *hist = cet_search_history(engine, &nhist);
     for (size_t h = 1; h < nhist; h++)
         CHECK(hist[h].best >= hist[h - 1].best);
     CHECK(hist[nhist - 1].best > hist[0].best);
-    cet_ga_free(ga);
+    cet_search_free(engine);
     cet_params_free(&d);
 
     /* A space of four genomes is evaluated at most four times, then the run
@@ -350,12 +350,12 @@ static void test_ga__archive_prevents_re_evaluation(void)
     desc_of(&d, "{\"extractor\": \"test\", \"parameters\": [{\"name\": \"on\", \"type\": \"bool\"},"
                 "{\"name\": \"mode\", \"type\": \"enum\", \"values\": [\"fast\", \"fuzzy\"]}]}");
     struct counter c2 = {0};
-    ga = ga_new(&d, &c2, 2, 6, 20);
-    run_to_end(ga);
-    CHECK(evals_of(ga) <= 4);
-    CHECK_EQ_INT(c2.configs, evals_of(ga));
-    CHECK_EQ_INT(stop_of(ga), CET_STOP_EXHAUSTED);
-    cet_ga_free(ga);
+    engine = ga_new(&d, &c2, 2, 6, 20);
+    run_to_end(engine);
+    CHECK(evals_of(engine) <= 4);
+    CHECK_EQ_INT(c2.configs, evals_of(engine));
+    CHECK_EQ_INT(stop_of(engine), CET_STOP_EXHAUSTED);
+    cet_search_free(engine);
     cet_params_free(&d);
 }
 
@@ -364,39 +364,39 @@ static void test_ga__seeds_enter_the_first_generation(void)
     struct cet_params_desc d;
     desc_of(&d, ALL); /* no "seeds": the defaults are the seed */
     struct counter c = {0};
-    struct cet_ga *ga;
+    struct cet_search *engine;
     struct cet_error err;
-    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
+    CHECK_EQ_INT(cet_search_new(&engine, &d, &err), 0);
     double full[5] = {20, 0.3, 1, 1, 2};
-    CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), 0);
+    CHECK_EQ_INT(cet_search_add_seed(engine, full, &err), 0);
     full[0] = 70; /* outside [1, 50] */
-    CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), -1);
-    struct cet_ga_options o = *cet_ga_opts(ga);
+    CHECK_EQ_INT(cet_search_add_seed(engine, full, &err), -1);
+    struct cet_search_options o = *cet_search_opts(engine);
     o.pop = 5;
     o.generations = 1;
-    cet_ga_set_options(ga, &o);
-    CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &c, &err), 0);
-    run_to_end(ga);
+    cet_search_set_options(engine, &o);
+    CHECK_EQ_INT(cet_search_setup(engine, fitness, NULL, &c, &err), 0);
+    run_to_end(engine);
     double def[5] = {10, 0.5, 1, 1, 0}, seed[5] = {20, 0.3, 1, 1, 2};
-    CHECK(!memcmp(cet_ga_genes(ga, 0), def, sizeof def));
-    CHECK(!memcmp(cet_ga_genes(ga, 1), seed, sizeof seed));
-    CHECK_EQ_INT(narch_of(ga), 5);
+    CHECK(!memcmp(cet_search_genes(engine, 0), def, sizeof def));
+    CHECK(!memcmp(cet_search_genes(engine, 1), seed, sizeof seed));
+    CHECK_EQ_INT(narch_of(engine), 5);
     /* The seed is the optimum of the synthetic fitness. */
     size_t best;
-    CHECK_EQ_INT(cet_ga_best(ga, &best), 0);
+    CHECK_EQ_INT(cet_search_best(engine, &best), 0);
     CHECK_EQ_INT(best, 1);
-    cet_ga_free(ga);
+    cet_search_free(engine);
     /* More seeds than the population is an error. */
-    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
-    o = *cet_ga_opts(ga);
+    CHECK_EQ_INT(cet_search_new(&engine, &d, &err), 0);
+    o = *cet_search_opts(engine);
     o.pop = 2;
     o.elite = 1;
-    cet_ga_set_options(ga, &o);
-    CHECK_EQ_INT(cet_ga_add_seed(ga, seed, &err), 0);
-    CHECK_EQ_INT(cet_ga_add_seed(ga, seed, &err), 0);
-    CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &c, &err), -1);
+    cet_search_set_options(engine, &o);
+    CHECK_EQ_INT(cet_search_add_seed(engine, seed, &err), 0);
+    CHECK_EQ_INT(cet_search_add_seed(engine, seed, &err), 0);
+    CHECK_EQ_INT(cet_search_setup(engine, fitness, NULL, &c, &err), -1);
     CHECK_STR(err.msg, "3 seed individuals do not fit in a population of 2");
-    cet_ga_free(ga);
+    cet_search_free(engine);
     cet_params_free(&d);
 }
 
@@ -413,18 +413,18 @@ static void test_ga__non_finite_fitness_fails_the_generation(void)
     struct cet_params_desc d;
     desc_of(&d, ALL);
     struct counter c = {0};
-    struct cet_ga *ga;
+    struct cet_search *engine;
     struct cet_error err;
-    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
-    struct cet_ga_options o = *cet_ga_opts(ga);
+    CHECK_EQ_INT(cet_search_new(&engine, &d, &err), 0);
+    struct cet_search_options o = *cet_search_opts(engine);
     o.pop = 6;
-    cet_ga_set_options(ga, &o);
-    CHECK_EQ_INT(cet_ga_setup(ga, nan_fitness, NULL, &c, &err), 0);
-    size_t narch = narch_of(ga);
-    CHECK_EQ_INT(cet_ga_generation(ga, &err), -1);
+    cet_search_set_options(engine, &o);
+    CHECK_EQ_INT(cet_search_setup(engine, nan_fitness, NULL, &c, &err), 0);
+    size_t narch = narch_of(engine);
+    CHECK_EQ_INT(cet_search_generation(engine, &err), -1);
     CHECK(strstr(err.msg, "fitness function returned nan") != NULL);
-    CHECK(narch_of(ga) == narch); /* nothing of the failed generation is kept */
-    cet_ga_free(ga);
+    CHECK(narch_of(engine) == narch); /* nothing of the failed generation is kept */
+    cet_search_free(engine);
     cet_params_free(&d);
 }
 
@@ -434,73 +434,73 @@ static void test_ga__stopping_rules(void)
     desc_of(&d, ALL);
     /* --generations: that many generations, the first being generation 0. */
     struct counter c = {0};
-    struct cet_ga *ga = ga_new(&d, &c, 4, 8, 6);
-    run_to_end(ga);
+    struct cet_search *engine = ga_new(&d, &c, 4, 8, 6);
+    run_to_end(engine);
     size_t nhist;
-    CHECK_EQ_INT(stop_of(ga), CET_STOP_GENERATIONS);
-    CHECK_EQ_INT(gen_of(ga), 5);
-    CHECK(cet_ga_history(ga, &nhist) != NULL);
+    CHECK_EQ_INT(stop_of(engine), CET_STOP_GENERATIONS);
+    CHECK_EQ_INT(gen_of(engine), 5);
+    CHECK(cet_search_history(engine, &nhist) != NULL);
     CHECK_EQ_INT(nhist, 6);
-    cet_ga_free(ga);
+    cet_search_free(engine);
 
     /* --patience: a flat fitness never improves after generation 0. */
     struct counter flat = {.flat = 1};
-    struct cet_ga_options o = opts(4, 8, 100);
+    struct cet_search_options o = opts(4, 8, 100);
     o.patience = 3;
-    ga = ga_start(&d, &flat, &o);
-    run_to_end(ga);
-    CHECK_EQ_INT(stop_of(ga), CET_STOP_PATIENCE);
-    CHECK_EQ_INT(gen_of(ga), 3);
-    cet_ga_free(ga);
+    engine = ga_start(&d, &flat, &o);
+    run_to_end(engine);
+    CHECK_EQ_INT(stop_of(engine), CET_STOP_PATIENCE);
+    CHECK_EQ_INT(gen_of(engine), 3);
+    cet_search_free(engine);
 
     /* Gains below epsilon are no improvement. */
     struct counter creep = {.flat = 1, .creep = 1e-7};
     o = opts(4, 8, 100);
     o.patience = 3;
     o.epsilon = 1e-4;
-    ga = ga_start(&d, &creep, &o);
-    run_to_end(ga);
-    CHECK_EQ_INT(stop_of(ga), CET_STOP_PATIENCE);
-    CHECK_EQ_INT(gen_of(ga), 3);
-    cet_ga_free(ga);
+    engine = ga_start(&d, &creep, &o);
+    run_to_end(engine);
+    CHECK_EQ_INT(stop_of(engine), CET_STOP_PATIENCE);
+    CHECK_EQ_INT(gen_of(engine), 3);
+    cet_search_free(engine);
     /* ... but with epsilon 0 they are. */
     struct counter creep0 = {.flat = 1, .creep = 1e-7};
     o = opts(4, 8, 12);
     o.patience = 3;
     o.epsilon = 0;
-    ga = ga_start(&d, &creep0, &o);
-    run_to_end(ga);
-    CHECK_EQ_INT(stop_of(ga), CET_STOP_GENERATIONS);
-    cet_ga_free(ga);
+    engine = ga_start(&d, &creep0, &o);
+    run_to_end(engine);
+    CHECK_EQ_INT(stop_of(engine), CET_STOP_GENERATIONS);
+    cet_search_free(engine);
 
     /* --max-evals is exact: the last generation evaluates what is left. */
     struct counter me = {0};
     o = opts(4, 10, 100);
     o.max_evals = 25;
-    ga = ga_start(&d, &me, &o);
-    run_to_end(ga);
-    CHECK_EQ_INT(stop_of(ga), CET_STOP_EVALS);
-    CHECK_EQ_INT(evals_of(ga), 25);
+    engine = ga_start(&d, &me, &o);
+    run_to_end(engine);
+    CHECK_EQ_INT(stop_of(engine), CET_STOP_EVALS);
+    CHECK_EQ_INT(evals_of(engine), 25);
     CHECK_EQ_INT(me.configs, 25);
-    CHECK_EQ_INT(narch_of(ga), 25);
-    cet_ga_free(ga);
+    CHECK_EQ_INT(narch_of(engine), 25);
+    cet_search_free(engine);
 
     /* A run that could never stop is refused. */
     struct cet_error err;
-    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
-    o = *cet_ga_opts(ga);
+    CHECK_EQ_INT(cet_search_new(&engine, &d, &err), 0);
+    o = *cet_search_opts(engine);
     o.generations = 0;
     o.patience = 0;
-    cet_ga_set_options(ga, &o);
-    CHECK_EQ_INT(cet_ga_setup(ga, fitness, NULL, &me, &err), -1);
-    cet_ga_free(ga);
+    cet_search_set_options(engine, &o);
+    CHECK_EQ_INT(cet_search_setup(engine, fitness, NULL, &me, &err), -1);
+    cet_search_free(engine);
     cet_params_free(&d);
 }
 
 /* Generation 5, the last improvement in generation 5, 3, then -100. */
 static void test_ga__adaptive_mutation_widens_while_stagnating(void)
 {
-    struct cet_ga_options o = opts(1, 4, 10);
+    struct cet_search_options o = opts(1, 4, 10);
     CHECK_NEAR(cet_sigma_adapted(&o, 5 - 5), 0.1, 0);
     CHECK_NEAR(cet_sigma_adapted(&o, 5 - 3), 0.1, 0); /* off by default */
     o.adaptive = 1;
@@ -513,27 +513,27 @@ static void test_ga__same_seed_same_run(void)
     struct cet_params_desc d;
     desc_of(&d, ALL);
     struct counter c1 = {0}, c2 = {0}, c3 = {0};
-    struct cet_ga *a = ga_new(&d, &c1, 42, 12, 8), *b = ga_new(&d, &c2, 42, 12, 8),
+    struct cet_search *a = ga_new(&d, &c1, 42, 12, 8), *b = ga_new(&d, &c2, 42, 12, 8),
                   *x = ga_new(&d, &c3, 43, 12, 8);
     run_to_end(a);
     run_to_end(b);
     run_to_end(x);
     CHECK(same_archive(a, b));
     CHECK(!same_archive(a, x));
-    cet_ga_free(a);
-    cet_ga_free(b);
-    cet_ga_free(x);
+    cet_search_free(a);
+    cet_search_free(b);
+    cet_search_free(x);
     /* Truncation selection runs, and differs from tournament. */
     struct counter c4 = {0}, c5 = {0};
-    struct cet_ga_options o = opts(42, 12, 8);
+    struct cet_search_options o = opts(42, 12, 8);
     o.select = CET_SELECT_TRUNCATION;
     a = ga_start(&d, &c4, &o);
     b = ga_new(&d, &c5, 42, 12, 8);
     run_to_end(a);
     run_to_end(b);
     CHECK(!same_archive(a, b));
-    cet_ga_free(a);
-    cet_ga_free(b);
+    cet_search_free(a);
+    cet_search_free(b);
     cet_params_free(&d);
 }
 
@@ -542,22 +542,22 @@ static void test_ga__cancel_leaves_the_state_unchanged(void)
     struct cet_params_desc d;
     desc_of(&d, ALL);
     struct counter ref = {0}, c = {0};
-    struct cet_ga_options o = opts(8, 40, 6);
+    struct cet_search_options o = opts(8, 40, 6);
     o.elite = 2;
-    struct cet_ga *a = ga_start(&d, &ref, &o), *b = ga_start(&d, &c, &o);
+    struct cet_search *a = ga_start(&d, &ref, &o), *b = ga_start(&d, &c, &o);
     run_to_end(a);
     struct cet_error err;
     /* Generation 0 is 40 evaluations in chunks of 16: cancel after the first chunk. */
     c.cancel_after = 1;
-    CHECK_EQ_INT(cet_ga_generation(b, &err), 1);
+    CHECK_EQ_INT(cet_search_generation(b, &err), 1);
     CHECK_EQ_INT(gen_of(b), -1);
     CHECK_EQ_INT(narch_of(b), 0);
     CHECK_EQ_INT(evals_of(b), 0);
     c.cancel_after = 0;
     run_to_end(b);
     CHECK(same_archive(a, b));
-    cet_ga_free(a);
-    cet_ga_free(b);
+    cet_search_free(a);
+    cet_search_free(b);
     cet_params_free(&d);
 }
 
@@ -566,18 +566,18 @@ static void checkpoint_resumes_exactly(const char *text)
     struct cet_params_desc d;
     desc_of(&d, text);
     struct counter ref = {0}, c = {0}, c2 = {0};
-    struct cet_ga *a = ga_new(&d, &ref, 77, 10, 9), *b = ga_new(&d, &c, 77, 10, 9);
+    struct cet_search *a = ga_new(&d, &ref, 77, 10, 9), *b = ga_new(&d, &c, 77, 10, 9);
     run_to_end(a);
     struct cet_error err;
     for (int g = 0; g < 4; g++)
-        CHECK_EQ_INT(cet_ga_generation(b, &err), 0);
+        CHECK_EQ_INT(cet_search_generation(b, &err), 0);
     struct test_resume t;
     if (test_resume_begin(&t, b, 3))
         return;
-    struct cet_ga *r = t.ga;
+    struct cet_search *r = t.engine;
     CHECK_EQ_INT(gen_of(r), 3);
     CHECK_EQ_INT(t.run2.docs, 3);
-    CHECK_EQ_INT(cet_ga_setup(r, fitness, NULL, &c2, &err), 0);
+    CHECK_EQ_INT(cet_search_setup(r, fitness, NULL, &c2, &err), 0);
     run_to_end(r);
     CHECK(same_archive(a, r));
     CHECK_EQ_INT(c2.configs + c.configs, ref.configs); /* nothing evaluated twice */
@@ -691,51 +691,51 @@ static void test_ga__forbidden_never_evaluated_and_archive_ignores_inactive_gene
     struct cet_error err;
     desc_of(&d, COND);
     for (uint64_t seed = 1; seed <= 3; seed++) {
-        struct cet_ga *ga;
+        struct cet_search *engine;
         struct counter c = {0};
-        CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
-        struct cet_ga_options o = opts(seed, 12, 12);
-        cet_ga_set_options(ga, &o);
+        CHECK_EQ_INT(cet_search_new(&engine, &d, &err), 0);
+        struct cet_search_options o = opts(seed, 12, 12);
+        cet_search_set_options(engine, &o);
         forbidden_seen = 0;
-        CHECK_EQ_INT(cet_ga_setup(ga, cond_fitness, NULL, &c, &err), 0);
-        run_to_end(ga);
+        CHECK_EQ_INT(cet_search_setup(engine, cond_fitness, NULL, &c, &err), 0);
+        run_to_end(engine);
         CHECK_EQ_INT(forbidden_seen, 0);
-        CHECK(evals_of(ga) > 24);
+        CHECK(evals_of(engine) > 24);
         int fuzzy_on = 0;
-        for (size_t i = 0; i < narch_of(ga); i++) {
-            const double *g = cet_ga_genes(ga, i);
+        for (size_t i = 0; i < narch_of(engine); i++) {
+            const double *g = cet_search_genes(engine, i);
             CHECK(inactive_at_default(&d, g));
             CHECK(!cet_params_forbidden(&d, g));
             fuzzy_on += g[C_MODE] == 2 && g[C_ON] == 1;
         }
-        CHECK(archive_distinct(ga));
+        CHECK(archive_distinct(engine));
         CHECK(fuzzy_on > 0); /* the conditional chain was explored */
         /* A genome found again with other inactive values is the same individual. */
         double g[5];
-        memcpy(g, cet_ga_genes(ga, 0), sizeof g);
+        memcpy(g, cet_search_genes(engine, 0), sizeof g);
         if (g[C_MODE] == 0)
             g[C_N] = 4;
         else
             g[C_X] = 0.9;
-        cet_genome_normalise(&d, cet_ga_opts(ga)->resolution, g);
+        cet_genome_normalise(&d, cet_search_opts(engine)->resolution, g);
         size_t at;
-        CHECK_EQ_INT(cet_ga_lookup(ga, g, &at), 0);
+        CHECK_EQ_INT(cet_search_lookup(engine, g, &at), 0);
         CHECK_EQ_INT(at, 0);
         size_t nhist;
-        const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+        const struct cet_search_stats *hist = cet_search_history(engine, &nhist);
         for (size_t h = 0; h < nhist; h++)
             CHECK(hist[h].diversity >= 0 && hist[h].diversity <= 1);
-        cet_ga_free(ga);
+        cet_search_free(engine);
     }
     /* A seed configuration that is forbidden is refused. */
-    struct cet_ga *ga;
-    CHECK_EQ_INT(cet_ga_new(&ga, &d, &err), 0);
+    struct cet_search *engine;
+    CHECK_EQ_INT(cet_search_new(&engine, &d, &err), 0);
     double full[5] = {5, 0.5, 1, 1, 2};
-    CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), -1);
+    CHECK_EQ_INT(cet_search_add_seed(engine, full, &err), -1);
     CHECK_STR(err.msg, "the seed is forbidden by entry 2 of \"forbidden\" in t.json");
     full[4] = 0; /* fast: n is inactive, so 5 is no longer forbidden */
-    CHECK_EQ_INT(cet_ga_add_seed(ga, full, &err), 0);
-    cet_ga_free(ga);
+    CHECK_EQ_INT(cet_search_add_seed(engine, full, &err), 0);
+    cet_search_free(engine);
     cet_params_free(&d);
 }
 
@@ -768,14 +768,14 @@ static void test_ga__results_leave_inactive_parameters_out(void)
     struct cet_error err;
     desc_of(&d, COND);
     struct counter c = {0};
-    struct cet_ga *ga = ga_new(&d, &c, 5, 10, 6);
-    run_to_end(ga);
+    struct cet_search *engine = ga_new(&d, &c, 5, 10, 6);
+    run_to_end(engine);
     char dir[] = "/tmp/cetune-test-ga-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     struct cet_run_info run = {0};
     run.docs = 3;
     run.top = 5;
-    CHECK_EQ_INT(test_write_results(ga, &run, dir, &err), 0);
+    CHECK_EQ_INT(test_write_results(engine, &run, dir, &err), 0);
     char path[4200];
     struct cet_buf b = {0};
     /* individuals.csv: generation,mode,on,n,x,w,...: empty where inactive. */
@@ -797,7 +797,7 @@ static void test_ga__results_leave_inactive_parameters_out(void)
         }
     }
     CHECK(fuzzy > 0);
-    CHECK_EQ_INT(rows, narch_of(ga));
+    CHECK_EQ_INT(rows, narch_of(engine));
     cet_buf_free(&b);
     /* top.json: each configuration names exactly its active parameters. */
     snprintf(path, sizeof path, "%s/top.json", dir);
@@ -817,7 +817,7 @@ static void test_ga__results_leave_inactive_parameters_out(void)
     cJSON_Delete(top);
     cet_buf_free(&b);
     test_rundir_remove(dir);
-    cet_ga_free(ga);
+    cet_search_free(engine);
     cet_params_free(&d);
 }
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "cetune/eval.h"
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_ga.h"
@@ -24,15 +24,15 @@ static int golden_run(const char *dir, int threads)
     int rc = -1;
     if (test_real_new(&t, GA_DATA "/corpus", GA_DATA "/lqf.json", threads, &err))
         goto done;
-    test_ga_run_options(t.ga, 7, 8, 5);
-    if (test_real_setup(&t, &err) || test_ga_run(t.ga, &err))
+    test_ga_run_options(t.engine, 7, 8, 5);
+    if (test_real_setup(&t, &err) || test_ga_run(t.engine, &err))
         goto done;
     run.docs = (long)t.c.ndocs;
     run.top = 5;
-    if (test_write_results(t.ga, &run, dir, &err))
+    if (test_write_results(t.engine, &run, dir, &err))
         goto done;
     CHECK_EQ_INT(t.c.ndocs, 8);
-    CHECK_EQ_INT(test_ga_status(t.ga).gen, 4);
+    CHECK_EQ_INT(test_ga_status(t.engine).gen, 4);
     rc = 0;
 done:
     if (rc)

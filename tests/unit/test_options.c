@@ -4,12 +4,12 @@
  * value other than the default; checkpoints written before the table
  * (old names, rows added later) still read; parsing checks each row's
  * range. */
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "ga/options.h"
 #include "test.h"
 
 /* 1 when every row of a and b holds the same value. */
-static int same_options(const struct cet_ga_options *a, const struct cet_ga_options *b)
+static int same_options(const struct cet_search_options *a, const struct cet_search_options *b)
 {
     int same = 1;
     for (const struct cet_option *r = cet_search_options; r->name; r++) {
@@ -44,7 +44,7 @@ static int same_options(const struct cet_ga_options *a, const struct cet_ga_opti
 }
 
 /* o -> JSON -> restore -> words -> parse: back at o. */
-static void round_trip(const struct cet_ga_options *o)
+static void round_trip(const struct cet_search_options *o)
 {
     struct cet_error err;
     cJSON *j = cJSON_CreateObject();
@@ -55,7 +55,7 @@ static void round_trip(const struct cet_ga_options *o)
     CHECK(text && !cet_json_parse(&doc, text, strlen(text), "options.json", &err));
     free(text);
     struct cet_json_reader r = {.j = &doc, .err = &err, .what = "options"};
-    struct cet_ga_options restored = {0};
+    struct cet_search_options restored = {0};
     CHECK_EQ_INT(cet_search_options_read(&r, doc.root, &restored), 0);
     CHECK(same_options(o, &restored));
     cet_json_free(&doc);
@@ -63,8 +63,8 @@ static void round_trip(const struct cet_ga_options *o)
     char **argv = NULL;
     size_t n = 0;
     CHECK_EQ_INT(cet_search_options_argv(&restored, &argv, &n, &err), 0);
-    struct cet_ga_options parsed;
-    cet_ga_default_options(&parsed);
+    struct cet_search_options parsed;
+    cet_search_default_options(&parsed);
     parsed.adaptive = parsed.race = 0;
     for (size_t i = 0; i < n; i++) {
         const struct cet_option *row = cet_search_option_find(argv[i] + 2);
@@ -85,9 +85,9 @@ static void round_trip(const struct cet_ga_options *o)
 
 static void test_options__defaults_round_trip(void)
 {
-    struct cet_ga_options o;
+    struct cet_search_options o;
     for (int s = 0; s < CET_STRATEGY_COUNT; s++) {
-        cet_ga_default_options(&o);
+        cet_search_default_options(&o);
         o.strategy = (enum cet_strategy_kind)s; /* as a GA resolves it */
         round_trip(&o);
     }
@@ -99,8 +99,8 @@ static void test_options__every_row_round_trips(void)
     struct cet_error err;
     size_t rows = 0;
     for (const struct cet_option *r = cet_search_options; r->name; r++, rows++) {
-        struct cet_ga_options o;
-        cet_ga_default_options(&o);
+        struct cet_search_options o;
+        cet_search_default_options(&o);
         o.strategy = CET_STRATEGY_GA;
         int bad = 0;
         switch (r->type) {
@@ -129,8 +129,8 @@ static void test_options__every_row_round_trips(void)
         default: cet_option_set_number(r, &o, r->max); break;
         }
         CHECK(!bad);
-        struct cet_ga_options def;
-        cet_ga_default_options(&def);
+        struct cet_search_options def;
+        cet_search_default_options(&def);
         def.strategy = CET_STRATEGY_GA;
         CHECK(cet_option_number(r, &o) != cet_option_number(r, &def) || r->type > CET_OPT_SEED ||
               r->type == CET_OPT_SEED);
@@ -153,8 +153,8 @@ static void test_options__old_checkpoints_read(void)
     struct cet_json doc;
     CHECK(!cet_json_parse(&doc, old, strlen(old), "checkpoint.json", &err));
     struct cet_json_reader r = {.j = &doc, .err = &err, .what = "checkpoint"};
-    struct cet_ga_options o;
-    cet_ga_default_options(&o);
+    struct cet_search_options o;
+    cet_search_default_options(&o);
     CHECK_EQ_INT(cet_search_options_read(&r, doc.root, &o), 0);
     CHECK(o.mutation_sigma == 0.25 && o.pop == 12 && o.seed == 5);
     CHECK_EQ_INT(o.goal.ncons, 1);
@@ -173,9 +173,9 @@ static void test_options__old_checkpoints_read(void)
 
 static void test_options__parse_checks_ranges(void)
 {
-    struct cet_ga_options o;
+    struct cet_search_options o;
     struct cet_error err;
-    cet_ga_default_options(&o);
+    cet_search_default_options(&o);
     const struct cet_option *sigma = cet_search_option_find("mutation-sigma");
     CHECK(sigma && sigma == cet_search_option_find("mutation_sigma"));
     CHECK(cet_option_parse(sigma, &o, "0", &err) < 0 && strstr(err.msg, "--mutation-sigma"));

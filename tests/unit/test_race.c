@@ -12,7 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "cetune/eval.h"
-#include "cetune/ga.h"
+#include "cetune/search.h"
 #include "eval/signflip.h" /* the sign-flip test */
 #include "ga/race.h"  /* white-box: the racing state and its sequence */
 #include "ga/state.h" /* the racing state as a checkpoint stores it */
@@ -149,9 +149,9 @@ static void test_race__weak_pages_first_and_counted(void)
     CHECK(inorder); /* the others keep the run's order */
     CHECK(perm);
     R.done = 1 + 20;
-    CHECK(!cet_ga_race_worse(&R, 0, 0.2, d));
-    CHECK(cet_ga_race_worse(&R, 1, 0.2, d));
-    CHECK(cet_ga_race_worse(&R, 2, 0.2, d));
+    CHECK(!cet_search_race_worse(&R, 0, 0.2, d));
+    CHECK(cet_search_race_worse(&R, 1, 0.2, d));
+    CHECK(cet_search_race_worse(&R, 2, 0.2, d));
     /* Without weak pages the rescue is not seen (the weak page is 16th in
      * the run's order), and child 0 is dropped after 15 pages. */
     cet_race_sequence(&R, 0);
@@ -159,7 +159,7 @@ static void test_race__weak_pages_first_and_counted(void)
     CHECK(!memcmp(seq, order, sizeof seq));
     CHECK_EQ_INT(order[15], WEAK);
     R.done = 15;
-    CHECK(cet_ga_race_worse(&R, 0, 0.2, d));
+    CHECK(cet_search_race_worse(&R, 0, 0.2, d));
     /* No incumbent yet (generation 0): no weak pages. */
     R.has_incumbent = 0;
     cet_race_sequence(&R, 0.5);
@@ -273,10 +273,10 @@ static void synth_order(uint32_t *order, uint64_t seed)
 }
 
 /* raced_ga's options; change others before raced_start. */
-static struct cet_ga_options raced_opts(uint64_t seed)
+static struct cet_search_options raced_opts(uint64_t seed)
 {
-    struct cet_ga_options o;
-    cet_ga_default_options(&o);
+    struct cet_search_options o;
+    cet_search_default_options(&o);
     o.seed = seed;
     o.pop = 16;
     o.generations = 12;
@@ -288,35 +288,35 @@ static struct cet_ga_options raced_opts(uint64_t seed)
     return o;
 }
 
-static struct cet_ga *raced_start(const struct cet_params_desc *d, struct synth *s,
-                                  const struct cet_ga_options *o)
+static struct cet_search *raced_start(const struct cet_params_desc *d, struct synth *s,
+                                  const struct cet_search_options *o)
 {
-    struct cet_ga *ga;
+    struct cet_search *engine;
     struct cet_error err;
     uint32_t order[NDOCS];
-    if (cet_ga_new(&ga, d, &err))
+    if (cet_search_new(&engine, d, &err))
         exit(1);
-    cet_ga_set_options(ga, o);
-    cet_ga_set_ndocs(ga, NDOCS);
+    cet_search_set_options(engine, o);
+    cet_search_set_ndocs(engine, NDOCS);
     synth_order(order, o->seed);
-    if (cet_ga_setup(ga, synth_eval, synth_cancel, s, &err) ||
-        cet_ga_race_setup(ga, synth_score, order, &err)) {
+    if (cet_search_setup(engine, synth_eval, synth_cancel, s, &err) ||
+        cet_search_race_setup(engine, synth_score, order, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         exit(1);
     }
-    return ga;
+    return engine;
 }
 
-static struct cet_ga *raced_ga(const struct cet_params_desc *d, struct synth *s, uint64_t seed)
+static struct cet_search *raced_ga(const struct cet_params_desc *d, struct synth *s, uint64_t seed)
 {
-    struct cet_ga_options o = raced_opts(seed);
+    struct cet_search_options o = raced_opts(seed);
     return raced_start(d, s, &o);
 }
 
-static struct cet_individual ind(const struct cet_ga *ga, size_t i)
+static struct cet_individual ind(const struct cet_search *engine, size_t i)
 {
     struct cet_individual x;
-    cet_ga_individual(ga, i, &x);
+    cet_search_individual(engine, i, &x);
     return x;
 }
 
@@ -327,24 +327,24 @@ static int same_means(const struct cet_individual *x, double f, double p, double
            !memcmp(&r, &x->rec, sizeof r);
 }
 
-/* The racing state as the GA's checkpoint stores it (cet_ga_save): the
+/* The racing state as the GA's checkpoint stores it (cet_search_save): the
  * incumbent's archive index (-1: none yet) and into *nweak its weak pages
  * (F1 below race_weak), which a generation scores first. */
-static long saved_incumbent(struct cet_ga *ga, size_t *nweak)
+static long saved_incumbent(struct cet_search *engine, size_t *nweak)
 {
     struct cet_error err;
     cJSON *j = cJSON_CreateObject(), *back = NULL;
     char *text = NULL;
     long inc = -2;
     *nweak = 0;
-    CHECK(j && !cet_ga_save(ga, j, &err) && (text = cJSON_PrintUnformatted(j)) &&
+    CHECK(j && !cet_search_save(engine, j, &err) && (text = cJSON_PrintUnformatted(j)) &&
           (back = cJSON_Parse(text)));
     const cJSON *race = cJSON_GetObjectItemCaseSensitive(back, "race"), *x;
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(race, "incumbent");
     if (cJSON_IsNumber(n))
         inc = (long)n->valuedouble;
     cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(race, "incumbent_f1"))
-        *nweak += x->valuedouble < cet_ga_opts(ga)->race_weak;
+        *nweak += x->valuedouble < cet_search_opts(engine)->race_weak;
     cJSON_Delete(back);
     free(text);
     cJSON_Delete(j);
@@ -357,17 +357,17 @@ static void test_race__raced_out_never_elite_top_or_best(void)
     struct cet_error err;
     CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
     struct synth s = {0};
-    struct cet_ga *ga = raced_ga(&d, &s, 3);
+    struct cet_search *engine = raced_ga(&d, &s, 3);
     size_t raced = 0, elite_ok = 1, full_first = 1, *prev = malloc(16 * sizeof *prev), nprev = 0;
-    const struct cet_ga_options *o = cet_ga_opts(ga);
-    while (test_ga_status(ga).stop == CET_STOP_NONE) {
-        CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
+    const struct cet_search_options *o = cet_search_opts(engine);
+    while (test_ga_status(engine).stop == CET_STOP_NONE) {
+        CHECK_EQ_INT(cet_search_generation(engine, &err), 0);
         size_t npop, nweak;
-        const size_t *pop = cet_ga_population(ga, &npop);
+        const size_t *pop = cet_search_population(engine, &npop);
         /* The elites (the best distinct fully evaluated of the last
          * generation) are all in this one, never re-evaluated. */
         for (size_t e = 0, k = 0; k < nprev && e < o->elite; k++) {
-            if (ind(ga, prev[k]).raced)
+            if (ind(engine, prev[k]).raced)
                 break;
             int in = 0;
             for (size_t m = 0; m < npop; m++)
@@ -377,25 +377,25 @@ static void test_race__raced_out_never_elite_top_or_best(void)
         }
         /* The ranking puts every fully evaluated member first. */
         for (size_t m = 1; m < npop; m++)
-            full_first &= !(ind(ga, pop[m - 1]).raced && !ind(ga, pop[m]).raced);
-        CHECK(!ind(ga, pop[0]).raced);
+            full_first &= !(ind(engine, pop[m - 1]).raced && !ind(engine, pop[m]).raced);
+        CHECK(!ind(engine, pop[0]).raced);
         size_t best;
-        CHECK(!cet_ga_best(ga, &best) && !ind(ga, best).raced && ind(ga, best).ndone == NDOCS);
-        CHECK_EQ_INT(best, saved_incumbent(ga, &nweak));
+        CHECK(!cet_search_best(engine, &best) && !ind(engine, best).raced && ind(engine, best).ndone == NDOCS);
+        CHECK_EQ_INT(best, saved_incumbent(engine, &nweak));
         memcpy(prev, pop, npop * sizeof *prev);
         nprev = npop;
     }
     CHECK(elite_ok);
     CHECK(full_first);
     size_t *top, ntop;
-    CHECK_EQ_INT(cet_ga_top(ga, 100, &top, &ntop), 0);
+    CHECK_EQ_INT(cet_search_top(engine, 100, &top, &ntop), 0);
     for (size_t k = 0; k < ntop; k++)
-        CHECK(!ind(ga, top[k]).raced);
+        CHECK(!ind(engine, top[k]).raced);
     free(top);
     long docs = 0;
-    struct cet_ga_status st = test_ga_status(ga);
+    struct cet_search_status st = test_ga_status(engine);
     for (size_t i = 0; i < st.narch; i++) {
-        struct cet_individual x = ind(ga, i);
+        struct cet_individual x = ind(engine, i);
         raced += x.raced;
         docs += x.ndone;
         if (x.raced) /* raced out after a test, before the last document */
@@ -408,10 +408,10 @@ static void test_race__raced_out_never_elite_top_or_best(void)
     CHECK_EQ_INT(s.doc_evals, st.doc_evals);
     CHECK(st.doc_evals < (long)st.narch * NDOCS / 2);
     size_t nhist;
-    const struct cet_ga_stats *hist = cet_ga_history(ga, &nhist);
+    const struct cet_search_stats *hist = cet_search_history(engine, &nhist);
     CHECK_EQ_INT(hist[nhist - 1].doc_evaluations, st.doc_evals);
     free(prev);
-    cet_ga_free(ga);
+    cet_search_free(engine);
     cet_params_free(&d);
 }
 
@@ -426,34 +426,34 @@ static void test_race__parents_are_fully_evaluated(void)
     struct cet_error err;
     CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
     struct synth s = {0};
-    struct cet_ga_options o = raced_opts(5);
+    struct cet_search_options o = raced_opts(5);
     o.crossover_rate = 0;
-    struct cet_ga *ga = raced_start(&d, &s, &o);
+    struct cet_search *engine = raced_start(&d, &s, &o);
     size_t prev[16], nprev = 0, known = 0, offered = 0, from_raced = 0;
-    while (test_ga_status(ga).stop == CET_STOP_NONE) {
-        size_t first = test_ga_status(ga).narch, narch, npop;
-        CHECK_EQ_INT(cet_ga_generation(ga, &err), 0);
-        narch = test_ga_status(ga).narch;
+    while (test_ga_status(engine).stop == CET_STOP_NONE) {
+        size_t first = test_ga_status(engine).narch, narch, npop;
+        CHECK_EQ_INT(cet_search_generation(engine, &err), 0);
+        narch = test_ga_status(engine).narch;
         for (size_t i = first; nprev && i < narch; i++) {
             size_t full = 0, raced = 0;
             for (size_t k = 0; k < nprev; k++)
-                if (cet_ga_genes(ga, prev[k])[1] == cet_ga_genes(ga, i)[1]) {
-                    full += !ind(ga, prev[k]).raced;
-                    raced += ind(ga, prev[k]).raced;
+                if (cet_search_genes(engine, prev[k])[1] == cet_search_genes(engine, i)[1]) {
+                    full += !ind(engine, prev[k]).raced;
+                    raced += ind(engine, prev[k]).raced;
                 }
             known += full + raced > 0;
             from_raced += full == 0 && raced > 0;
         }
         for (size_t k = 0; k < nprev; k++)
-            offered += ind(ga, prev[k]).raced;
-        const size_t *pop = cet_ga_population(ga, &npop);
+            offered += ind(engine, prev[k]).raced;
+        const size_t *pop = cet_search_population(engine, &npop);
         memcpy(prev, pop, npop * sizeof *prev);
         nprev = npop;
     }
     CHECK(offered > 20); /* raced-out members were there to be chosen */
     CHECK(known > 20);
     CHECK_EQ_INT(from_raced, 0);
-    cet_ga_free(ga);
+    cet_search_free(engine);
     cet_params_free(&d);
 }
 
@@ -463,14 +463,14 @@ static void test_race__survivors_get_the_full_fitness(void)
     struct cet_error err;
     CHECK_EQ_INT(cet_params_parse(&d, DESC, strlen(DESC), "t.json", test_find, &err), 0);
     struct synth s = {0};
-    struct cet_ga *ga = raced_ga(&d, &s, 9);
-    CHECK_EQ_INT(test_ga_run(ga, &err), 0);
+    struct cet_search *engine = raced_ga(&d, &s, 9);
+    CHECK_EQ_INT(test_ga_run(engine, &err), 0);
     size_t full = 0, same = 0, below = 0, raced = 0, nweak;
-    long inc = saved_incumbent(ga, &nweak);
+    long inc = saved_incumbent(engine, &nweak);
     CHECK(inc >= 0);
-    for (size_t i = 0; inc >= 0 && i < test_ga_status(ga).narch; i++) {
+    for (size_t i = 0; inc >= 0 && i < test_ga_status(engine).narch; i++) {
         double v[sizeof test_params / sizeof *test_params], f, p, r;
-        struct cet_individual x = ind(ga, i);
+        struct cet_individual x = ind(engine, i);
         cet_params_expand(&d, x.genes, v);
         synth_eval(&s, v, 1, &f, &p, &r, &err);
         if (!x.raced) {
@@ -478,7 +478,7 @@ static void test_race__survivors_get_the_full_fitness(void)
             same += same_means(&x, f, p, r);
         } else {
             raced++;
-            below += f <= cet_ga_fitness(ga, (size_t)inc);
+            below += f <= cet_search_fitness(engine, (size_t)inc);
         }
     }
     CHECK(full > 0);
@@ -486,15 +486,15 @@ static void test_race__survivors_get_the_full_fitness(void)
     /* Raced-out individuals were truly worse than the final best (here, with a
      * smooth fitness, almost always). */
     CHECK(raced > 0 && below >= raced * 9 / 10);
-    cet_ga_free(ga);
+    cet_search_free(engine);
     cet_params_free(&d);
 }
 
-static int same_run(const struct cet_ga *a, const struct cet_ga *b)
+static int same_run(const struct cet_search *a, const struct cet_search *b)
 {
-    struct cet_ga_status sa = test_ga_status(a), sb = test_ga_status(b);
-    size_t ng = cet_ga_desc(a)->ngenes, npa, npb;
-    const size_t *pa = cet_ga_population(a, &npa), *pb = cet_ga_population(b, &npb);
+    struct cet_search_status sa = test_ga_status(a), sb = test_ga_status(b);
+    size_t ng = cet_search_desc(a)->ngenes, npa, npb;
+    const size_t *pa = cet_search_population(a, &npa), *pb = cet_search_population(b, &npb);
     int same = sa.narch == sb.narch && sa.gen == sb.gen && sa.doc_evals == sb.doc_evals &&
                npa == npb && !memcmp(pa, pb, npa * sizeof *pa);
     for (size_t i = 0; same && i < sa.narch; i++) {
@@ -514,16 +514,16 @@ static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
     struct synth ref = {0}, s = {0}, s2 = {0};
     /* Weak pages there are (the incumbent's F1 lies between about 0.6
      * and 1), so the paused generation's sequence must be rebuilt. */
-    struct cet_ga_options o = raced_opts(21);
+    struct cet_search_options o = raced_opts(21);
     o.race_weak = 0.75;
-    struct cet_ga *a = raced_start(&d, &ref, &o), *b = raced_start(&d, &s, &o);
+    struct cet_search *a = raced_start(&d, &ref, &o), *b = raced_start(&d, &s, &o);
     CHECK_EQ_INT(test_ga_run(a, &err), 0);
     for (int g = 0; g < 3; g++)
-        CHECK_EQ_INT(cet_ga_generation(b, &err), 0);
+        CHECK_EQ_INT(cet_search_generation(b, &err), 0);
     /* Pause generation 3 after its first block. */
     s.cancel_after = s.calls + 1;
-    CHECK_EQ_INT(cet_ga_generation(b, &err), 1);
-    struct cet_ga_status st = test_ga_status(b);
+    CHECK_EQ_INT(cet_search_generation(b, &err), 1);
+    struct cet_search_status st = test_ga_status(b);
     size_t nweak;
     saved_incumbent(b, &nweak);
     CHECK(st.race_pending);
@@ -533,12 +533,12 @@ static void test_race__resumes_in_the_middle_of_a_raced_generation(void)
     struct test_resume t;
     if (test_resume_begin(&t, b, NDOCS))
         return;
-    struct cet_ga *r = t.ga;
+    struct cet_search *r = t.engine;
     CHECK(test_ga_status(r).race_pending);
     uint32_t other[NDOCS];
     synth_order(other, 99); /* ignored: the stored order wins */
-    CHECK_EQ_INT(cet_ga_setup(r, synth_eval, NULL, &s2, &err), 0);
-    CHECK_EQ_INT(cet_ga_race_setup(r, synth_score, other, &err), 0);
+    CHECK_EQ_INT(cet_search_setup(r, synth_eval, NULL, &s2, &err), 0);
+    CHECK_EQ_INT(cet_search_race_setup(r, synth_score, other, &err), 0);
     CHECK_EQ_INT(test_ga_run(r, &err), 0);
     CHECK(same_run(a, r));
     CHECK_EQ_INT(s.doc_evals + s2.doc_evals, ref.doc_evals); /* nothing scored twice */
@@ -568,21 +568,21 @@ static void test_race__survivors_match_evaluate_on_the_demo_corpus(void)
         fprintf(stderr, "%s\n", err.msg);
         goto done;
     }
-    struct cet_ga *ga = t.ga;
-    test_ga_run_options(ga, 4, 12, 6);
-    struct cet_ga_options o = *cet_ga_opts(ga);
+    struct cet_search *engine = t.engine;
+    test_ga_run_options(engine, 4, 12, 6);
+    struct cet_search_options o = *cet_search_opts(engine);
     o.race = 1;
     o.race_first = 6;
     o.race_block = 6;
-    cet_ga_set_options(ga, &o);
+    cet_search_set_options(engine, &o);
     CHECK_EQ_INT(test_real_setup(&t, &err), 0);
-    CHECK_EQ_INT(cet_ga_race_setup(ga, real_score, order, &err), 0);
-    CHECK_EQ_INT(test_ga_run(ga, &err), 0);
+    CHECK_EQ_INT(cet_search_race_setup(engine, real_score, order, &err), 0);
+    CHECK_EQ_INT(test_ga_run(engine, &err), 0);
     size_t full = 0, same = 0, raced = 0;
     double *v = malloc(t.d.ex->nparams * sizeof *v);
-    for (size_t i = 0; v && i < test_ga_status(ga).narch; i++) {
+    for (size_t i = 0; v && i < test_ga_status(engine).narch; i++) {
         double f, p, r;
-        struct cet_individual x = ind(ga, i);
+        struct cet_individual x = ind(engine, i);
         if (x.raced) {
             raced++;
             continue;
