@@ -223,7 +223,7 @@ static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info
     if (!run->has_estimate)
         return j;
     char sentence[1024];
-    cet_run_choice_text(run, cet_ga_opts(ga)->goal.shrink, sentence, sizeof sentence);
+    cet_run_choice_text(run, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence);
     JSON_OK(cJSON_AddNumberToObject(j, "pages", (double)e->n));
     JSON_OK(cJSON_AddNumberToObject(j, "gain", e->gain));
     cJSON *iv = isnan(e->lo) ? cJSON_AddNullToObject(j, "interval")

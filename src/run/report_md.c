@@ -246,7 +246,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     struct cet_search_status st;
     cet_search_status(engine, &st);
     char sentence[1024];
-    if (!cet_run_choice_text(&r->run, cet_ga_opts(ga)->goal.shrink, sentence, sizeof sentence))
+    if (!cet_run_choice_text(&r->run, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence))
         rc = rc || cet_buf_printf(b, "%s (`heldout.csv` lists every held-out page; the rule: "
                                      "docs/choice.md)\n\n", sentence);
     else if (r->run.has_chosen && r->run.holdout_docs && r->run.chosen < st.narch) {
