@@ -75,4 +75,17 @@ expect_grep "$TMP/out" '^empty,lqf,"t=0",1,1$'
 expect_status 0 "$CETUNE" evaluate -x alltext -x lqf -d "$E" -d "$D/canon"
 expect_grep "$TMP/out" '^Empty extractions where the gold is not empty (8 documents)$'
 expect_grep "$TMP/out" '^  defaults  *1  *0  *1$'
+
+# Pages built by scripts, whose article is only in JSON-LD articleBody, a
+# noscript or a template (their gold): the fallback chain's steps 3 and 4
+# bring the whole article, scored through the extract's alternate text nodes;
+# without them all three come back empty.
+S=$SRC/tests/data/corpus/shells
+CHAIN="-P fallback_words=20 -P fallback_share=0.1 -P drop_headline=true"
+expect_status 0 "$CETUNE" evaluate -x score $CHAIN -x score $CHAIN -P fallback_jsonld=false \
+  -P fallback_noscript=false -d "$S" --format csv
+expect_grep "$TMP/out" '^f1,score,"drop_headline=true fallback_words=20 fallback_share=0.1",1.000000,1.000000$'
+expect_grep "$TMP/out" '^f1,score,"[^"]*fallback_jsonld=false fallback_noscript=false",0.000000,0.000000$'
+expect_grep "$TMP/out" '^empty,score,"drop_headline=true fallback_words=20 fallback_share=0.1",0,0$'
+expect_grep "$TMP/out" '^empty,score,"[^"]*fallback_jsonld=false fallback_noscript=false",3,3$'
 finish
