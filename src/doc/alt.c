@@ -141,7 +141,9 @@ static int is_space(char c)
 
 int cet_alt_paragraphs(const char *s, size_t n, cet_alt_para_fn fn, void *ctx)
 {
-    struct cet_buf p = {0};
+    char *line = malloc(n ? n : 1); /* a line, white space collapsed and trimmed */
+    if (!line)
+        return -1;
     unsigned breaks = 2; /* the first is a paragraph of its own */
     int rc = 0;
     for (size_t i = 0; i < n && !rc;) {
@@ -150,24 +152,19 @@ int cet_alt_paragraphs(const char *s, size_t n, cet_alt_para_fn fn, void *ctx)
             i++;
             continue;
         }
-        size_t e = i;
-        while (e < n && s[e] != '\n')
-            e++;
-        p.len = 0; /* the line, white space collapsed and trimmed */
-        for (size_t k = i; k < e && !rc; k++) {
-            int sp = is_space(s[k]);
-            if (sp && (!p.len || p.p[p.len - 1] == ' '))
-                continue;
-            rc = cet_buf_add(&p, sp ? " " : s + k, 1);
+        size_t len = 0;
+        for (; i < n && s[i] != '\n'; i++) {
+            int sp = is_space(s[i]);
+            if (!sp || (len && line[len - 1] != ' '))
+                line[len++] = sp ? ' ' : s[i];
         }
-        if (p.len && p.p[p.len - 1] == ' ')
-            p.len--;
-        if (!rc && p.len) {
-            rc = fn(ctx, p.p, p.len, breaks >= 2 ? CET_SEP_PARA : CET_SEP_LINE);
+        if (len && line[len - 1] == ' ')
+            len--;
+        if (len) {
+            rc = fn(ctx, line, len, breaks >= 2 ? CET_SEP_PARA : CET_SEP_LINE);
             breaks = 0;
         }
-        i = e;
     }
-    cet_buf_free(&p);
+    free(line);
     return rc;
 }

@@ -440,6 +440,15 @@ static void alt_boundary(struct builder *b, enum cet_tag tag)
         fail(b, "out of memory");
 }
 
+/* Whether tag is a noscript or template directly inside the open one (no
+ * script or other invisible element between them), just opened (opened 1)
+ * or about to close (0). */
+static int alt_nested(const struct builder *b, enum cet_tag tag, int opened)
+{
+    return b->alt_at && (tag == CET_TAG_NOSCRIPT || tag == CET_TAG_TEMPLATE) &&
+           b->invisible == b->alt_invisible + (size_t)opened;
+}
+
 /* Text inside the open noscript or template: its line ends are white space,
  * the breaks come from its elements. */
 static void alt_chars(struct builder *b, const char *s, size_t n)
@@ -532,6 +541,8 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
         b->alt_invisible = b->invisible;
         b->alt_kind = tag == CET_TAG_NOSCRIPT ? CET_ALT_NOSCRIPT : CET_ALT_TEMPLATE;
         b->alt.len = 0;
+    } else if (alt_nested(b, tag, 1)) {
+        b->alt_invisible++; /* a noscript or template inside it: its text counts with it */
     }
     b->pre_start = tag == CET_TAG_PRE;
     if (tag == CET_TAG_PRE)
@@ -580,6 +591,8 @@ static void close_top(struct builder *b)
             fail(b, "out of memory");
     }
     alt_boundary(b, e->tag);
+    if (alt_nested(b, (enum cet_tag)e->tag, 0))
+        b->alt_invisible--;
     if (cet_tag_flags(e->tag) & CET_TAGF_INVISIBLE)
         b->invisible--;
     b->pre_start = 0;

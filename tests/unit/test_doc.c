@@ -199,7 +199,8 @@ static void test_doc__alternates(void)
         "<script type=\"application/LD+JSON\">{\"articleBody\": broken</script></head>"
         "<body><p>Shown text</p><noscript><div><p>First <b>para</b>\ngraph.</p><p>Second."
         "</p><script>var x = 1;</script></div></noscript>"
-        "<template><article><h2>In a template</h2><p>Its text.</p></article></template>"
+        "<template><article><h2>In a template</h2><p>Its text.</p>"
+        "<noscript><p>Nested.</p></noscript></article></template>"
         "<noscript><img src=\"pixel.gif\"></noscript></body></html>",
         "Three four five");
     CHECK(d != NULL);
@@ -235,10 +236,11 @@ static void test_doc__alternates(void)
     CHECK_EQ_INT(d->alts[3].kind, CET_ALT_TEMPLATE);
     CHECK_STR(alt_text(d, 3, 0), "In a template");
     CHECK_STR(alt_text(d, 3, 1), "Its text.");
+    CHECK_STR(alt_text(d, 3, 2), "Nested."); /* a noscript inside counts with it */
     /* Their nodes follow the page's, listed after its text nodes, with
      * their words past the page's and their gold rows. */
     CHECK_EQ_INT(d->alts[0].node0, d->nnodes);
-    CHECK_EQ_INT(d->nalt_nodes, 1 + 6 + 2 + 2);
+    CHECK_EQ_INT(d->nalt_nodes, 1 + 6 + 2 + 3);
     CHECK_EQ_INT(d->texts[d->ntexts], d->nnodes);
     CHECK_EQ_INT(cet_doc_all_texts(d), d->ntexts + d->nalt_nodes);
     uint32_t three = d->alts[1].node0 + 2;
