@@ -416,13 +416,12 @@ static void layout_boundary(struct builder *b, enum cet_tag tag)
                                                           : CET_SEP_NONE);
 }
 
-/* Whether a script's type is JSON-LD (application/ld+json, any case). */
+/* Whether a script's type is JSON-LD (application/ld+json, any case): one
+ * search for the '+', as most scripts have none. */
 static int is_ld_json(const char *type)
 {
-    for (const char *s = type; *s; s++)
-        if (strncasecmp(s, "ld+json", 7) == 0)
-            return 1;
-    return 0;
+    const char *plus = strchr(type, '+');
+    return plus && plus - type >= 2 && strncasecmp(plus - 2, "ld+json", 7) == 0;
 }
 
 /* What an element's start or end puts into the text of the open noscript
