@@ -512,16 +512,17 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
     int href = 0;
     for (size_t i = 0; atts && atts[i]; i += 2) {
         const char *an = (const char *)atts[i], *av = atts[i + 1] ? (const char *)atts[i + 1] : "";
-        markup += strlen(an) + strlen(av) + 4;
+        size_t anl = strlen(an), avl = strlen(av);
+        markup += anl + avl + 4;
         if (tag == CET_TAG_A && strcmp(an, "href") == 0)
             href = 1;
         if (tag == CET_TAG_SCRIPT && !b->ld_at && strcmp(an, "type") == 0 && is_ld_json(av))
             b->ld_at = b->depth + 1;
-        long keep = b->all_attrs ? (long)strlen(av) : attr_kept(an, av);
+        long keep = b->all_attrs ? (long)avl : attr_kept(an, av);
         if (keep < 0)
             continue;
         struct cet_attr a;
-        a.name = pool_once(b, an, strlen(an));
+        a.name = pool_once(b, an, anl);
         /* The model for extraction (all attributes) lives for one page. */
         a.value = b->all_attrs ? pool_add(b, av, (size_t)keep) : pool_once(b, av, (size_t)keep);
         GROW(b, d->attrs, d->nattrs, b->attr_cap);
