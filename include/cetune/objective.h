@@ -1,6 +1,6 @@
-/* What a run optimises (src/ga/objective.c): one objective (--objective),
+/* What a run optimises (src/search/objective.c): one objective (--objective),
  * constraints on the measures (--constraint), or two or three objectives
- * for a Pareto search (--pareto, src/ga/nsga2.c).
+ * for a Pareto search (--pareto, src/search/nsga2.c).
  *
  * Every measure is computed from the per-document scores of eval.h:
  * - f1, precision, recall: means over the documents (f1 is the default

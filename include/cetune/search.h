@@ -13,8 +13,8 @@
  * seed the random stream; a search restored from a checkpoint keeps its
  * stream), then cet_search_generation until cet_search_status says it
  * stopped, cet_search_free.  The engine is opaque
- * (src/ga/search_internal.h); the strategies and the GA's operators, which
- * draw from its random stream, are private (src/ga/strategy.h,
+ * (src/search/search_internal.h); the strategies and the GA's operators, which
+ * draw from its random stream, are private (src/search/strategy.h,
  * src/ga/operators.h).
  *
  * Reproducibility: every random draw comes from one gsl_rng (MT19937) on the
@@ -41,7 +41,7 @@
 
 CET_BEGIN_DECL
 
-/* Search strategies: indices into cet_strategies (src/ga/strategy.c).  A
+/* Search strategies: indices into cet_strategies (src/search/strategy.c).  A
  * strategy decides which genomes each generation evaluates and learns from
  * their results; the engine keeps the archive, history, counters, stop
  * rule and racing that all strategies share. */
@@ -65,7 +65,7 @@ enum cet_stop {
     CET_STOP_EXHAUSTED,   /* nothing new left to try (tiny search spaces) */
 };
 
-/* The search options.  Each has one row in cet_search_options (src/ga/options.c),
+/* The search options.  Each has one row in cet_search_options (src/search/options.c),
  * which gives its name, type, default, range, the strategies that read it
  * and its help: defaults, checks, run.json, checkpoints, the folds'
  * arguments, `evolve --help` and the man page all come from that table.  A
@@ -184,7 +184,7 @@ struct cet_search_stats {
     long doc_evaluations;       /* (individual, document) evaluations so far */
 };
 
-/* The search engine (its definition is private: src/ga/search_internal.h).
+/* The search engine (its definition is private: src/search/search_internal.h).
  * Read it with the functions below. */
 struct cet_search;
 

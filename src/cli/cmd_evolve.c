@@ -1,5 +1,5 @@
 /* cetune evolve: tunes an extractor's parameters with the search engine
- * (src/ga) on a training sample, in a run directory (src/run/run.c says
+ * (src/search) on a training sample, in a run directory (src/run/run.c says
  * what is written when).  This file keeps the options (the search options
  * are the library's table, cet_search_options) and starts a new run;
  * evolve_start.c checks what a new run is given, evolve_run.c steps it to

@@ -1,5 +1,5 @@
 /* The one-sided sign-flip (Fisher-Pitman) randomization test of
- * signflip.h, shared by racing (src/ga/race.c, whose header comment says
+ * signflip.h, shared by racing (src/search/race.c, whose header comment says
  * why this test) and the final choice of a run (src/run/choose.c). */
 #include <math.h>
 #include <stdlib.h>

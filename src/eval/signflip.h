@@ -1,4 +1,4 @@
-/* Library-internal: the paired test that racing (src/ga/race.c) and the
+/* Library-internal: the paired test that racing (src/search/race.c) and the
  * final choice (src/run/choose.c) compare per-page F1 with (signflip.c). */
 #ifndef CETUNE_EVAL_SIGNFLIP_H
 #define CETUNE_EVAL_SIGNFLIP_H

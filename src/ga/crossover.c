@@ -16,7 +16,7 @@
 #include <math.h>
 
 #include "cetune/search.h"
-#include "search_internal.h"
+#include "operators.h"
 
 void cet_crossover(const struct cet_params_desc *d, double resolution, gsl_rng *rng,
                    const double *a, const double *b, double *child)

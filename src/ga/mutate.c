@@ -11,13 +11,17 @@
  * Only active genes (src/space/conditions.c) mutate, and the default rate counts only
  * them.  Genes are visited parents first, so a child a mutated parent has
  * just switched on may mutate too; one it switched off reverts to its
- * default on normalisation. */
+ * default on normalisation.
+ * Adaptive mutation (the paper's "adapt the mutation rate depending on the
+ * current developments in the individuals' fitness") multiplies sigma by
+ * adapt_factor for every stagnant generation, up to half the range, and
+ * falls back to sigma on the next improvement. */
 #include <math.h>
 
 #include <gsl/gsl_randist.h>
 
 #include "cetune/search.h"
-#include "search_internal.h"
+#include "operators.h"
 
 static void mutate_gene(const struct cet_gene *ge, gsl_rng *rng, double sigma, double *v)
 {
@@ -99,4 +103,14 @@ void cet_repair(const struct cet_params_desc *d, double resolution, gsl_rng *rng
     size_t k = fb->n > 1 ? (size_t)gsl_rng_uniform_int(rng, fb->n) : 0;
     mutate_gene(&d->genes[fb->genes[k]], rng, sigma, &g[fb->genes[k]]);
     cet_genome_normalise(d, resolution, g);
+}
+
+double cet_sigma_adapted(const struct cet_search_options *o, long stagnant)
+{
+    double s = o->mutation_sigma;
+    if (!o->adaptive)
+        return s;
+    for (long k = 0; k < stagnant && s < 0.5; k++)
+        s *= o->adapt_factor;
+    return fmin(s, fmax(0.5, o->mutation_sigma));
 }

@@ -1,7 +1,7 @@
 /* Internal to src/ga and its tests: the variation operators on the run's
  * random stream (select.c, crossover.c, mutate.c; random genomes are
  * src/space/genome.c's) and the
- * mutation spread of adaptive mutation (stop.c). */
+ * mutation spread of adaptive mutation (mutate.c). */
 #ifndef CETUNE_GA_OPERATORS_H
 #define CETUNE_GA_OPERATORS_H
 
@@ -58,7 +58,7 @@ void cet_repair(const struct cet_params_desc *d, double resolution, gsl_rng *rng
 
 /* The mutation spread after `stagnant` generations without improvement:
  * o->mutation_sigma, times o->adapt_factor per stagnant generation when o->adaptive,
- * up to half the range (stop.c). */
+ * up to half the range. */
 double cet_sigma_adapted(const struct cet_search_options *o, long stagnant);
 
 #endif

@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "cetune/search.h"
-#include "search_internal.h"
+#include "operators.h"
 
 size_t cet_select_tournament(gsl_rng *rng, size_t n, size_t size)
 {

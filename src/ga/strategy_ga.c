@@ -27,9 +27,9 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/search.h"
-#include "nsga2.h"
 #include "operators.h"
-#include "strategy.h"
+#include "search/nsga2.h"
+#include "search/strategy.h"
 
 enum { RETRIES = 20 };
 

@@ -3,7 +3,7 @@
  * text, the corpus directories, the sample, the command lines) written
  * here, and the GA's whole state (the options, the archive, the
  * population, the history, the random stream, racing and the search
- * strategy's state) written by cet_search_save (src/ga/state.c).  It is written
+ * strategy's state) written by cet_search_save (src/search/state.c).  It is written
  * after every complete generation (and once before the first), atomically,
  * so an interrupted run always has one to resume from. */
 #include <math.h>
@@ -13,7 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "cetune/template.h"
-#include "ga/state.h"
+#include "search/state.h"
 #include "util/json.h"
 #include "run_internal.h"
 

@@ -32,7 +32,7 @@
 
 #include "cetune/config.h"
 #include "cetune/version.h"
-#include "ga/state.h"
+#include "search/state.h"
 #include "run_internal.h"
 
 static int write_buf(const char *dir, const char *name, struct cet_buf *b, struct cet_error *err)

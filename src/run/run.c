@@ -1,4 +1,4 @@
-/* A run (run.h): the GA on a training sample, with its directory.
+/* A run (run.h): the search on a training sample, with its directory.
  *
  * - cet_run_start writes sample.txt, run.json ("running") and the first
  *   checkpoint before any evaluation, so even a run stopped during its
@@ -8,7 +8,7 @@
  *   directory is always consistent.
  * - A cancelled generation leaves no trace (cet_search_generation restores the
  *   GA), so cet_run_interrupt checkpoints the last complete one; a raced
- *   one (--race, src/ga/race.c) is paused after its last block instead,
+ *   one (--race, src/search/race.c) is paused after its last block instead,
  *   and the checkpoint holds it.
  * - A resumed run takes everything from checkpoint.json and sample.txt;
  *   only the number of threads may change, which changes no result. */

@@ -110,7 +110,7 @@ int cet_run_write_file(const char *dir, const char *name, const char *data, size
                        struct cet_error *err);
 
 /* checkpoint.c: writes DIR/checkpoint.json (the run record, then the engine's
- * whole state: cet_search_save, src/ga/state.h). */
+ * whole state: cet_search_save, src/search/state.h). */
 int cet_run_checkpoint(struct cet_search *engine, const struct cet_run_info *info, const char *dir,
                        struct cet_error *err);
 /* Reads DIR/checkpoint.json back: a new search (with *desc, owned by the

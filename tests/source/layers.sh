@@ -2,20 +2,24 @@
 # The floors of docs/internals.md ("Architecture"): each folder of src/ uses
 # only the folders below it, and src/util is used by all:
 #
-#   util <- warc <- doc <- extract <- page <- space <- eval <- ga <- run <- mpi <- cli
-#                                        \-- serve (doc, extract, page, eval) -----^
-# (warc: WARC files, which corpora read as page sources)
+#   util <- warc <- doc <- extract <- page <- space <- eval <- search <- ga <- run <- mpi <- cli
+#                                        \-- serve (doc, extract, page, eval) ---------------^
+#                                                 cmaes (search and below) <- run -^
+# (warc: WARC files, which corpora read as page sources; search: the engine;
+# ga and cmaes: its two strategies, which the engine's table names)
 #
 # An include of "cetune/X.h" counts as a use of the folder that implements
 # X.h (OWNER below: a new public header needs a row), "DIR/Y.h" as a use of
 # src/DIR.  Public headers keep their folder's floor too.  And the engine's
-# internals stay inside src/ga: outside it only "ga/state.h" (the engine's
-# state for checkpoints, which src/run stores) may be included.
+# internals stay inside src/search: outside it only "search/state.h" (the
+# engine's state for checkpoints, which src/run stores) and, for the
+# strategies, "search/strategy.h" (their interface) and "search/nsga2.h"
+# may be included.
 # usage: layers.sh SOURCE_DIR
 set -euo pipefail
 cd "${1:?usage: layers.sh SOURCE_DIR}"
 
-CHAIN=(util warc doc extract page space eval ga run mpi cli)
+CHAIN=(util warc doc extract page space eval search ga run mpi cli)
 declare -A BELOW
 below=""
 for f in "${CHAIN[@]}"; do
@@ -23,7 +27,10 @@ for f in "${CHAIN[@]}"; do
   below="$below $f"
 done
 BELOW[serve]="util warc doc extract page eval" # eval: label aligns gold as the metric does
-BELOW[cli]="${BELOW[cli]} serve"
+BELOW[cli]="${BELOW[cli]} serve cmaes"
+BELOW[cmaes]="${BELOW[ga]}"
+BELOW[run]="${BELOW[run]} cmaes"
+BELOW[mpi]="${BELOW[mpi]} cmaes"
 
 declare -A OWNER=(
   [common]=util [error]=util [buf]=util [clock]=util [datadir]=util [version]=util
@@ -32,7 +39,7 @@ declare -A OWNER=(
   [page]=page [meta]=page
   [params]=space [split]=space
   [eval]=eval [chars]=eval [lcs]=eval
-  [search]=ga [ga]=ga [objective]=ga
+  [search]=search [ga]=search [objective]=search
   [run]=run [rundir]=run [report]=run [choice]=run
   [serve]=serve [label]=serve [warc]=warc)
 
@@ -64,8 +71,12 @@ check() {
       *" $to "*) ;;
       *) fail "$file (src/$from) includes $inc of src/$to, which is not below it" ;;
     esac
-    if [ "$to" = ga ] && [ "$from" != ga ] && [ "$inc" != ga/state.h ] && [[ $inc != cetune/* ]]; then
-      fail "$file includes $inc: outside src/ga only ga/state.h and the public headers"
+    if [ "$to" = search ] && [ "$from" != search ] && [[ $inc != cetune/* ]]; then
+      case $from:$inc in
+        *:search/state.h | ga:search/strategy.h | cmaes:search/strategy.h | ga:search/nsga2.h) ;;
+        *) fail "$file includes $inc: outside src/search only search/state.h, the strategies'" \
+             "search/strategy.h and search/nsga2.h, and the public headers" ;;
+      esac
     fi
   done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$file")
 }

@@ -1,4 +1,4 @@
-/* CMA-ES (src/ga/cmaes.c) on small functions written here: it must
+/* CMA-ES (src/cmaes/cmaes.c) on small functions written here: it must
  * converge on float problems (sphere, ellipsoid, Rosenbrock, a log-scale
  * gene), reach integer and categorical optima exactly (the margin and
  * CatCMA), handle conditional genes, and continue bit for bit after
@@ -12,7 +12,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cetune/search.h"
-#include "ga/cmaes.h"
+#include "cmaes/cmaes.h"
 #include "test.h"
 #include "util/json.h"
 

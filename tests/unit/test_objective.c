@@ -1,6 +1,6 @@
 /* Objectives, constraints (objective.c) and NSGA-II's sorting, crowding and
  * survival (nsga2.c) on hand-made scores and objective vectors. */
-#include "ga/nsga2.h"
+#include "search/nsga2.h"
 #include "cetune/objective.h"
 #include "test.h"
 #include "test_extractor.h"

@@ -1,11 +1,11 @@
-/* The search options' table (src/ga/options.c): every row survives the
+/* The search options' table (src/search/options.c): every row survives the
  * whole trip a value makes, default -> JSON (run.json, checkpoints) ->
  * restore -> command-line words (the folds' runs) -> parse, and so does a
  * value other than the default; checkpoints written before the table
  * (old names, rows added later) still read; parsing checks each row's
  * range. */
 #include "cetune/search.h"
-#include "ga/options.h"
+#include "search/options.h"
 #include "test.h"
 
 /* 1 when every row of a and b holds the same value. */

@@ -14,8 +14,8 @@
 #include "cetune/eval.h"
 #include "cetune/search.h"
 #include "eval/signflip.h" /* the sign-flip test */
-#include "ga/race.h"  /* white-box: the racing state and its sequence */
-#include "ga/state.h" /* the racing state as a checkpoint stores it */
+#include "search/race.h"  /* white-box: the racing state and its sequence */
+#include "search/state.h" /* the racing state as a checkpoint stores it */
 #include "run/run_internal.h"
 #include "test.h"
 #include "test_extractor.h"

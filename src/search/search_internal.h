@@ -1,7 +1,7 @@
 /* The engine's private side, shared inside libcetune but not part of its
  * public API (include/cetune/search.h): the engine and the racing state,
  * the operators on the run's random stream, the archive and ranking.  No
- * file outside src/ga includes it. */
+ * file outside src/search includes it. */
 #ifndef CETUNE_GA_INTERNAL_H
 #define CETUNE_GA_INTERNAL_H
 
@@ -9,11 +9,10 @@
 
 #include "cetune/buf.h"
 #include "cetune/search.h"
-#include "operators.h"
 #include "race.h"
 #include "space/space.h"
 
-/* Private to src/ga: everything else reads the engine through include/cetune/search.h
+/* Private to src/search: everything else reads the engine through include/cetune/search.h
  * and writes or reads its state through state.h. */
 struct cet_search {
     struct cet_search_options opt;

@@ -21,7 +21,7 @@
 
 #include "cetune/search.h"
 #include "cmaes.h"
-#include "strategy.h"
+#include "search/strategy.h"
 #include "util/json.h"
 
 /* Its population of 0 is its own lambda, known once it is created.  Its

@@ -12,10 +12,8 @@
  * - --time: the run has used its time (wall clock, so not reproducible).
  *   A Pareto search (--pareto) has no best fitness: it improves when an
  *   individual of the generation joins the non-dominated front.
- * Adaptive mutation (the paper's "adapt the mutation rate depending on the
- * current developments in the individuals' fitness") multiplies sigma by
- * adapt_factor for every stagnant generation, up to half the range, and
- * falls back to sigma on the next improvement. */
+ * (Adaptive mutation, which reads the generations without improvement, is
+ * the GA's: src/ga/mutate.c.) */
 #include <math.h>
 #include <stdlib.h>
 
@@ -57,16 +55,6 @@ void cet_search_check_stop(struct cet_search *engine)
         engine->stop = CET_STOP_EVALS;
     else if (o->time > 0 && engine->elapsed >= o->time)
         engine->stop = CET_STOP_TIME;
-}
-
-double cet_sigma_adapted(const struct cet_search_options *o, long stagnant)
-{
-    double s = o->mutation_sigma;
-    if (!o->adaptive)
-        return s;
-    for (long k = 0; k < stagnant && s < 0.5; k++)
-        s *= o->adapt_factor;
-    return fmin(s, fmax(0.5, o->mutation_sigma));
 }
 
 const char *cet_search_stop_name(enum cet_stop s)

@@ -1,4 +1,4 @@
-/* NSGA-II's building blocks (src/ga/nsga2.c), on members given as indices
+/* NSGA-II's building blocks (src/search/nsga2.c), on members given as indices
  * idx[0..n) into an objective table obj (row i: nobj values, maximised) and
  * a violation table viol (0: feasible). */
 #ifndef CETUNE_GA_NSGA2_H

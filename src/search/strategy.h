@@ -5,7 +5,7 @@
  * A strategy sees its own state, the search (struct cet_search_view: the
  * space, the options, read-only views of the archive and the population)
  * and the random stream; it asks for genomes and is told their results and
- * how many were new.  It never sees the engine (src/ga/evolve.c), which
+ * how many were new.  It never sees the engine (src/search/evolve.c), which
  * keeps what every strategy shares: the archive, the history, the
  * counters, the stop rule, racing, and the checkpoint (state.c stores the
  * strategy's own state under the member "strategy").

@@ -1,4 +1,4 @@
-/* Internal to src/ga and its tests: racing's state and its sequence of
+/* Internal to src/search and its tests: racing's state and its sequence of
  * documents (race.c; its test is src/eval/signflip.h). */
 #ifndef CETUNE_GA_RACE_H
 #define CETUNE_GA_RACE_H
