@@ -59,9 +59,12 @@
 #                                documents and 28 evaluations; loco starts of 20
 #                                evaluations on 5 pages per corpus
 # Runs with nice.  Exit 77 when the corpora are absent (tests/cli skips).
-# Runtime on two loaded cores, default options: the families part takes
-# about 10 minutes (510 runs of a second or two), the leave-one-out part
-# about 20 (docs/experiment.md).
+# Runtime on two loaded cores, default options: a 5-page family run with
+# evolve's defaults (cross-validation: 5 inner searches and the final one)
+# takes 20 to 50 s, so K 5 and seeds 1-5 (170 runs) take about 1.5 hours
+# and the whole families part (370 runs) 3 to 5; the three loco starts
+# about a minute each; the leave-one-out part about 20 minutes
+# (docs/experiment.md).
 set -euo pipefail
 die() { echo "generalisation.sh: $*" >&2; exit 2; }
 part=all seeds="1 2 3 4 5" ks="3 5 10" only="" max_evals=0 loco_evals=800 loco_sample=300
