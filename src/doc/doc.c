@@ -1169,6 +1169,10 @@ int cet_html_scan(const char *html, size_t len, const char *charset, const struc
     size_t ulen = 0;
     if (cet_decode_page(&utf8, &ulen, html, len, charset, used, err))
         return -1;
+    if (ulen > INT_MAX) { /* libxml2's memory parser takes an int size */
+        free(utf8);
+        return cet_fail(err, "page of %zu bytes (decoded) is too large to parse", ulen);
+    }
     ready_for_parser(utf8, ulen);
     htmlSAXHandler sax;
     memset(&sax, 0, sizeof sax);
