@@ -50,10 +50,17 @@ int cli_template_scan(struct cet_entries *e, const char *const *dirs, size_t ndi
                       struct cli_list *refs, const struct cet_params_desc *defaults, char *buf,
                       size_t size, int threads, unsigned *flags);
 
-/* Where evolve loads and evaluates its training sample (main.c): NULL,
+/* Where evolve loads and evaluates its training sample (cluster_cli.c): NULL,
  * this process, except in the MPI build, where the ranks share it
  * (cluster.h, docs/distributed.md). */
 const struct cet_backend *cli_backend(void);
+#ifdef CETUNE_MPI
+struct cet_cluster;
+/* The MPI build's cluster (cluster_cli.c): main.c sets it, the commands that
+ * spread work over the ranks read it. */
+void cli_cluster_set(struct cet_cluster *cl);
+struct cet_cluster *cli_cluster_get(void);
+#endif
 
 /* One line per skipped document of c, on stderr. */
 void cli_print_skips(const struct cet_corpus *c);

@@ -348,7 +348,12 @@ static int cmd_extract(int argc, char **argv)
         struct cli_warc_job wj = {.cfg = j.cfg, .routes = j.cfg ? NULL : routes,
                                   .max_body = a.max_body, .threads = (int)a.threads,
                                   .argc = argc, .argv = argv};
-        rc = cli_extract_warc(&wj, argv + optind, (size_t)(argc - optind));
+#ifdef CETUNE_MPI
+        if (cet_cluster_size(cli_cluster_get()) > 1)
+            rc = cli_extract_warc_mpi(&wj, argv + optind, (size_t)(argc - optind));
+        else
+#endif
+            rc = cli_extract_warc(&wj, argv + optind, (size_t)(argc - optind));
         goto done;
     }
     if (cet_page_new(&j.pg, &err)) {

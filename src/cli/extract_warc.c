@@ -273,10 +273,6 @@ int cli_warc_finish(const struct cli_warc_totals *t, size_t nfiles, int rc)
 
 int cli_extract_warc(const struct cli_warc_job *job, char *const *files, size_t nfiles)
 {
-#ifdef CETUNE_MPI
-    if (cet_cluster_size(cli_cluster_get()) > 1)
-        return cli_extract_warc_mpi(job, files, nfiles);
-#endif
     struct cli_warc_sink s = {stdout, NULL, "standard output"};
     struct cli_warc_totals t = {0};
     int rc = cli_warc_part(job, files, nfiles, &s, &t);

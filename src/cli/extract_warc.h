@@ -44,8 +44,6 @@ int cli_warc_finish(const struct cli_warc_totals *t, size_t nfiles, int rc);
 
 #ifdef CETUNE_MPI
 #include "cluster.h"
-/* The MPI build's cluster (main.c). */
-struct cet_cluster *cli_cluster_get(void);
 /* cli_extract_warc over the ranks: the same output, on rank 0. */
 int cli_extract_warc_mpi(const struct cli_warc_job *job, char *const *files, size_t nfiles);
 /* The other ranks' side: runs rank 0's command line (the task's bytes:

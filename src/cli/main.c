@@ -119,19 +119,6 @@ static int run(int argc, char **argv)
 }
 
 #ifdef CETUNE_MPI
-static struct cet_cluster *cli_cluster;
-static struct cet_backend cluster_backend;
-
-const struct cet_backend *cli_backend(void)
-{
-    return &cluster_backend;
-}
-
-struct cet_cluster *cli_cluster_get(void)
-{
-    return cli_cluster;
-}
-
 /* A task of rank 0's (extract --warc, extract_warc_mpi.c): this rank runs
  * the same command line for its share. */
 static void run_task(struct cet_cluster *cl, const char *data, size_t len)
@@ -171,12 +158,13 @@ static void print_traffic(struct cet_cluster *cl)
 int main(int argc, char **argv)
 {
     struct cet_error err;
+    struct cet_cluster *cli_cluster;
     if (cet_cluster_init(&cli_cluster, &argc, &argv, &err)) {
         cli_error("%s", err.msg);
         return CLI_RUNTIME;
     }
     int rc = CLI_OK;
-    cet_cluster_backend(cli_cluster, &cluster_backend);
+    cli_cluster_set(cli_cluster);
     cet_cluster_on_task(cli_cluster, run_task);
     if (cet_cluster_rank(cli_cluster) > 0) {
         /* Rank 0 decides when to stop: it checkpoints first, then ends every rank. */
@@ -196,11 +184,6 @@ int main(int argc, char **argv)
     return rc;
 }
 #else
-const struct cet_backend *cli_backend(void)
-{
-    return NULL;
-}
-
 int main(int argc, char **argv)
 {
     return run(argc, argv);
