@@ -33,4 +33,23 @@ for r in ga-race cmaes; do
   if cmp -s "$F/$r/ref/generations.csv" "$TMP/$r-new/generations.cut"; then ok
   else fail "generations.csv differs in a new run ($r)"; fi
 done
+
+# A checkpoint without the holdout key (as written before the run kept one)
+# resumes with none, and the search ends where it did.
+r=cmaes
+mkdir -p "$TMP/$r-nokey"
+for f in "$F/$r/run/"*; do
+  sed "s|@SRC@|$SRC|g" "$f" > "$TMP/$r-nokey/$(basename "$f")"
+done
+python3 - "$TMP/$r-nokey/checkpoint.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+del c["options"]["holdout"]
+json.dump(c, open(sys.argv[1], "w"), indent=1)
+PY
+if grep -q '"holdout"' "$TMP/$r-nokey/checkpoint.json"; then fail "the holdout key was not removed"; fi
+expect_status 0 "$CETUNE" evolve --resume "$TMP/$r-nokey" --threads 2
+got=$(grep -o '"holdout":[[:space:]]*[0-9.]*' "$TMP/$r-nokey/checkpoint.json" | tr -d '[:space:]')
+[ "$got" = '"holdout":0' ] && ok || fail "without the key the holdout share is '$got', not 0"
+same_files "$F/$r/ref" "$TMP/$r-nokey" "after resuming without the holdout key" best.json individuals.csv top.json
 finish
