@@ -10,11 +10,15 @@ G=$SRC/tests/data/ga
 declare -A RUN=(
   [ga-race]="-p $G/lqf.json -d $G/corpus --strategy ga --race --race-first 2 --race-block 2 --pop 12 --generations 60 --patience 0 --resolution 0 --seed 5"
   [cmaes]="-p $SRC/params/sw.json -d $G/corpus --strategy cmaes --generations 30 --patience 0 --seed 3")
-for r in ga-race cmaes; do
-  mkdir -p "$TMP/$r"
-  for f in "$F/$r/run/"*; do
-    sed "s|@SRC@|$SRC|g" "$f" > "$TMP/$r/$(basename "$f")"
+# copy_run NAME DIR: the old run NAME's files into DIR, paths made this checkout's.
+copy_run() {
+  mkdir -p "$2"
+  for f in "$F/$1/run/"*; do
+    sed "s|@SRC@|$SRC|g" "$f" > "$2/$(basename "$f")"
   done
+}
+for r in ga-race cmaes; do
+  copy_run "$r" "$TMP/$r"
   expect_status 0 "$CETUNE" evolve --resume "$TMP/$r" --threads 2
   expect_grep "$TMP/err" "resuming $TMP/$r after 7 complete generations"
   expect_grep "$TMP/err" "note: $TMP/$r/checkpoint.json records no digests of the pages and gold"
@@ -37,10 +41,7 @@ done
 # A checkpoint without the holdout key (as written before the run kept one)
 # resumes with none, and the search ends where it did.
 r=cmaes
-mkdir -p "$TMP/$r-nokey"
-for f in "$F/$r/run/"*; do
-  sed "s|@SRC@|$SRC|g" "$f" > "$TMP/$r-nokey/$(basename "$f")"
-done
+copy_run "$r" "$TMP/$r-nokey"
 python3 - "$TMP/$r-nokey/checkpoint.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
