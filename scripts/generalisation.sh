@@ -115,16 +115,18 @@ if [ ! -d "$corpora/portals" ]; then
 fi
 mkdir -p "$out"
 log() { printf '== %s\n' "$*" >&2; }
-# scores SAMPLE BEST.json START.json: the mean word F1 of the start, of BEST
-# and of configs/article.json on the family's pages that SAMPLE lists ($dir,
-# one package: the macro column; evaluate names a row by its file, or a
+# scores SAMPLE BEST.json START.json SEARCH.json: the mean word F1 of the
+# start, of BEST, of configs/article.json and of the search's best (whatever
+# the final choice) on the family's pages that SAMPLE lists ($dir, one
+# package: the macro column; evaluate names a row by its file, or a
 # best.json by its run's folder).
 scores() {
-  "$cetune" evaluate -c "$3" -c "$out/article.json" -c "$2" -d "$dir" -s "$1" --format csv \
-    --threads "$threads" 2>/dev/null |
+  "$cetune" evaluate -c "$3" -c "$out/article.json" -c "$2" -c "$4" -d "$dir" -s "$1" \
+    --format csv --threads "$threads" 2>/dev/null |
     awk -F, '$1 == "f1" && $3 == "\"start\"" { s = $NF; next }
-      $1 == "f1" && $3 == "\"article\"" { a = $NF; next } $1 == "f1" { b = $NF }
-      END { printf "%.6f %.6f %.6f\n", s, b, a }'
+      $1 == "f1" && $3 == "\"article\"" { a = $NF; next }
+      $1 == "f1" && $3 == "\"search\"" { x = $NF; next } $1 == "f1" { b = $NF }
+      END { printf "%.6f %.6f %.6f %.6f\n", s, b, a, x }'
 }
 
 # learn_starts CORPUS...: OUT/starts/without-C/start.json for each C, the
@@ -189,7 +191,7 @@ families() {
     cp "$start" "$out/starts/start.json" # named so that evaluate's rows say "start"
   fi
   local csv=$out/families.csv
-  echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds,article_f1" >"$csv"
+  echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds,article_f1,search_gain,cv_gains" >"$csv"
   local fam corpus n k s fstart fparams
   while read -r fam corpus n; do
     if [ -n "$only" ] && [[ " $only " != *" $fam "* ]]; then continue; fi
@@ -226,16 +228,24 @@ families() {
           --threads "$threads" "${evals[@]}" "${extra[@]}" -o "$w/run" -q >"$w/evolve.txt" 2>&1 ||
           { cat "$w/evolve.txt" >&2; die "evolve failed on $fam k=$k seed $s"; }
         local secs=$((SECONDS - t0))
-        local sf tf af st tt ne
+        local sf tf af xf st tt ne cv=""
+        # The search's best on all K pages, whatever the final choice made of
+        # it, and the held-out gains the choice was made from: with both, any
+        # choice rule can be judged on these runs afterwards.
+        python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))[0], open(sys.argv[2], "w"))' \
+          "$w/run/top.json" "$w/search.json"
+        [ -f "$w/run/heldout.csv" ] && cv=$(awk -F, 'NR > 1 { printf "%s%s", sep, $NF; sep = ";" }' \
+          "$w/run/heldout.csv")
         # One evaluate per page set, the start and best.json side by side.
-        read -r sf tf af < <(scores "$w/test.txt" "$w/run/best.json" "$fstart")
+        read -r sf tf af xf < <(scores "$w/test.txt" "$w/run/best.json" "$fstart" "$w/search.json")
         # The gain the search saw on its labelled pages (what a user is shown).
-        read -r st tt _ < <(scores "$w/train.txt" "$w/run/best.json" "$fstart")
+        read -r st tt _ _ < <(scores "$w/train.txt" "$w/run/best.json" "$fstart" "$w/search.json")
         ne=$(($(wc -l <"$w/run/individuals.csv") - 1))
         awk -v f="$fam" -v c="$corpus" -v n="$n" -v k="$k" -v s="$s" -v m="$(wc -l <"$w/test.txt")" \
-          -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" -v af="$af" 'BEGIN {
-            printf "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%d,%.6f\n", f, c, n, k, s, m, sf, tf,
-              tf - sf, tt - st, ne, sec, af }' >>"$csv"
+          -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" -v af="$af" \
+          -v xf="$xf" -v cv="$cv" 'BEGIN {
+            printf "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%d,%.6f,%.6f,%s\n", f, c, n, k, s, m, sf,
+              tf, tf - sf, tt - st, ne, sec, af, xf - sf, cv }' >>"$csv"
         log "$fam k=$k seed $s: start $sf, tuned $tf on $(wc -l <"$w/test.txt") test pages"
       done
     done

@@ -4,8 +4,11 @@
  * start on unseen pages beyond doubt, and by how much?
  *
  * Candidate 0 is always the start (the description's defaults or
- * --seed-config): a candidate replaces it only when the lower end of the
- * confidence interval of its mean per-page gain over the start is above 0.
+ * --seed-config): a candidate replaces it only when its mean per-page gain
+ * over the start is above 0 and the lower end of the confidence interval of
+ * that gain is above -tolerance: tuning is estimated to help, and a loss
+ * larger than the tolerance is ruled out at the interval's level (a
+ * non-inferiority test; tolerance 0 asks for a gain beyond doubt).
  * The interval inverts racing's sign-flip test on the paired per-page
  * gains, two-sided at the given level, each side Bonferroni-corrected for
  * the number of candidates other than the start (choosing the best of
@@ -23,27 +26,33 @@ CET_BEGIN_DECL
 
 /* The confidence level of the interval by default. */
 #define CET_CHOICE_LEVEL 0.9
+/* The loss on unseen pages the rule accepts by default (evolve --tolerance):
+ * measured on site families with 5 labelled pages (docs/experiment.md). */
+#define CET_CHOICE_TOLERANCE 0.005
 
 struct cet_choice {
-    size_t chosen;       /* the candidate to export: 0 (the start) unless a lower bound is above 0 */
+    size_t chosen;       /* the candidate to export: 0 (the start) unless one gains on average
+                            with a lower bound above -tolerance */
     size_t best;         /* the candidate with the highest lower bound (the highest mean gain
                             when there is no bound), chosen or not; 0 with one candidate */
     size_t n;            /* pages */
     double level;        /* the interval's confidence level */
+    double tolerance;    /* the loss the rule accepts at the lower end (>= 0) */
     double gain;         /* best's mean per-page gain over the start */
     double sd;           /* the standard deviation of its per-page gains (n - 1) */
     double lo, hi;       /* its interval; NaN below 2 pages, or when too few pages differ
                             for any shift to be significant at this level */
-    size_t pages_needed; /* when best's mean gain is above 0 but lo is not: the pages at which
-                            the same gains, repeated, would give lo above 0 (0: none, or
-                            more than 100000) */
+    size_t pages_needed; /* when best's mean gain is above 0 but lo is not above -tolerance:
+                            the pages at which the same gains, repeated, would give lo above
+                            it (0: none, or more than 100000) */
 };
 
 /* Decides on f1[j * n + i], candidate j's F1 on page i when that page was
  * held out of the search that made it (j < ncand; j = 0 is the start), at
- * confidence level (0, 1).  0, or -1 with err filled on bad arguments. */
+ * confidence level (0, 1) and tolerance [0, 1).  0, or -1 with err filled
+ * on bad arguments. */
 int cet_choice_decide(struct cet_choice *c, const double *f1, size_t ncand, size_t n, double level,
-                      struct cet_error *err);
+                      double tolerance, struct cet_error *err);
 
 /* One sentence for people: what tuning is estimated to change on unseen
  * pages, its interval, and what best.json holds; when it keeps the start,

@@ -140,6 +140,8 @@ struct cet_run_info {
     /* The final choice by cross-validation (choose.c, folds.c). */
     int choose;            /* enum cet_choose */
     double confidence;     /* the rule's confidence level */
+    double tolerance;      /* the loss on unseen pages it accepts (0: a gain beyond doubt,
+                              the rule of runs started before it had a tolerance) */
     long fold_evals;       /* evaluations of each fold's search; 0: as the run's */
     double *start;         /* the start's normalised genome (ngenes), NULL before started */
     char *start_from;      /* the --seed-config file it came from (absolute); NULL: defaults */
@@ -181,6 +183,8 @@ struct cet_run_settings {
     size_t nfold_args;
     int choose;                    /* enum cet_choose; CET_CHOOSE_CV needs folds >= 2 */
     double confidence;             /* the rule's level; 0: CET_CHOICE_LEVEL */
+    double tolerance;              /* the loss it accepts; 0: CET_CHOICE_TOLERANCE, below 0:
+                                      none (tuning must gain beyond doubt) */
     long fold_evals;               /* evaluations of each fold's search; 0: as the run's */
 };
 

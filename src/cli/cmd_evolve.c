@@ -30,6 +30,7 @@ static void init(void *p)
     a->holdout = -1; /* the deprecated --holdout, not given */
     a->choose = -1;
     a->confidence = -1;
+    a->tolerance = -1;
     a->sample_size = -1;
     a->top = 5;
     a->progress = cli_progress_every;
@@ -68,7 +69,11 @@ static const struct cli_opt own[] = {
     {.name = "confidence", .arg = "L", .type = CLI_DOUBLE, .off = ARG(confidence), .min = 0.5,
      .max = 0.999, .def = "0.9", .help = "the confidence level of the interval of the gain on "
                                          "unseen pages; --choose cv keeps the start unless the "
-                                         "interval lies above 0"},
+                                         "interval lies above -E (--tolerance)"},
+    {.name = "tolerance", .arg = "E", .type = CLI_DOUBLE, .off = ARG(tolerance), .max = 0.5,
+     .def = "0.005", .help = "the loss on unseen pages --choose cv accepts: the tuned "
+                             "configuration is adopted when its mean gain is above 0 and the "
+                             "interval's lower end above -E; 0: only a gain beyond doubt"},
     {.name = "fold-evals", .arg = "N", .type = CLI_LONG, .off = ARG(fold_evals),
      .max = 1000000000, .def = "0, as --max-evals",
      .help = "stop each fold's search after N evaluations; 0: as the run's search"},
@@ -222,6 +227,7 @@ static int cmd_evolve(int argc, char **argv)
         .template_refs = a.fitness ? a.template_refs.v : NULL,
         .ntemplate_refs = a.template_refs.n, .template_defaults = !a.no_template_defaults,
         .choose = a.choose, .confidence = a.confidence > 0 ? a.confidence : 0,
+        .tolerance = a.tolerance > 0 ? a.tolerance : a.tolerance == 0 ? -1 : 0,
         .fold_evals = a.fold_evals};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;

@@ -17,7 +17,7 @@ struct evolve_args {
     long holdout_folds;  /* the folds the deprecated --holdout maps to (capped at the documents) */
     int by_package, force, no_race, fitness, quiet, no_template_defaults;
     int choose;          /* enum cet_choose; -1: not given (cv where it can work) */
-    double progress, confidence, holdout;
+    double progress, confidence, tolerance, holdout;
     struct cet_search_options opt;
 };
 

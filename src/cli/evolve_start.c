@@ -134,6 +134,9 @@ int evolve_choice_options(struct evolve_args *a)
     if (a->choose != CET_CHOOSE_CV && a->confidence >= 0)
         cli_warn("--confidence %g cannot apply: it is the level of --choose cv's rule, and "
                  "best.json is the search's best here", a->confidence);
+    if (a->choose != CET_CHOOSE_CV && a->tolerance >= 0)
+        cli_warn("--tolerance %g cannot apply: it is part of --choose cv's rule, and best.json "
+                 "is the search's best here", a->tolerance);
     if (a->fold_evals && !a->folds && a->choose != CET_CHOOSE_CV)
         cli_warn("--fold-evals %ld cannot apply: there are no folds (--choose search without "
                  "--folds)", a->fold_evals);

@@ -65,6 +65,7 @@ static cJSON *choice_json(const struct cet_run_info *run, size_t ngenes, int *ba
         JSON_OK(cJSON_AddItemToArray(g, cet_json_exact(run->start[k])));
     JSON_OK(cJSON_AddStringToObject(c, "rule", cet_choose_names[run->choose]));
     JSON_OK(cJSON_AddItemToObject(c, "level", cet_json_exact(run->confidence)));
+    JSON_OK(cJSON_AddItemToObject(c, "tolerance", cet_json_exact(run->tolerance)));
     JSON_OK(cJSON_AddNumberToObject(c, "fold_evals", (double)run->fold_evals));
     if (run->start_from)
         JSON_OK(cJSON_AddStringToObject(c, "start_from", run->start_from));
@@ -127,6 +128,10 @@ static int read_choice(struct cet_json_reader *r, const cJSON *root,
                            "\"rule\" must be \"search\" or \"cv\"");
     run->choose = k;
     run->confidence = cet_jr_within(r, c, "level", 1e-9, 1 - 1e-9);
+    /* Runs started before the rule had a tolerance go on with none. */
+    run->tolerance = cJSON_GetObjectItemCaseSensitive(c, "tolerance")
+                         ? cet_jr_within(r, c, "tolerance", 0, 1 - 1e-9)
+                         : 0;
     run->fold_evals = (long)cet_jr_whole(r, c, "fold_evals", 0, 1e12);
     run->start_train = jr_num_or_nan(r, c, "start_train");
     const cJSON *sf = cJSON_GetObjectItemCaseSensitive(c, "start_from");
@@ -145,6 +150,7 @@ static int read_choice(struct cet_json_reader *r, const cJSON *root,
         e->hi = jr_num_or_nan(r, x, "hi");
         e->pages_needed = (size_t)cet_jr_whole(r, x, "pages_needed", 0, 1e12);
         e->level = run->confidence;
+        e->tolerance = run->tolerance;
         run->has_estimate = 1;
     }
     const cJSON *ch = cJSON_GetObjectItemCaseSensitive(c, "chosen");

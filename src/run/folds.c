@@ -464,7 +464,7 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
     if (write_csv(run->dir, f, K, err) || write_pages(run->dir, &pages, err) ||
         cet_choice_decide(&run->info.estimate, f1, 2, pages.n,
                           run->info.confidence > 0 ? run->info.confidence : CET_CHOICE_LEVEL,
-                          err))
+                          run->info.tolerance, err))
         goto done;
     run->info.has_estimate = 1;
     /* The folds' runs used the backend too (under MPI, the ranks hold the

@@ -219,6 +219,7 @@ static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info
     JSON_OK(cJSON_AddStringToObject(j, "rule", "cv"));
     JSON_OK(cJSON_AddNumberToObject(j, "folds", (double)run->folds));
     JSON_OK(cJSON_AddNumberToObject(j, "level", run->confidence));
+    JSON_OK(cJSON_AddNumberToObject(j, "tolerance", run->tolerance));
     JSON_OK(cJSON_AddStringToObject(j, "start", run->start_from ? run->start_from : "defaults"));
     if (!run->has_estimate)
         return j;

@@ -3,8 +3,8 @@
 # samples/demo: the search runs inside each fold, every page is held out
 # once (heldout.csv, reproduced by cetune evaluate), the start is always a
 # candidate (also with "seeds": [], never evaluated by the search), and
-# best.json follows the rule: the search's best only when the interval of
-# the gain lies above 0.  run.json, the printout and report.md say so;
+# best.json follows the rule: the search's best only when the mean gain is
+# above 0 and the interval of the gain lies above -0.005 (--tolerance).  run.json, the printout and report.md say so;
 # --holdout is a deprecated alias that warns; options that cannot apply say
 # so; threads and an interruption followed by --resume change nothing.
 # usage: evolve_choice.sh CETUNE SOURCE_DIR
@@ -19,7 +19,7 @@ json.dump(d, open('$TMP/noseeds.json', 'w'))"
 # its fold's best.json and the start), run.json's estimate from heldout.csv,
 # and best.json as the decision says.
 check_run() {
-  local R=$1 P=$2
+  local R=$1 TOL=${3:-0.005}
   for fd in "$R"/folds/*/; do
     "$CETUNE" evaluate -c "$fd/best.json" -d "$DEMO" -s "$fd/heldout.txt" --per-doc --format json \
       2>/dev/null >"$fd/tuned.eval"
@@ -27,9 +27,9 @@ check_run() {
       2>/dev/null >"$fd/start.eval"
   done
   "$CETUNE" evaluate -x density -d "$DEMO" -s "$R/sample.txt" --per-doc --format json 2>/dev/null >"$R/start.eval"
-  "$py" - "$R" <<'PY' && ok || fail "$R: heldout.csv, run.json or best.json disagree with the rule"
+  "$py" - "$R" "$TOL" <<'PY' && ok || fail "$R: heldout.csv, run.json or best.json disagree with the rule"
 import csv, glob, json, math, sys
-R = sys.argv[1]
+R, tol = sys.argv[1], float(sys.argv[2])
 rows = list(csv.DictReader(open(R + "/heldout.csv")))
 sample = [l.strip() for l in open(R + "/sample.txt") if not l.startswith("#")]
 assert sorted(r["document"] for r in rows) == sorted(sample), "heldout.csv is not the sample"
@@ -47,7 +47,8 @@ assert fin["rule"] == "cv" and fin["start"] == "defaults" and fin["pages"] == le
 assert abs(fin["gain"] - m) < 1e-5, (fin["gain"], m)
 lo, hi = fin["interval"]
 assert min(g) - 1e-6 <= lo < fin["gain"] < hi <= max(g) + 1e-6, (lo, hi, fin)
-assert fin["decision"] == ("tuned" if lo > 0 else "start")
+assert fin["tolerance"] == tol, fin
+assert fin["decision"] == ("tuned" if fin["gain"] > 0 and lo > -fin["tolerance"] else "start")
 best = json.load(open(R + "/best.json"))
 top = json.loads(open(R + "/top.json").read())
 if fin["decision"] == "start":
@@ -70,6 +71,12 @@ expect_grep "$TMP/out" "^On pages it did not see, tuning changed F1 by [+-]0\.[0
 expect_grep "$TMP/out" "^best.json: "
 if [ ! -e "$TMP/h/holdout.txt" ]; then ok; else fail "a holdout.txt was written"; fi
 check_run "$TMP/h"
+
+# --tolerance 0: the strict rule, a gain beyond doubt (the same folds).
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --folds 4 --tolerance 0 --threads 2 -o "$TMP/h-strict"
+check_run "$TMP/h-strict" x 0
+if cmp -s "$TMP/h/heldout.csv" "$TMP/h-strict/heldout.csv"; then ok
+else fail "--tolerance changed the folds, not only the rule"; fi
 
 # "seeds": []: the search never evaluates the defaults, yet they are the
 # start; at 0.999 the interval reaches below 0, so best.json is the start.
@@ -131,6 +138,8 @@ expect_grep "$TMP/err" "one training document cannot be cross-validated"
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --holdout 0 --confidence 0.8 -o "$TMP/h0"
 expect_grep "$TMP/err" "--holdout 0 is --choose search"
 expect_grep "$TMP/err" "--confidence 0.8 cannot apply"
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --choose search --tolerance 0.01 -o "$TMP/h0t"
+expect_grep "$TMP/err" "--tolerance 0.01 cannot apply"
 if [ ! -e "$TMP/h0/folds" ]; then ok; else fail "--choose search ran folds"; fi
 expect_grep "$TMP/h0/run.json" '"rule":	"training"'
 if [ "$(sed 's/, "docs".*//; s/^\[//' "$TMP/h0/top.json" | head -1)" = \

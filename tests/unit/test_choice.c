@@ -1,7 +1,9 @@
 /* The final choice's rule (src/run/choice.c): the interval of the mean
  * per-page gain from racing's sign-flip test inverted, the start kept
- * unless its lower end is above 0, the level corrected for several
- * candidates, the pages that would settle it, and the sentence people read. */
+ * unless the mean gain is above 0 and the lower end above -tolerance, the
+ * level corrected for several candidates, the pages that would settle it,
+ * and the sentence people read.  Most cases use tolerance 0 (a gain beyond
+ * doubt); test_choice__tolerance the default's. */
 #include <math.h>
 
 #include <gsl/gsl_cdf.h>
@@ -28,7 +30,7 @@ static void test_choice__five_pages_must_all_gain(void)
     const double all[5] = {0.1, 0.2, 0.3, 0.4, 0.5}, one_loss[5] = {-0.01, 0.2, 0.3, 0.4, 0.5};
     double f1[10];
     cands(f1, all, 2, 5);
-    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 0, &err) == 0);
     CHECK(c.chosen == 1 && c.best == 1 && c.n == 5 && c.pages_needed == 0);
     CHECK_NEAR(c.gain, 0.3, 1e-12);
     CHECK_NEAR(c.lo, 0.1, 1e-9);
@@ -37,7 +39,7 @@ static void test_choice__five_pages_must_all_gain(void)
     /* One page lost: p = 2/32 at 0, so the start stays; repeating the same
      * gains over more pages would settle it. */
     cands(f1, one_loss, 2, 5);
-    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 0, &err) == 0);
     CHECK(c.chosen == 0 && c.best == 1 && c.lo < 0 && c.gain > 0.27);
     CHECK(c.pages_needed > 5 && c.pages_needed <= 10);
     char s[1024];
@@ -58,11 +60,11 @@ static void test_choice__four_pages_and_the_level(void)
     double f1[8];
     char s[512];
     cands(f1, gain, 2, 4);
-    CHECK(cet_choice_decide(&c, f1, 2, 4, 0.9, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 4, 0.9, 0, &err) == 0);
     CHECK(c.chosen == 0 && isnan(c.lo) && c.gain > 0.27);
     cet_choice_sentence(s, sizeof s, &c, "leave-one-out", "the defaults", "rank 1");
     CHECK(strstr(s, "too few for an interval") && strstr(s, "keeps the start (the defaults)"));
-    CHECK(cet_choice_decide(&c, f1, 2, 4, 0.8, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 4, 0.8, 0, &err) == 0);
     CHECK(c.chosen == 1 && c.lo > 0);
     cet_choice_sentence(s, sizeof s, &c, "leave-one-out", "the defaults", "rank 2");
     CHECK(strstr(s, "(80% confidence interval +0.2000 to +0.4000, from leave-one-out on 4 "
@@ -79,7 +81,7 @@ static void test_choice__rescued_pages_do_not_hide_a_gain(void)
                              0.065, 0.055, 0.095, 1.0, 0.025};
     double f1[22];
     cands(f1, gain, 2, 11);
-    CHECK(cet_choice_decide(&c, f1, 2, 11, 0.9, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 11, 0.9, 0, &err) == 0);
     CHECK(c.chosen == 1 && c.lo > 0 && c.lo < 0.1);
     double t = gsl_cdf_tdist_Pinv(0.95, 10);
     CHECK(c.gain - t * c.sd / sqrt(11) < 0);
@@ -94,14 +96,14 @@ static void test_choice__ties_and_losses_keep_the_start(void)
     double one[19] = {0.7}, f1[38];
     char s[1024];
     cands(f1, one, 2, 19);
-    CHECK(cet_choice_decide(&c, f1, 2, 19, 0.9, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 19, 0.9, 0, &err) == 0);
     CHECK(c.chosen == 0 && c.gain > 0.03 && c.lo < 0);
     const double zero[4] = {0}, loss[6] = {-0.01, -0.02, -0.01, -0.03, -0.02, -0.02};
     cands(f1, zero, 2, 4);
-    CHECK(cet_choice_decide(&c, f1, 2, 4, 0.9, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 4, 0.9, 0, &err) == 0);
     CHECK(c.chosen == 0 && c.gain == 0 && c.pages_needed == 0);
     cands(f1, loss, 2, 6);
-    CHECK(cet_choice_decide(&c, f1, 2, 6, 0.9, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 6, 0.9, 0, &err) == 0);
     CHECK(c.chosen == 0 && c.gain < 0 && c.hi < 0 && c.pages_needed == 0);
     cet_choice_sentence(s, sizeof s, &c, "leave-one-out", "article.json", "rank 1");
     CHECK(strstr(s, "by -0.0183 on average") && strstr(s, "keeps the start (article.json)") &&
@@ -120,15 +122,49 @@ static void test_choice__several_candidates(void)
                                  0.02, 0.03, 0.02, 0.03, 0.02, 0.03};    /* steady, 0.025 */
     double f1[3 * N];
     cands(f1, gains, 3, N);
-    CHECK(cet_choice_decide(&c, f1, 3, N, 0.9, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 3, N, 0.9, 0, &err) == 0);
     CHECK(c.best == 2 && c.chosen == 2);
     CHECK_NEAR(c.lo, 0.02, 1e-9);
     const double five[10] = {0.1, 0.1, 0.1, 0.1, 0.1, 0, 0, 0, 0, 0};
     double g[15];
     cands(g, five, 2, 5);
-    CHECK(cet_choice_decide(&c, g, 2, 5, 0.9, &err) == 0 && c.chosen == 1);
+    CHECK(cet_choice_decide(&c, g, 2, 5, 0.9, 0, &err) == 0 && c.chosen == 1);
     cands(g, five, 3, 5);
-    CHECK(cet_choice_decide(&c, g, 3, 5, 0.9, &err) == 0 && c.chosen == 0 && c.best == 1);
+    CHECK(cet_choice_decide(&c, g, 3, 5, 0.9, 0, &err) == 0 && c.chosen == 0 && c.best == 1);
+}
+
+/* A tolerance counts a tie as no loss: four pages that gain and one that
+ * ties are 4 differing pages to the strict rule (no interval can reach 0.05)
+ * but 5 above -0.005 to the tolerant one.  A page that loses more than the
+ * tolerance still keeps the start, and so does a mean gain of 0. */
+static void test_choice__tolerance(void)
+{
+    struct cet_error err;
+    struct cet_choice c;
+    const double tie[5] = {0.7, 0, 0.8, 0.7, 0.75}, loss[5] = {0.03, 0.02, -0.01, 0.04, 0.02};
+    const double ties[5] = {0};
+    double f1[10];
+    char s[1024];
+    cands(f1, tie, 2, 5);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 0, &err) == 0);
+    CHECK(c.chosen == 0 && c.best == 1 && !(c.lo > 0) && c.gain > 0.5);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 0.005, &err) == 0);
+    CHECK(c.chosen == 1 && c.tolerance == 0.005 && c.lo > -0.005 && c.lo <= 0);
+    cet_choice_sentence(s, sizeof s, &c, "5-fold cross-validation", "article.json", "rank 1");
+    CHECK(strstr(s, "so best.json is the tuned configuration (rank 1): it gains on average, and "
+                    "a loss of more than 0.005 is ruled out.") != NULL);
+    cands(f1, loss, 2, 5);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 0.005, &err) == 0);
+    CHECK(c.chosen == 0 && c.gain > 0 && c.lo < -0.005 && c.pages_needed > 5);
+    cet_choice_sentence(s, sizeof s, &c, "5-fold cross-validation", "article.json", "rank 1");
+    CHECK(strstr(s, "; a loss of more than 0.005 is not ruled out, so best.json keeps the start "
+                    "(article.json).") != NULL);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 0.02, &err) == 0 && c.chosen == 1);
+    cands(f1, ties, 2, 5);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 0.005, &err) == 0);
+    CHECK(c.chosen == 0 && c.gain == 0 && c.pages_needed == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, -0.001, &err) < 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 1, &err) < 0);
 }
 
 static void test_choice__too_few_pages_and_bad_arguments(void)
@@ -136,18 +172,19 @@ static void test_choice__too_few_pages_and_bad_arguments(void)
     struct cet_error err;
     struct cet_choice c;
     double f1[2] = {0.5, 0.9};
-    CHECK(cet_choice_decide(&c, f1, 2, 1, 0.9, &err) == 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 1, 0.9, 0, &err) == 0);
     CHECK(c.chosen == 0 && isnan(c.lo) && isnan(c.hi) && c.gain > 0.39);
     /* One candidate: only the start, which stays. */
-    CHECK(cet_choice_decide(&c, f1, 1, 2, 0.9, &err) == 0 && c.chosen == 0 && c.best == 0);
-    CHECK(cet_choice_decide(&c, f1, 0, 2, 0.9, &err) < 0);
-    CHECK(cet_choice_decide(&c, f1, 2, 1, 1.0, &err) < 0);
-    CHECK(cet_choice_decide(&c, f1, 2, 1, 0, &err) < 0);
+    CHECK(cet_choice_decide(&c, f1, 1, 2, 0.9, 0, &err) == 0 && c.chosen == 0 && c.best == 0);
+    CHECK(cet_choice_decide(&c, f1, 0, 2, 0.9, 0, &err) < 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 1, 1.0, 0, &err) < 0);
+    CHECK(cet_choice_decide(&c, f1, 2, 1, 0, 0, &err) < 0);
 }
 
 int main(void)
 {
     RUN(test_choice__five_pages_must_all_gain);
+    RUN(test_choice__tolerance);
     RUN(test_choice__four_pages_and_the_level);
     RUN(test_choice__rescued_pages_do_not_hide_a_gain);
     RUN(test_choice__ties_and_losses_keep_the_start);
