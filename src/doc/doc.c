@@ -925,7 +925,7 @@ static htmlParserCtxtPtr new_parser(const char *utf8, size_t ulen, const htmlSAX
                                     void *user)
 {
     pthread_once(&xml_once, xmlInitParser);
-    htmlParserCtxtPtr ctxt = ulen <= INT_MAX ? htmlCreateMemoryParserCtxt(utf8, (int)ulen) : NULL;
+    htmlParserCtxtPtr ctxt = htmlCreateMemoryParserCtxt(utf8, (int)ulen); /* ulen <= INT_MAX */
     if (ctxt && !ctxt->sax) {
         htmlFreeParserCtxt(ctxt);
         return NULL;
@@ -940,6 +940,26 @@ static htmlParserCtxtPtr new_parser(const char *utf8, size_t ulen, const htmlSAX
     return ctxt;
 }
 
+/* The page decoded to UTF-8 (used: the charset it was read as) within the
+ * limits every parse shares: the model's page size, and the int size
+ * libxml2's memory parser takes (decoding may grow a page).  0, or -1 with
+ * err. */
+static int decode_within_limits(char **utf8, size_t *ulen, const char *html, size_t len,
+                                const char *charset, char *used, struct cet_error *err)
+{
+    if (len > CET_MAX_PAGE_BYTES)
+        return cet_fail(err, "page of %zu bytes is over the limit of %u MB", len,
+                        CET_MAX_PAGE_BYTES >> 20);
+    if (cet_decode_page(utf8, ulen, html, len, charset, used, err))
+        return -1;
+    if (*ulen > INT_MAX) {
+        free(*utf8);
+        *utf8 = NULL;
+        return cet_fail(err, "page of %zu bytes (decoded) is too large to parse", *ulen);
+    }
+    return 0;
+}
+
 static int parse(struct cet_doc **out, const char *html, size_t len, const char *charset,
                  double deadline, const char *gold, size_t gold_len, int all_attrs,
                  struct cet_mark *mark, const struct cet_sax *tap, struct cet_error *err)
@@ -947,16 +967,13 @@ static int parse(struct cet_doc **out, const char *html, size_t len, const char 
     *out = NULL;
     if (len == 0)
         return cet_fail(err, "empty page (0 bytes)");
-    if (len > CET_MAX_PAGE_BYTES)
-        return cet_fail(err, "page of %zu bytes is over the limit of %u MB", len,
-                        CET_MAX_PAGE_BYTES >> 20);
     struct cet_doc *d = calloc(1, sizeof *d);
     if (!d)
         return cet_fail(err, "out of memory");
     d->bytes = len;
     char *utf8 = NULL;
     size_t ulen = 0;
-    if (cet_decode_page(&utf8, &ulen, html, len, charset, d->charset, err)) {
+    if (decode_within_limits(&utf8, &ulen, html, len, charset, d->charset, err)) {
         free(d);
         return -1;
     }
@@ -1167,12 +1184,8 @@ int cet_html_scan(const char *html, size_t len, const char *charset, const struc
 {
     char *utf8 = NULL, used[32];
     size_t ulen = 0;
-    if (cet_decode_page(&utf8, &ulen, html, len, charset, used, err))
+    if (decode_within_limits(&utf8, &ulen, html, len, charset, used, err))
         return -1;
-    if (ulen > INT_MAX) { /* libxml2's memory parser takes an int size */
-        free(utf8);
-        return cet_fail(err, "page of %zu bytes (decoded) is too large to parse", ulen);
-    }
     ready_for_parser(utf8, ulen);
     htmlSAXHandler sax;
     memset(&sax, 0, sizeof sax);
