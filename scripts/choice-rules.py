@@ -50,12 +50,12 @@ def rules(d):
     m = statistics.mean(d)
     lo90, lo80 = lower_end(d, 0.05), lower_end(d, 0.1)
     return {
-        "lower end > 0 (90%), the strict rule": lo90 > 0,
-        "lower end > 0 (80%)": lo80 > 0,
-        "mean > 0 and lower end > -0.002 (90%)": m > 0 and lo90 > -0.002,
-        "mean > 0 and lower end > -0.005 (90%), the default": m > 0 and lo90 > -0.005,
-        "mean > 0 and lower end > -0.01 (90%)": m > 0 and lo90 > -0.01,
-        "mean > 0 and lower end > -0.005 (80%)": m > 0 and lo80 > -0.005,
+        "lower end > 0 at 90% (the rule before)": lo90 > 0,
+        "lower end > 0 at 80% (the default)": lo80 > 0,
+        "mean > 0, lower end > -0.002 at 80% (--tolerance 0.002)": m > 0 and lo80 > -0.002,
+        "mean > 0, lower end > -0.005 at 80% (--tolerance 0.005)": m > 0 and lo80 > -0.005,
+        "mean > 0, lower end > -0.005 at 90%": m > 0 and lo90 > -0.005,
+        "mean > 0, lower end > -0.01 at 80% (--tolerance 0.01)": m > 0 and lo80 > -0.01,
         "mean > 0": m > 0,
         "always the search's best": True,
     }

@@ -183,8 +183,8 @@ struct cet_run_settings {
     size_t nfold_args;
     int choose;                    /* enum cet_choose; CET_CHOOSE_CV needs folds >= 2 */
     double confidence;             /* the rule's level; 0: CET_CHOICE_LEVEL */
-    double tolerance;              /* the loss it accepts; 0: CET_CHOICE_TOLERANCE, below 0:
-                                      none (tuning must gain beyond doubt) */
+    double tolerance;              /* the loss on unseen pages it accepts (0: none, a gain
+                                      beyond doubt; the CLI's default CET_CHOICE_TOLERANCE) */
     long fold_evals;               /* evaluations of each fold's search; 0: as the run's */
 };
 

@@ -67,13 +67,13 @@ static const struct cli_opt own[] = {
                             "the training documents, K times, and score it on the held-out "
                             "fold against the start (with --choose search: only printed)"},
     {.name = "confidence", .arg = "L", .type = CLI_DOUBLE, .off = ARG(confidence), .min = 0.5,
-     .max = 0.999, .def = "0.9", .help = "the confidence level of the interval of the gain on "
+     .max = 0.999, .def = "0.8", .help = "the confidence level of the interval of the gain on "
                                          "unseen pages; --choose cv keeps the start unless the "
-                                         "interval lies above -E (--tolerance)"},
+                                         "interval lies above 0 (above -E with --tolerance E)"},
     {.name = "tolerance", .arg = "E", .type = CLI_DOUBLE, .off = ARG(tolerance), .max = 0.5,
-     .def = "0.005", .help = "the loss on unseen pages --choose cv accepts: the tuned "
-                             "configuration is adopted when its mean gain is above 0 and the "
-                             "interval's lower end above -E; 0: only a gain beyond doubt"},
+     .def = "0", .help = "the loss on unseen pages --choose cv accepts: the tuned configuration "
+                         "is adopted when its mean gain is above 0 and the interval's lower end "
+                         "above -E; 0: only a gain beyond doubt"},
     {.name = "fold-evals", .arg = "N", .type = CLI_LONG, .off = ARG(fold_evals),
      .max = 1000000000, .def = "0, as --max-evals",
      .help = "stop each fold's search after N evaluations; 0: as the run's search"},
@@ -227,7 +227,7 @@ static int cmd_evolve(int argc, char **argv)
         .template_refs = a.fitness ? a.template_refs.v : NULL,
         .ntemplate_refs = a.template_refs.n, .template_defaults = !a.no_template_defaults,
         .choose = a.choose, .confidence = a.confidence > 0 ? a.confidence : 0,
-        .tolerance = a.tolerance > 0 ? a.tolerance : a.tolerance == 0 ? -1 : 0,
+        .tolerance = a.tolerance >= 0 ? a.tolerance : CET_CHOICE_TOLERANCE,
         .fold_evals = a.fold_evals};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;

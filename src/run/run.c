@@ -334,7 +334,7 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     info->folds = s->folds;
     info->choose = s->choose;
     info->confidence = s->confidence > 0 ? s->confidence : CET_CHOICE_LEVEL;
-    info->tolerance = s->tolerance > 0 ? s->tolerance : s->tolerance < 0 ? 0 : CET_CHOICE_TOLERANCE;
+    info->tolerance = s->tolerance > 0 ? s->tolerance : 0;
     info->fold_evals = s->fold_evals;
     info->start_train = NAN;
     if (info->choose == CET_CHOOSE_CV && info->folds < 2)
