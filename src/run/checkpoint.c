@@ -129,9 +129,7 @@ static int read_choice(struct cet_json_reader *r, const cJSON *root,
     run->choose = k;
     run->confidence = cet_jr_within(r, c, "level", 1e-9, 1 - 1e-9);
     /* Runs started before the rule had a tolerance go on with none. */
-    run->tolerance = cJSON_GetObjectItemCaseSensitive(c, "tolerance")
-                         ? cet_jr_within(r, c, "tolerance", 0, 1 - 1e-9)
-                         : 0;
+    run->tolerance = cet_jr_opt_within(r, c, "tolerance", 0, 1 - 1e-9, 0);
     run->fold_evals = (long)cet_jr_whole(r, c, "fold_evals", 0, 1e12);
     run->start_train = jr_num_or_nan(r, c, "start_train");
     const cJSON *sf = cJSON_GetObjectItemCaseSensitive(c, "start_from");
@@ -288,9 +286,7 @@ static int read_run(struct cet_json_reader *r, const cJSON *root, const char *pp
      * from before the holdout have no share: best.json was the best in
      * training.  A missing "options" is the engine's to report. */
     const cJSON *opt = cJSON_GetObjectItemCaseSensitive(root, "options");
-    run->holdout = cJSON_GetObjectItemCaseSensitive(opt, "holdout")
-                       ? cet_jr_within(r, opt, "holdout", 0, 0.5)
-                       : 0;
+    run->holdout = cet_jr_opt_within(r, opt, "holdout", 0, 0.5, 0);
     run->holdout_docs = (long)cet_jr_opt_num(r, root, "holdout_docs", 0);
     if (r->failed)
         return -1;

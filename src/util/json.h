@@ -90,6 +90,9 @@ double cet_jr_whole(struct cet_json_reader *r, const cJSON *obj, const char *nam
 /* A finite number from lo to hi (lo after a failure). */
 double cet_jr_within(struct cet_json_reader *r, const cJSON *obj, const char *name, double lo,
                      double hi);
+/* An optional number from lo to hi: def when absent (files of older versions). */
+double cet_jr_opt_within(struct cet_json_reader *r, const cJSON *obj, const char *name, double lo,
+                         double hi, double def);
 /* A string member ("" after a failure). */
 const char *cet_jr_str(struct cet_json_reader *r, const cJSON *obj, const char *name);
 /* Fills v[0..n) from a JSON array of exactly n numbers; 0 or -1. */

@@ -72,6 +72,12 @@ double cet_jr_within(struct cet_json_reader *r, const cJSON *obj, const char *na
     return r->failed ? lo : v;
 }
 
+double cet_jr_opt_within(struct cet_json_reader *r, const cJSON *obj, const char *name, double lo,
+                         double hi, double def)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, name) ? cet_jr_within(r, obj, name, lo, hi) : def;
+}
+
 const char *cet_jr_str(struct cet_json_reader *r, const cJSON *obj, const char *name)
 {
     const cJSON *m = cet_jr_member(r, obj, name, cJSON_String);
