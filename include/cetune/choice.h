@@ -8,7 +8,8 @@
  * over the start is above 0 and the lower end of the confidence interval of
  * that gain is above -tolerance: tuning is estimated to help, and a loss
  * larger than the tolerance is ruled out at the interval's level (a
- * non-inferiority test; tolerance 0 asks for a gain beyond doubt).
+ * non-inferiority test; tolerance 0, the command line's default, asks for a
+ * gain beyond doubt).
  * The interval inverts racing's sign-flip test on the paired per-page
  * gains, two-sided at the given level, each side Bonferroni-corrected for
  * the number of candidates other than the start (choosing the best of
