@@ -115,13 +115,15 @@ if [ ! -d "$corpora/portals" ]; then
 fi
 mkdir -p "$out"
 log() { printf '== %s\n' "$*" >&2; }
-# scores SAMPLE BEST.json START.json SEARCH.json: the mean word F1 of the
+# scores SAMPLE BEST.json START.json [SEARCH.json]: the mean word F1 of the
 # start, of BEST, of configs/article.json and of the search's best (whatever
-# the final choice) on the family's pages that SAMPLE lists ($dir, one
-# package: the macro column; evaluate names a row by its file, or a
-# best.json by its run's folder).
+# the final choice; 0 when not given) on the family's pages that SAMPLE
+# lists ($dir, one package: the macro column; evaluate names a row by its
+# file, or a best.json by its run's folder).
 scores() {
-  "$cetune" evaluate -c "$3" -c "$out/article.json" -c "$2" -c "$4" -d "$dir" -s "$1" \
+  local search=()
+  [ -n "${4:-}" ] && search=(-c "$4")
+  "$cetune" evaluate -c "$3" -c "$out/article.json" -c "$2" "${search[@]}" -d "$dir" -s "$1" \
     --format csv --threads "$threads" 2>/dev/null |
     awk -F, '$1 == "f1" && $3 == "\"start\"" { s = $NF; next }
       $1 == "f1" && $3 == "\"article\"" { a = $NF; next }
@@ -239,7 +241,7 @@ families() {
         # One evaluate per page set, the start and best.json side by side.
         read -r sf tf af xf < <(scores "$w/test.txt" "$w/run/best.json" "$fstart" "$w/search.json")
         # The gain the search saw on its labelled pages (what a user is shown).
-        read -r st tt _ _ < <(scores "$w/train.txt" "$w/run/best.json" "$fstart" "$w/search.json")
+        read -r st tt _ _ < <(scores "$w/train.txt" "$w/run/best.json" "$fstart")
         ne=$(($(wc -l <"$w/run/individuals.csv") - 1))
         awk -v f="$fam" -v c="$corpus" -v n="$n" -v k="$k" -v s="$s" -v m="$(wc -l <"$w/test.txt")" \
           -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" -v af="$af" \
