@@ -231,11 +231,14 @@ families() {
           { cat "$w/evolve.txt" >&2; die "evolve failed on $fam k=$k seed $s"; }
         local secs=$((SECONDS - t0))
         local sf tf af xf st tt ne cv=""
-        # The search's best on all K pages, whatever the final choice made of
-        # it, and the held-out gains the choice was made from: with both, any
-        # choice rule can be judged on these runs afterwards.
-        python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))[0], open(sys.argv[2], "w"))' \
-          "$w/run/top.json" "$w/search.json"
+        # The search's best on all K pages with the site rules learned after
+        # it (site.json), whatever the final choice made of them, and the
+        # held-out gains the choice was made from: with both, any choice rule
+        # can be judged on these runs afterwards.
+        python3 -c 'import json, os, sys
+c = json.load(open(sys.argv[1]))[0]
+if os.path.exists(sys.argv[2]): c["site"] = json.load(open(sys.argv[2]))
+json.dump(c, open(sys.argv[3], "w"))' "$w/run/top.json" "$w/run/site.json" "$w/search.json"
         [ -f "$w/run/heldout.csv" ] && cv=$(awk -F, 'NR > 1 { printf "%s%s", sep, $NF; sep = ";" }' \
           "$w/run/heldout.csv")
         # One evaluate per page set, the start and best.json side by side.

@@ -7,6 +7,7 @@
 #include "cetune/common.h"
 #include "cetune/buf.h"
 #include "cetune/error.h"
+#include "cetune/site.h"
 #include "cetune/extractor.h"
 
 CET_BEGIN_DECL
@@ -20,6 +21,8 @@ struct cet_config {
     long docs;       /* from the file, or -1 */
     char adhosts[17]; /* the digest of the ad-host list it was tuned with
                        * (cet_adhosts_digest; a crunch run's best.json), or "" */
+    struct cet_site *site; /* the site rules applied after the extractor
+                            * (cetune/site.h; "site" in the file), or NULL */
 };
 
 /* The extractor called name at its defaults; unknown names are an error. */

@@ -52,6 +52,10 @@ int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
                       const struct cet_extractor *ex, enum cet_metric metric, int threads,
                       struct cet_error *err);
 void cet_evaluator_free(struct cet_evaluator *ev);
+/* Site rules (cetune/site.h) applied after every extraction from now on;
+ * NULL removes them.  Their marks are computed here, once per document. */
+int cet_evaluator_set_site(struct cet_evaluator *ev, const struct cet_site *site,
+                           struct cet_error *err);
 
 /* Evaluates k configurations (params[j*nparams ...]) on the documents
  * docs[0..ndocs) (indices into the corpus; NULL = all).  scores, if not NULL,

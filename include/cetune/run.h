@@ -149,6 +149,12 @@ struct cet_run_info {
     struct cet_choice estimate; /* tuning against the start on the held-out folds */
     double start_train;    /* the start's fitness on the training documents (NaN: unknown) */
     int start_outside;     /* best.json is the start, which the search never evaluated */
+    /* Site rules (cetune/site.h): part of the tuning procedure, so the folds
+     * learn them too and the estimate covers them. */
+    int site_learn;        /* learn them from the training pages (checkpoint "site") */
+    struct cet_site *site; /* learned (once, when first written), NULL: none or not yet */
+    double site_fitness;   /* the search's best with them on the training pages */
+    int site_done;         /* site holds what learning gave (maybe nothing) */
 };
 void cet_run_info_free(struct cet_run_info *info);
 
@@ -186,6 +192,8 @@ struct cet_run_settings {
     double tolerance;              /* the loss on unseen pages it accepts (0: none, a gain
                                       beyond doubt; the CLI's default CET_CHOICE_TOLERANCE) */
     long fold_evals;               /* evaluations of each fold's search; 0: as the run's */
+    int site;                      /* 1: learn site rules from the training pages for the
+                                      tuned best.json (cetune/site.h; evolve's default) */
 };
 
 /* A run of the description in params_path with the given options (not yet

@@ -18,6 +18,7 @@ CET_BEGIN_DECL
 #define CET_RUN_INDIVIDUALS "individuals.csv"
 #define CET_RUN_TOP "top.json"
 #define CET_RUN_BEST "best.json"
+#define CET_RUN_SITE "site.json" /* the site rules learned, whether or not best.json carries them */
 #define CET_RUN_SAMPLE "sample.txt"
 #define CET_RUN_CHECKPOINT "checkpoint.json"
 #define CET_RUN_VALIDATION "validation.csv"

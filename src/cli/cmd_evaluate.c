@@ -131,8 +131,14 @@ static int write_all_extracts(const char *dir, const struct result *res, size_t 
             return CLI_RUNTIME;
         }
         for (size_t i = j; i < n && !rc; i++)
-            if (res[i].cfg->ex == res[j].cfg->ex)
+            if (res[i].cfg->ex == res[j].cfg->ex) {
+                if (cet_evaluator_set_site(ev, res[i].cfg->site, &err)) {
+                    cli_error("%s", err.msg);
+                    rc = CLI_RUNTIME;
+                    break;
+                }
                 rc = write_extracts(dir, ev, NULL, 1, res[i].cfg, i, n, c);
+            }
         cet_evaluator_free(ev);
     }
     return rc;

@@ -74,6 +74,11 @@ static const struct cli_opt own[] = {
      .def = "0", .help = "the loss on unseen pages --choose cv accepts: the tuned configuration "
                          "is adopted when its mean gain is above 0 and the interval's lower end "
                          "above -E; 0: only a gain beyond doubt"},
+    {.name = "no-site", .type = CLI_FLAG, .off = ARG(no_site),
+     .help = "learn no site rules: a tuned best.json is parameters alone (by default it also "
+             "carries the template slots the training pages' gold always keeps or drops, "
+             "docs/site.md; never with --fitness template, --objective, --constraint or "
+             "--pareto)"},
     {.name = "fold-evals", .arg = "N", .type = CLI_LONG, .off = ARG(fold_evals),
      .max = 1000000000, .def = "0, as --max-evals",
      .help = "stop each fold's search after N evaluations; 0: as the run's search"},
@@ -228,7 +233,9 @@ static int cmd_evolve(int argc, char **argv)
         .ntemplate_refs = a.template_refs.n, .template_defaults = !a.no_template_defaults,
         .choose = a.choose, .confidence = a.confidence > 0 ? a.confidence : 0,
         .tolerance = a.tolerance >= 0 ? a.tolerance : CET_CHOICE_TOLERANCE,
-        .fold_evals = a.fold_evals};
+        .fold_evals = a.fold_evals,
+        /* The rules correct mean F1 against gold (docs/site.md). */
+        .site = !a.no_site && !a.fitness && cet_goal_judged_by_f1(&a.opt.goal)};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "

@@ -54,6 +54,7 @@ struct cet_evaluator {
     struct job *jobs;          /* the documents of one call, the costliest first */
     size_t jobs_cap;
     int jobs_all;              /* jobs holds the whole corpus */
+    uint8_t **site;            /* per document, the site rules' marks (cet_site_marks), or NULL */
 };
 
 int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
@@ -129,10 +130,52 @@ int cet_evaluator_new(struct cet_evaluator **out, const struct cet_corpus *c,
     return 0;
 }
 
+int cet_evaluator_set_site(struct cet_evaluator *ev, const struct cet_site *site,
+                           struct cet_error *err)
+{
+    const struct cet_corpus *c = ev->c;
+    if (ev->site)
+        for (size_t i = 0; i < c->ndocs; i++)
+            free(ev->site[i]);
+    free(ev->site);
+    ev->site = NULL;
+    if (!site)
+        return 0;
+    if (!(ev->site = calloc(c->ndocs ? c->ndocs : 1, sizeof *ev->site)))
+        return cet_fail(err, "out of memory");
+    int failed = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(ev->threads)
+    for (size_t i = 0; i < c->ndocs; i++) {
+        const struct cet_doc *d = c->docs[i];
+        if (!(ev->site[i] = malloc(d->ntexts ? d->ntexts : 1)) ||
+            cet_site_marks(site, d, ev->site[i])) {
+#pragma omp atomic write
+            failed = 1;
+        }
+    }
+    if (failed) {
+        cet_evaluator_set_site(ev, NULL, err);
+        return cet_fail(err, "out of memory applying site rules");
+    }
+    return 0;
+}
+
+/* The extraction of one document: the extractor, then the site rules. */
+static int extract(struct cet_evaluator *ev, const double *params, size_t di, struct cet_sel *sel)
+{
+    const struct cet_doc *d = ev->c->docs[di];
+    if (cet_sel_reset(sel, d) || ev->ex->run(d, ev->prep[di], params, sel))
+        return -1;
+    if (ev->site)
+        cet_site_apply(d, ev->site[di], sel);
+    return 0;
+}
+
 void cet_evaluator_free(struct cet_evaluator *ev)
 {
     if (!ev)
         return;
+    cet_evaluator_set_site(ev, NULL, NULL);
     if (ev->prep && ev->ex->release)
         for (size_t i = 0; i < ev->c->ndocs; i++)
             if (ev->prep[i])
@@ -308,8 +351,7 @@ int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const
             const struct job *jb = &ev->jobs[q / k];
             size_t j = q % k, di = jb->doc, t = j * ndocs + jb->pos;
             const struct cet_doc *d = c->docs[di];
-            if (cet_sel_reset(&s->sel, d) ||
-                ev->ex->run(d, ev->prep[di], params + j * np, &s->sel) ||
+            if (extract(ev, params + j * np, di, &s->sel) ||
                 (ev->metric == CET_METRIC_WORD
                      ? score_words(s, d, &sc[t])
                      : score_chars(s, d, ev->chars[di], ev->metric == CET_METRIC_LCSTRING, &sc[t]))) {
@@ -332,10 +374,7 @@ int cet_evaluate(struct cet_evaluator *ev, const double *params, size_t k, const
 int cet_evaluator_extract(struct cet_evaluator *ev, const double *params, size_t di,
                           struct cet_sel *sel)
 {
-    const struct cet_doc *d = ev->c->docs[di];
-    if (cet_sel_reset(sel, d))
-        return -1;
-    return ev->ex->run(d, ev->prep[di], params, sel);
+    return extract(ev, params, di, sel);
 }
 
 void cet_config_scores_free(struct cet_config_scores *s, size_t n)
@@ -347,15 +386,16 @@ void cet_config_scores_free(struct cet_config_scores *s, size_t n)
     }
 }
 
-/* The configurations of cfgs[j]'s extractor from j on, not yet done:
- * their indices into grp, their parameters into params; marks them done. */
+/* The configurations of cfgs[j]'s extractor (and site rules) from j on,
+ * not yet done: their indices into grp, their parameters into params;
+ * marks them done. */
 static size_t group_of(const struct cet_config *cfgs, size_t n, size_t j, uint8_t *done,
                        size_t *grp, double *params)
 {
     const struct cet_extractor *ex = cfgs[j].ex;
     size_t k = 0;
     for (size_t i = j; i < n; i++)
-        if (!done[i] && cfgs[i].ex == ex) {
+        if (!done[i] && cfgs[i].ex == ex && cfgs[i].site == cfgs[j].site) {
             memcpy(params + k * ex->nparams, cfgs[i].params, ex->nparams * sizeof *params);
             grp[k++] = i;
             done[i] = 1;
@@ -363,11 +403,18 @@ static size_t group_of(const struct cet_config *cfgs, size_t n, size_t j, uint8_
     return k;
 }
 
-/* Scores one extractor's k configurations into sc (k rows of c->ndocs). */
+/* Scores one extractor's k configurations into sc (k rows of c->ndocs),
+ * with the site rules they share.  A backend (MPI) holds the documents and
+ * applies no site rules: a configuration with rules is refused there. */
 static int score_group(const struct cet_corpus *c, const struct cet_extractor *ex,
-                       const double *params, size_t k, enum cet_metric metric, int threads,
+                       const struct cet_site *site, const char *label, const double *params,
+                       size_t k, enum cet_metric metric, int threads,
                        const struct cet_backend *be, struct cet_score *sc, struct cet_error *err)
 {
+    if (be && site)
+        return cet_fail(err, "%s carries site rules (docs/site.md), which an MPI evaluation "
+                             "does not apply: evaluate it without mpirun",
+                        label ? label : ex->name);
     if (be)
         return be->prepare(be->ctx, ex, metric, err) ||
                        be->evaluate(be->ctx, params, k, NULL, 0, sc, NULL, NULL, NULL, err)
@@ -376,7 +423,10 @@ static int score_group(const struct cet_corpus *c, const struct cet_extractor *e
     struct cet_evaluator *ev;
     if (cet_evaluator_new(&ev, c, ex, metric, threads, err))
         return -1;
-    int rc = cet_evaluate(ev, params, k, NULL, 0, sc, NULL, NULL, NULL, err);
+    int rc = cet_evaluator_set_site(ev, site, err) ||
+                     cet_evaluate(ev, params, k, NULL, 0, sc, NULL, NULL, NULL, err)
+                 ? -1
+                 : 0;
     cet_evaluator_free(ev);
     return rc;
 }
@@ -402,7 +452,7 @@ int cet_evaluate_configs(const struct cet_corpus *c, const struct cet_config *cf
         if (done[j])
             continue;
         size_t k = group_of(cfgs, n, j, done, grp, params);
-        if (score_group(c, cfgs[j].ex, params, k, metric, threads, be, sc, err)) {
+        if (score_group(c, cfgs[j].ex, cfgs[j].site, cfgs[j].label, params, k, metric, threads, be, sc, err)) {
             rc = -1;
             break;
         }

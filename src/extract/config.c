@@ -98,6 +98,64 @@ static int json_value(const struct cet_json *j, const cJSON *v, const struct cet
 static int from_json(struct cet_config *cfg, struct cet_json *j, const char *path,
                      struct cet_error *err);
 
+/* One list of slots of "site" (an array of strings), into v[0..*n). */
+static int slot_list(const struct cet_json *j, const cJSON *site, const char *name,
+                     const char ***v, size_t *n, struct cet_error *err)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(site, name);
+    *v = NULL;
+    *n = 0;
+    if (!a)
+        return 0;
+    if (!cJSON_IsArray(a))
+        return cet_json_fail(j, a, 0, err, "\"site\": \"%s\" must be an array of strings "
+                                          "(slots such as \"html/body/div#main/p\", or names)",
+                             name);
+    *v = malloc(((size_t)cJSON_GetArraySize(a) + 1) * sizeof **v);
+    if (!*v)
+        return cet_fail(err, "out of memory");
+    for (const cJSON *e = a->child; e; e = e->next) {
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return cet_json_fail(j, e, 0, err, "\"site\": each entry of \"%s\" must be a "
+                                              "non-empty string", name);
+        (*v)[(*n)++] = e->valuestring;
+    }
+    return 0;
+}
+
+/* The optional "site" member: {"pages": N, "names": [...], "keep": [...], "drop": [...]}. */
+static int site_rules(struct cet_config *cfg, const struct cet_json *j, const cJSON *site,
+                      struct cet_error *err)
+{
+    if (!site)
+        return 0;
+    if (!cJSON_IsObject(site))
+        return cet_json_fail(j, site, 0, err, "\"site\" must be an object: {\"keep\": [...], "
+                                              "\"drop\": [...]}");
+    for (const cJSON *m = site->child; m; m = m->next)
+        if (strcmp(m->string, "keep") && strcmp(m->string, "drop") && strcmp(m->string, "pages") &&
+            strcmp(m->string, "names"))
+            return cet_json_fail(j, m, 1, err, "\"site\" has an unknown member \"%s\"",
+                                 m->string);
+    const cJSON *pages = cJSON_GetObjectItemCaseSensitive(site, "pages");
+    if (pages && !(cJSON_IsNumber(pages) && pages->valuedouble >= 0 &&
+                   pages->valuedouble < 1e9 && pages->valuedouble == floor(pages->valuedouble)))
+        return cet_json_fail(j, pages, 0, err, "\"site\": \"pages\" must be a whole number");
+    const char **keep = NULL, **drop = NULL, **names = NULL;
+    size_t nkeep = 0, ndrop = 0, nnames = 0;
+    struct cet_error e;
+    int rc = slot_list(j, site, "keep", &keep, &nkeep, err) ||
+             slot_list(j, site, "drop", &drop, &ndrop, err) ||
+             slot_list(j, site, "names", &names, &nnames, err);
+    if (!rc && cet_site_from_paths(&cfg->site, keep, nkeep, drop, ndrop, names, nnames,
+                                   pages ? (long)pages->valuedouble : -1, &e))
+        rc = cet_json_fail(j, site, 0, err, "\"site\": %s", e.msg);
+    free(keep);
+    free(drop);
+    free(names);
+    return rc ? -1 : 0;
+}
+
 int cet_config_load(struct cet_config *cfg, const char *path, struct cet_error *err)
 {
     struct cet_json j;
@@ -148,6 +206,7 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
             strcmp(m->string, "fitness") && strcmp(m->string, "docs") &&
             strcmp(m->string, "precision") && strcmp(m->string, "recall") &&
             strcmp(m->string, "generation") && strcmp(m->string, "adhosts") &&
+            strcmp(m->string, "site") &&
             strcmp(m->string, "f1") && strcmp(m->string, "words") &&
             strcmp(m->string, "violation")) {
             cet_json_fail(&j, m, 1, err, "unknown member \"%s\"", m->string);
@@ -214,6 +273,8 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
     }
     if (ah)
         memcpy(cfg->adhosts, digest->valuestring, 17);
+    if (site_rules(cfg, &j, cJSON_GetObjectItemCaseSensitive(root, "site"), err))
+        goto done;
     const cJSON *fit = cJSON_GetObjectItemCaseSensitive(root, "fitness");
     if (cJSON_IsNumber(fit)) {
         cfg->fitness = fit->valuedouble;
@@ -272,6 +333,7 @@ int cet_config_json(struct cet_buf *out, const struct cet_extractor *ex, const d
 
 void cet_config_free(struct cet_config *cfg)
 {
+    cet_site_free(cfg->site);
     free(cfg->params);
     free(cfg->label);
     memset(cfg, 0, sizeof *cfg);

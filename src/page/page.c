@@ -105,6 +105,7 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
     }
     const struct cet_extractor *ex = (cfg ? cfg : &pg->shipped)->ex;
     const double *params = (cfg ? cfg : &pg->shipped)->params;
+    const struct cet_site *site = (cfg ? cfg : &pg->shipped)->site;
     if (o->charset && !cet_charset_known(o->charset)) {
         cet_fail(err, "unknown charset '%.40s'", o->charset);
         return CET_ECHARSET;
@@ -146,7 +147,8 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         rc = CET_ETIMEOUT;
         goto done;
     }
-    if (cet_sel_reset(&pg->sel, doc) || ex->run(doc, prep, params, &pg->sel)) {
+    if (cet_sel_reset(&pg->sel, doc) || ex->run(doc, prep, params, &pg->sel) ||
+        (site && cet_site_run(site, doc, &pg->sel))) {
         cet_fail(err, "out of memory");
         goto done;
     }

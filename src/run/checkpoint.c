@@ -45,6 +45,7 @@ void cet_run_info_free(struct cet_run_info *run)
     free(run->fold_args);
     free(run->start);
     free(run->start_from);
+    cet_site_free(run->site);
     memset(run, 0, sizeof *run);
 }
 
@@ -67,6 +68,7 @@ static cJSON *choice_json(const struct cet_run_info *run, size_t ngenes, int *ba
     JSON_OK(cJSON_AddItemToObject(c, "level", cet_json_exact(run->confidence)));
     JSON_OK(cJSON_AddItemToObject(c, "tolerance", cet_json_exact(run->tolerance)));
     JSON_OK(cJSON_AddNumberToObject(c, "fold_evals", (double)run->fold_evals));
+    JSON_OK(cJSON_AddBoolToObject(c, "site", run->site_learn));
     if (run->start_from)
         JSON_OK(cJSON_AddStringToObject(c, "start_from", run->start_from));
     JSON_OK(cJSON_AddItemToObject(c, "start_train", num_or_null(run->start_train)));
@@ -131,6 +133,11 @@ static int read_choice(struct cet_json_reader *r, const cJSON *root,
     /* Runs started before the rule had a tolerance go on with none. */
     run->tolerance = cet_jr_opt_within(r, c, "tolerance", 0, 1 - 1e-9, 0);
     run->fold_evals = (long)cet_jr_whole(r, c, "fold_evals", 0, 1e12);
+    /* Runs started before site rules learn none. */
+    const cJSON *site = cJSON_GetObjectItemCaseSensitive(c, "site");
+    if (site && !cJSON_IsBool(site))
+        return cet_jr_fail(r, site, "\"site\" must be true or false");
+    run->site_learn = cJSON_IsTrue(site);
     run->start_train = jr_num_or_nan(r, c, "start_train");
     const cJSON *sf = cJSON_GetObjectItemCaseSensitive(c, "start_from");
     if (sf && (!cJSON_IsString(sf) || !(run->start_from = strdup(sf->valuestring))))

@@ -164,7 +164,8 @@ static void pages_free(pages_t *p)
  * heldout lists, loaded and scored in this process; each page's F1 is
  * appended to pages as fold k (1-based). */
 static int heldout_f1(const struct cet_run_info *run, const struct cet_params_desc *desc,
-                      const char *heldout, const double *best, uint32_t k, pages_t *pages,
+                      const char *heldout, const double *best, const struct cet_site *site,
+                      uint32_t k, pages_t *pages,
                       double *f_best, double *f_start, int threads, struct cet_error *err)
 {
     struct cet_corpus c = {0};
@@ -189,8 +190,11 @@ static int heldout_f1(const struct cet_run_info *run, const struct cet_params_de
         cet_fail(err, "out of memory");
         goto done;
     }
+    /* The fold's best with the site rules its run learned, the start without. */
     if (cet_evaluator_new(&ev, &c, desc->ex, CET_METRIC_WORD, threads, err) ||
+        cet_evaluator_set_site(ev, site, err) ||
         cet_evaluate(ev, best, 1, NULL, 0, sc, f_best, NULL, NULL, err) ||
+        cet_evaluator_set_site(ev, NULL, err) ||
         cet_evaluate(ev, start, 1, NULL, 0, sc + c.ndocs, f_start, NULL, NULL, err))
         goto done;
     rc = 0;
@@ -250,7 +254,8 @@ static int fold_start(struct cet_run **out, struct cet_run *run, const char *fdi
         goto done;
     struct cet_run_settings s = {
         .dirs = (const char *const *)info->dirs, .ndirs = info->ndirs, .sample_from = train,
-        .sample_size = -1, .top = info->top, .command = command, .threads = run->threads};
+        .sample_size = -1, .top = info->top, .command = command, .threads = run->threads,
+        .site = info->site_learn};
     rc = cet_run_start(*out, &s, &c, &e, err);
 done:
     free(params);
@@ -277,6 +282,8 @@ static char *fold_command(const struct cet_run *run, const char *fdir, const cha
         bad = bad || cet_buf_shell_word(&b, "-s") || cet_buf_shell_word(&b, train) ||
               cet_buf_shell_word(&b, "-o") || cet_buf_shell_word(&b, fdir) ||
               cet_buf_shell_word(&b, "--force");
+    if (!resume && !info->site_learn)
+        bad = bad || cet_buf_shell_word(&b, "--no-site");
     bad = bad || cet_buf_shell_word(&b, "--threads") || cet_buf_shell_word(&b, threads);
     if (bad) {
         cet_buf_free(&b);
@@ -365,7 +372,8 @@ static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K
     if (cet_config_load(&cfg, best, err))
         goto done;
     f->train_fitness = cfg.has_fitness ? cfg.fitness : NAN;
-    rc = heldout_f1(&run->info, &run->desc, heldout, cfg.params, k + 1, pages, &f->heldout_f1,
+    rc = heldout_f1(&run->info, &run->desc, heldout, cfg.params, cfg.site, k + 1, pages,
+                    &f->heldout_f1,
                     &f->heldout_f1_start, run->threads, err);
     cet_config_free(&cfg);
 done:

@@ -101,10 +101,12 @@ static int generations_csv(const struct cet_search *engine, struct cet_buf *b)
 }
 
 /* The configuration of normalised genome g with fitness fit, as best.json
- * holds it (with the ad-host list the run was tuned with); open leaves the
- * object open (without its '}') for config_json's extras. */
+ * holds it (with the ad-host list the run was tuned with, and site, the
+ * site rules, when not NULL); open leaves the object open (without its '}')
+ * for config_json's extras. */
 static int genome_json(const struct cet_search *engine, const struct cet_run_info *run, const double *g,
-                       double fit, int open, double *full, struct cet_buf *b)
+                       double fit, int open, const struct cet_site *site, double *full,
+                       struct cet_buf *b)
 {
     const struct cet_params_desc *d = cet_search_desc(engine);
     uint8_t *shown = (uint8_t *)(full + d->ex->nparams); /* see cet_run_write_results */
@@ -113,29 +115,46 @@ static int genome_json(const struct cet_search *engine, const struct cet_run_inf
     size_t start = b->len;
     if (cet_config_json(b, d->ex, full, shown, fit, run->docs - run->holdout_docs))
         return -1;
-    if (!open && !(d->ex->adhosts && run->adhosts[0]))
+    int adhosts = d->ex->adhosts && run->adhosts[0];
+    if (!open && !adhosts && !site)
         return 0;
     b->len = start + (b->len - start) - 1; /* reopen the object: drop its '}' */
-    if (open)
-        return 0;
-    /* the ad-host list the configuration was tuned with */
-    cJSON *f = cJSON_CreateString(run->adhosts_file ? run->adhosts_file : "built-in");
-    char *file = f ? cJSON_PrintUnformatted(f) : NULL;
-    int rc = !file || cet_buf_printf(b, ", \"adhosts\": {\"digest\": \"%s\", \"file\": %s}}",
-                                     run->adhosts, file);
-    cJSON_free(file);
-    cJSON_Delete(f);
-    return rc ? -1 : 0;
+    if (site && (cet_buf_puts(b, ", \"site\": ") || cet_site_json(b, site)))
+        return -1;
+    if (adhosts) {
+        /* the ad-host list the configuration was tuned with */
+        cJSON *f = cJSON_CreateString(run->adhosts_file ? run->adhosts_file : "built-in");
+        char *file = f ? cJSON_PrintUnformatted(f) : NULL;
+        int rc = !file || cet_buf_printf(b, ", \"adhosts\": {\"digest\": \"%s\", \"file\": %s}",
+                                         run->adhosts, file);
+        cJSON_free(file);
+        cJSON_Delete(f);
+        if (rc)
+            return -1;
+    }
+    return open || !cet_buf_puts(b, "}") ? 0 : -1;
+}
+
+/* The site rules best.json carries: the run's, when best.json is what the
+ * search found (the folds' runs, --choose search) or what the rule adopted
+ * (--choose cv); the start is kept without them, as the folds scored it. */
+static const struct cet_site *best_site(const struct cet_run_info *run)
+{
+    if (!run->site || run->holdout_docs || (run->has_chosen && run->start_outside))
+        return NULL;
+    if (run->choose == CET_CHOOSE_CV)
+        return run->has_chosen && run->has_estimate && run->estimate.chosen ? run->site : NULL;
+    return run->site;
 }
 
 /* One configuration of archive entry i; extra adds precision, recall and
  * the generation. */
 static int config_json(const struct cet_search *engine, const struct cet_run_info *run, size_t i, int extra,
-                       double *full, struct cet_buf *b)
+                       const struct cet_site *site, double *full, struct cet_buf *b)
 {
     struct cet_individual in;
     cet_search_individual(engine, i, &in);
-    if (genome_json(engine, run, in.genes, in.fit, extra, full, b))
+    if (genome_json(engine, run, in.genes, site ? run->site_fitness : in.fit, extra, site, full, b))
         return -1;
     if (!extra)
         return 0;
@@ -151,7 +170,7 @@ static int config_json(const struct cet_search *engine, const struct cet_run_inf
 int cet_run_config_json(const struct cet_search *engine, const struct cet_run_info *run, size_t i,
                         int extra, double *full, struct cet_buf *b)
 {
-    return config_json(engine, run, i, extra, full, b);
+    return config_json(engine, run, i, extra, NULL, full, b);
 }
 
 int cet_run_write_results(const struct cet_search *engine, const struct cet_run_info *run,
@@ -183,8 +202,8 @@ int cet_run_write_results(const struct cet_search *engine, const struct cet_run_
         if (cet_search_top(engine, run->top ? run->top : 5, &rank, &n))
             goto oom;
         b.len = 0;
-        if ((start ? genome_json(engine, run, run->start, run->start_train, 0, full, &b)
-                   : config_json(engine, run, best, 0, full, &b)) ||
+        if ((start ? genome_json(engine, run, run->start, run->start_train, 0, NULL, full, &b)
+                   : config_json(engine, run, best, 0, best_site(run), full, &b)) ||
             cet_buf_puts(&b, "\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_BEST, &b, err))
@@ -193,11 +212,21 @@ int cet_run_write_results(const struct cet_search *engine, const struct cet_run_
         if (cet_buf_puts(&b, "["))
             goto oom;
         for (size_t k = 0; k < n; k++)
-            if (cet_buf_puts(&b, k ? ",\n " : "") || config_json(engine, run, rank[k], 1, full, &b))
+            if (cet_buf_puts(&b, k ? ",\n " : "") ||
+                config_json(engine, run, rank[k], 1, NULL, full, &b))
                 goto oom;
         if (cet_buf_puts(&b, "]\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_TOP, &b, err))
+            goto done;
+    }
+    /* The rules on their own: what a kept start was compared without, and
+     * what another choice rule would have exported (docs/site.md). */
+    if (run->site) {
+        b.len = 0;
+        if (cet_site_json(&b, run->site) || cet_buf_puts(&b, "\n"))
+            goto oom;
+        if (write_buf(dir, CET_RUN_SITE, &b, err))
             goto done;
     }
     rc = 0;
@@ -255,6 +284,9 @@ static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info
 static cJSON *final_json(const struct cet_search *engine, const struct cet_run_info *run, int *bad)
 {
     cJSON *j = cJSON_CreateObject();
+    /* The site rules best.json carries (0: none; docs/site.md). */
+    const struct cet_site *site = best_site(run);
+    JSON_OK(cJSON_AddNumberToObject(j, "site_rules", site ? (double)site->n : 0));
     if (run->choose == CET_CHOOSE_CV && !run->holdout_docs)
         return cv_json(engine, run, j, bad);
     JSON_OK(cJSON_AddStringToObject(j, "rule", run->holdout_docs ? "holdout" : "training"));

@@ -336,6 +336,7 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     info->confidence = s->confidence > 0 ? s->confidence : CET_CHOICE_LEVEL;
     info->tolerance = s->tolerance > 0 ? s->tolerance : 0;
     info->fold_evals = s->fold_evals;
+    info->site_learn = s->site;
     info->start_train = NAN;
     if (info->choose == CET_CHOOSE_CV && info->folds < 2)
         return cet_fail(err, "a cross-validated choice needs at least 2 folds");
@@ -472,6 +473,79 @@ void cet_run_set_progress(struct cet_run *run, cet_run_progress_fn progress, voi
     run->progress_ctx = ctx;
 }
 
+/* Site rules learned from corpus c's pages as corrections of the
+ * extraction with full parameters params (cetune/site.h). */
+static int learn_site_on(struct cet_run *run, const struct cet_corpus *c, const double *params,
+                         struct cet_error *err)
+{
+    struct cet_evaluator *ev = NULL;
+    struct cet_sel sel = {0};
+    uint8_t **kept = calloc(c->ndocs ? c->ndocs : 1, sizeof *kept);
+    int rc = kept ? cet_evaluator_new(&ev, c, run->desc.ex, CET_METRIC_WORD, run->threads, err)
+                  : cet_fail(err, "out of memory");
+    for (size_t i = 0; i < c->ndocs && !rc; i++) {
+        const struct cet_doc *d = c->docs[i];
+        if (!(kept[i] = malloc(d->ntexts ? d->ntexts : 1)) ||
+            cet_evaluator_extract(ev, params, i, &sel)) {
+            rc = cet_fail(err, "out of memory");
+            break;
+        }
+        for (uint32_t k = 0; k < d->ntexts; k++)
+            kept[i][k] = sel.keep[d->texts[k]];
+    }
+    if (!rc) {
+        struct cet_site_opts o;
+        cet_site_default(&o);
+        rc = cet_site_learn(c->docs, c->ndocs, (const uint8_t *const *)kept, &o, &run->info.site,
+                            err);
+    }
+    /* best.json's fitness with the rules is what `evaluate` gives it. */
+    if (!rc && run->info.site)
+        rc = cet_evaluator_set_site(ev, run->info.site, err) ||
+             cet_evaluate(ev, params, 1, NULL, 0, NULL, &run->info.site_fitness, NULL, NULL, err);
+    for (size_t i = 0; kept && i < c->ndocs; i++)
+        free(kept[i]);
+    free(kept);
+    cet_sel_free(&sel);
+    cet_evaluator_free(ev);
+    return rc ? -1 : 0;
+}
+
+/* The site rules of best.json (cetune/site.h), learned once the search has
+ * stopped, from the training pages, as corrections of the search's best:
+ * here, or loaded here from the sample when a backend holds them
+ * elsewhere.  A function of the sample and the archive, so a resumed run
+ * and any number of threads or ranks learn the same. */
+static int learn_site(struct cet_run *run, struct cet_error *err)
+{
+    struct cet_run_info *info = &run->info;
+    size_t best;
+    if (!info->site_learn || info->site_done || cet_search_best(run->engine, &best))
+        return 0;
+    double *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);
+    if (!full)
+        return cet_fail(err, "out of memory");
+    cet_params_expand(&run->desc, cet_search_genes(run->engine, best), full);
+    int rc;
+    if (!run->be.load) {
+        rc = learn_site_on(run, &run->train, full, err);
+    } else {
+        struct cet_corpus c = {0};
+        struct cet_entries e = {0};
+        char *sample = cet_run_path(run->dir, CET_RUN_SAMPLE);
+        rc = !sample ? cet_fail(err, "out of memory")
+                     : cet_corpus_load_dirs(&c, &e, (const char *const *)info->dirs, info->ndirs,
+                                            sample, run->desc.ex->load, run->threads, NULL, err) ||
+                           learn_site_on(run, &c, full, err);
+        free(sample);
+        cet_corpus_free(&c);
+        cet_entries_free(&e);
+    }
+    free(full);
+    info->site_done = rc == 0;
+    return rc ? -1 : 0;
+}
+
 int cet_run_step(struct cet_run *run, struct cet_error *err)
 {
     if (!run->bound)
@@ -481,7 +555,7 @@ int cet_run_step(struct cet_run *run, struct cet_error *err)
         return r;
     /* The choice is made in the step that stops the GA, so that the files
      * and the checkpoint of the last generation hold it. */
-    if (cet_run_stopped(run) && cet_run_choose(run, err))
+    if (cet_run_stopped(run) && (cet_run_choose(run, err) || learn_site(run, err)))
         return -1;
     struct cet_search_status st;
     cet_search_status(run->engine, &st);

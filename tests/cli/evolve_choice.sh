@@ -79,8 +79,9 @@ if cmp -s "$TMP/h/heldout.csv" "$TMP/h-tol/heldout.csv"; then ok
 else fail "--tolerance changed the folds, not only the rule"; fi
 
 # "seeds": []: the search never evaluates the defaults, yet they are the
-# start; at 0.999 the interval reaches below 0, so best.json is the start.
-expect_status 0 "$CETUNE" evolve -p "$TMP/noseeds.json" $RUN --confidence 0.999 --threads 2 -o "$TMP/s"
+# start; at 0.999 the interval of the search alone (--no-site) reaches below
+# 0, so best.json is the start.
+expect_status 0 "$CETUNE" evolve -p "$TMP/noseeds.json" $RUN --confidence 0.999 --no-site --threads 2 -o "$TMP/s"
 check_run "$TMP/s"
 expect_grep "$TMP/s/run.json" '"decision":	"start"'
 expect_grep "$TMP/out" "^best.json: the start, the defaults (\*)$"
@@ -102,6 +103,20 @@ check_run "$TMP/t"
 expect_grep "$TMP/t/run.json" '"decision":	"tuned"'
 expect_grep "$TMP/out" "^  1\*  "
 expect_grep "$TMP/out" "^best.json: rank 1 (\*), the search's best on all 30 documents$"
+# Its site rules (docs/site.md): said, in run.json, in best.json, whose
+# fitness is the one evaluate gives it with them on the training pages.
+expect_grep "$TMP/out" "^  with [0-9]* site rules\? learned from them ([0-9]* keep, [0-9]* drop; docs/site.md)$"
+"$py" - "$TMP/t" <<'PY' && ok || fail "site rules: run.json, site.json and best.json disagree"
+import json, sys
+R = sys.argv[1]
+best, site = json.load(open(R + "/best.json")), json.load(open(R + "/site.json"))
+assert best["site"] == site and site["pages"] == 30, (best.get("site"), site)
+assert json.load(open(R + "/run.json"))["final"]["site_rules"] == len(site["keep"]) + len(site["drop"])
+PY
+"$CETUNE" evaluate -c "$TMP/t/best.json" -d "$DEMO" -s "$TMP/t/sample.txt" --format csv 2>/dev/null >"$TMP/train.csv"
+claimed=$(sed 's/.*"fitness": \([0-9.]*\).*/\1/' "$TMP/t/best.json")
+if awk -F, -v b="$claimed" '$1 == "macro" { a = $5 } END { exit !(a - b < 1e-6 && b - a < 1e-6) }' "$TMP/train.csv"; then ok
+else fail "best.json claims $claimed with its site rules, evaluate gives $(cat "$TMP/train.csv")"; fi
 # That is the README's first command: its best.json beats the defaults on the
 # 6 demo pages the run never saw.
 (cd "$DEMO" && ls */*.html) | sed 's/\.html$//' | grep -vxF -f <(grep -v '^#' "$TMP/t/sample.txt") >"$TMP/test.txt"
@@ -111,7 +126,7 @@ if awk -F, '$1 == "f1" { f[++n] = $7 } END { exit !(n == 2 && f[1] > f[2] + 0.05
 else fail "the README run's best.json does not beat the defaults on its test pages by 0.05"; cat "$TMP/test.csv" >&2; fi
 
 # Threads change nothing, the choice and the folds included.
-expect_status 0 "$CETUNE" evolve -p "$TMP/noseeds.json" $RUN --confidence 0.999 --threads 1 -o "$TMP/s1"
+expect_status 0 "$CETUNE" evolve -p "$TMP/noseeds.json" $RUN --confidence 0.999 --no-site --threads 1 -o "$TMP/s1"
 same_run "$TMP/s" "$TMP/s1" "with 1 thread"
 same_files "$TMP/s" "$TMP/s1" "with 1 thread" heldout.csv folds.csv folds/3/best.json
 
@@ -142,8 +157,8 @@ expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --choose sea
 expect_grep "$TMP/err" "--tolerance 0.01 cannot apply"
 if [ ! -e "$TMP/h0/folds" ]; then ok; else fail "--choose search ran folds"; fi
 expect_grep "$TMP/h0/run.json" '"rule":	"training"'
-if [ "$(sed 's/, "docs".*//; s/^\[//' "$TMP/h0/top.json" | head -1)" = \
-     "$(sed 's/, "docs".*//' "$TMP/h0/best.json")" ]; then ok
+if [ "$(sed 's/, "fitness".*//; s/^\[//' "$TMP/h0/top.json" | head -1)" = \
+     "$(sed 's/, "fitness".*//' "$TMP/h0/best.json")" ]; then ok
 else fail "--choose search: best.json is not top.json's first"; fi
 
 # A --seed-config start: run.json names it, the start's held-out F1 is its

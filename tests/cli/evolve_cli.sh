@@ -3,7 +3,8 @@
 CETUNE=$1 SRC=$2
 . "$SRC/tests/cli_lib.sh"
 G=$SRC/tests/data/ga
-RUN="-p $G/lqf.json -d $G/corpus --pop 8 --generations 5 --seed 7"
+# --no-site: best.json as the GA alone makes it (the golden of test_ga_golden.c).
+RUN="-p $G/lqf.json -d $G/corpus --pop 8 --generations 5 --seed 7 --no-site"
 
 # The run directory (docs/formats.md), the same for one and two threads.
 expect_status 0 "$CETUNE" evolve $RUN --threads 1 -o "$TMP/t1"

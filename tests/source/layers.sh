@@ -35,7 +35,7 @@ BELOW[mpi]="${BELOW[mpi]} cmaes"
 declare -A OWNER=(
   [common]=util [error]=util [buf]=util [clock]=util [datadir]=util [version]=util
   [doc]=doc [tags]=doc [corpus]=doc [layout]=doc [template]=doc [text]=doc [guard]=doc
-  [extractor]=extract [config]=extract [adhosts]=extract [routes]=extract
+  [extractor]=extract [config]=extract [adhosts]=extract [routes]=extract [site]=extract
   [page]=page [meta]=page
   [params]=space [split]=space
   [eval]=eval [chars]=eval [lcs]=eval

@@ -1,0 +1,115 @@
+/* Site rules (docs/site.md): what a site's labelled pages show about its
+ * template, carried in a configuration beside its parameters.
+ *
+ * The pages of one site family put their article at the same places of one
+ * template and their menus, teasers and footers at others.  A general
+ * extractor has to guess that page by page; a handful of labelled pages
+ * shows it.  Each block of text (the text nodes under one nearest block
+ * element) stands at a *slot*: the path of tags, ids and classes from the
+ * root to that element, digits dropped ("story-1234" and "story-99" are
+ * one class) and class order ignored, written
+ *     html/body/div#main/article.post.story/div.story-body/p
+ * A slot whose blocks are gold on every labelled page that has it (and on
+ * at least min_pages pages) becomes a *keep* rule, one whose blocks never
+ * are a *drop* rule.  After the extractor runs, a block at a keep slot is
+ * kept and one at a drop slot dropped; every other block is the
+ * extractor's.  So the rules fix what the extractor gets wrong at the
+ * template's fixed places, and leave what varies from page to page to it.
+ *
+ * `cetune evolve` learns the rules from its training pages (the tuning
+ * procedure is the search plus the rules, and the cross-validation of the
+ * final choice estimates both); `extract`, `evaluate`, `serve` and the
+ * library apply them wherever a configuration carries them. */
+#ifndef CETUNE_SITE_H
+#define CETUNE_SITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cetune/common.h"
+#include "cetune/buf.h"
+#include "cetune/doc.h"
+#include "cetune/error.h"
+
+CET_BEGIN_DECL
+
+struct cet_sel;
+
+/* One rule: a slot and what to do there. */
+struct cet_site_rule {
+    uint64_t slot; /* hash of path (cet_site_hash) */
+    char *path;    /* the slot as written in the configuration */
+    int keep;      /* 1: keep its blocks, 0: drop them */
+};
+
+struct cet_site {
+    struct cet_site_rule *v; /* sorted by slot */
+    size_t n;
+    long pages; /* how many labelled pages they were learned from, or -1 */
+    /* The names (id and class tokens) a slot may contain: those on enough of
+     * the labelled pages.  A page's other names (its category, a tag, a
+     * post's slug) say nothing about the template and are left out of its
+     * slots, as are the names of <html> and <body>. */
+    char **names;     /* alphabetical */
+    uint64_t *hashes; /* their hashes, sorted */
+    size_t nnames;
+};
+
+/* How rules are learned (cet_site_default gives the defaults in brackets). */
+struct cet_site_opts {
+    size_t min_pages;  /* a slot on fewer labelled pages gives no rule (2) */
+    double keep_share; /* a keep slot has at least this share of its words in the gold
+                          over all pages (0.9) ... */
+    double drop_share; /* ... a drop slot at most this share (0.1); on every single page
+                          the slot's share is on the same side of one half */
+    size_t min_words;  /* a slot with fewer words over all pages gives no rule (10) */
+    double name_share; /* a name is part of slots when on this share of the labelled
+                          pages, and on min_pages at least (0.5) */
+};
+
+void cet_site_default(struct cet_site_opts *o);
+
+/* The slot of path as cet_site_slots computes it. */
+uint64_t cet_site_hash(const char *path);
+
+/* The slot of each text node's block under the names of s: slots[k] for
+ * d->texts[k], 0 for text outside any block element.  slots holds
+ * d->ntexts entries. */
+int cet_site_slots(const struct cet_site *s, const struct cet_doc *d, uint64_t *slots);
+
+/* Learns rules from the pages of docs that have a gold standard (the others
+ * are ignored) into *out (NULL when none, which is not an error).  The
+ * gold is aligned with the page as the word metric aligns it.  kept, when
+ * not NULL, is the extraction the rules will correct (kept[i][k]: the
+ * extractor keeps text node docs[i]->texts[k]): then a rule must also
+ * gain words on these pages, not merely agree with their gold. */
+int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *kept,
+                   const struct cet_site_opts *o, struct cet_site **out, struct cet_error *err);
+
+/* Per text node of d: CET_SITE_KEEP, CET_SITE_DROP or CET_SITE_NONE (marks
+ * holds d->ntexts bytes).  Computed once per page, applied per extraction. */
+enum { CET_SITE_NONE = 0, CET_SITE_KEEP = 1, CET_SITE_DROP = 2 };
+int cet_site_marks(const struct cet_site *s, const struct cet_doc *d, uint8_t *marks);
+/* Applies a page's marks to an extraction.  When a keep rule brings back
+ * words, the text the extractor took from outside the visible page (a
+ * fallback's JSON-LD or noscript copy, sel->extra) is dropped: it would
+ * repeat the article the rule kept. */
+void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_sel *sel);
+/* cet_site_marks then cet_site_apply; 0, or -1 when out of memory. */
+int cet_site_run(const struct cet_site *s, const struct cet_doc *d, struct cet_sel *sel);
+
+/* Builds rules from paths (keep[nkeep], drop[ndrop]) and the names their
+ * slots may contain (names[nnames], to which every name the paths use is
+ * added); a path in both lists or given twice is refused (err names it). */
+int cet_site_from_paths(struct cet_site **out, const char *const *keep, size_t nkeep,
+                        const char *const *drop, size_t ndrop, const char *const *names,
+                        size_t nnames, long pages, struct cet_error *err);
+/* Appends {"pages": N, "names": [...], "keep": [...], "drop": [...]}
+ * ("pages" only when known), each list in alphabetical order. */
+int cet_site_json(struct cet_buf *out, const struct cet_site *s);
+struct cet_site *cet_site_copy(const struct cet_site *s);
+void cet_site_free(struct cet_site *s);
+
+CET_END_DECL
+
+#endif

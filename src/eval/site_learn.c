@@ -1,0 +1,247 @@
+/* Learning site rules (include/cetune/site.h, docs/site.md) from labelled
+ * pages: the names on enough of them, then per slot the share of its words
+ * the gold holds, aligned as the word metric aligns it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/lcs.h"
+#include "cetune/site.h"
+#include "extract/site_slots.h"
+#include "util/array.h"
+
+void cet_site_default(struct cet_site_opts *o)
+{
+    o->min_pages = 2;
+    o->keep_share = 0.9;
+    o->drop_share = 0.1;
+    o->min_words = 10;
+    o->name_share = 0.5;
+}
+
+/* A name of a page: its hash, the page, the name. */
+struct name {
+    uint64_t h;
+    uint32_t page;
+    char *s;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+    const struct name *x = a, *y = b;
+    if (x->h != y->h)
+        return x->h < y->h ? -1 : 1;
+    if (x->page != y->page)
+        return x->page < y->page ? -1 : 1;
+    return strcmp(x->s, y->s);
+}
+
+/* Appends the names of page p (ids and classes of its elements but <html>
+ * and <body>) to v. */
+static int page_names(const struct cet_doc *d, uint32_t p, struct name **v, size_t *n, size_t *cap)
+{
+    static const char *const attrs[] = {"id", "class"};
+    char buf[CET_SITE_STEP_MAX], *tok[64];
+    for (uint32_t i = 0; i < d->nnodes; i++) {
+        if (d->nodes[i].kind != CET_ELEMENT || cet_site_page_element(d, i))
+            continue;
+        for (int a = 0; a < 2; a++) {
+            size_t nt = cet_site_tokens(cet_node_attr(d, i, attrs[a]), buf, sizeof buf, tok, a ? 64 : 1);
+            for (size_t k = 0; k < nt; k++) {
+                if (CET_GROW(*v, *cap, *n + 1, 256))
+                    return -1;
+                struct name *x = &(*v)[*n];
+                if (!(x->s = strdup(tok[k])))
+                    return -1;
+                x->h = cet_site_token_hash(tok[k]);
+                x->page = p;
+                (*n)++;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The names on enough of the labelled pages of docs into s. */
+static int learn_names(struct cet_site *s, struct cet_doc *const *docs, size_t n, size_t pages,
+                       const struct cet_site_opts *o)
+{
+    struct name *v = NULL;
+    size_t nv = 0, cap = 0, nkeep = 0;
+    int rc = 0;
+    for (size_t p = 0; p < n && !rc; p++)
+        if (docs[p]->has_gold)
+            rc = page_names(docs[p], (uint32_t)p, &v, &nv, &cap);
+    double need = o->name_share * (double)pages;
+    if (need < (double)o->min_pages)
+        need = (double)o->min_pages;
+    char **keep = rc ? NULL : malloc((nv ? nv : 1) * sizeof *keep);
+    if (!rc && !keep)
+        rc = -1;
+    if (!rc && nv)
+        qsort(v, nv, sizeof *v, cmp_name);
+    for (size_t a = 0, b; a < nv && !rc; a = b) {
+        size_t npages = 0;
+        for (b = a; b < nv && v[b].h == v[a].h; b++)
+            npages += b == a || v[b].page != v[b - 1].page;
+        if ((double)npages >= need) {
+            keep[nkeep++] = v[a].s;
+            v[a].s = NULL;
+        }
+    }
+    for (size_t k = 0; k < nv; k++)
+        free(v[k].s);
+    free(v);
+    if (rc) {
+        for (size_t k = 0; k < nkeep; k++)
+            free(keep[k]);
+        free(keep);
+        return -1;
+    }
+    return cet_site_set_names(s, keep, nkeep);
+}
+
+/* ---- learning ---- */
+
+/* One text node of a labelled page: where it stands and how much of it is gold. */
+struct rec {
+    uint64_t slot;
+    uint32_t page, node; /* index into docs, and its block element */
+    uint32_t text;       /* its index in the page's texts (ties, for a total order) */
+    uint32_t words, gold;
+    uint32_t kept, kept_gold; /* of those, what the base extraction keeps */
+};
+
+static int cmp_rec(const void *a, const void *b)
+{
+    const struct rec *x = a, *y = b;
+    if (x->slot != y->slot)
+        return x->slot < y->slot ? -1 : 1;
+    if (x->page != y->page)
+        return x->page < y->page ? -1 : 1;
+    return x->text < y->text ? -1 : x->text > y->text;
+}
+
+/* The records of labelled page p: one per text node with words in a block. */
+static int page_recs(const struct cet_site *s, const struct cet_doc *d, uint32_t p,
+                     const uint8_t *kept, struct rec **v, size_t *n, size_t *cap)
+{
+    uint64_t *slots = malloc((d->ntexts ? d->ntexts : 1) * sizeof *slots);
+    uint8_t *in = calloc(d->nwords ? d->nwords : 1, 1);
+    uint32_t *g = malloc((d->ngold ? d->ngold : 1) * sizeof *g);
+    int rc = !slots || !in || !g || cet_site_slots(s, d, slots);
+    for (uint32_t j = 0; j < d->ngold && !rc; j++)
+        g[j] = cet_gold_word(d, j);
+    /* The alignment the metric counts: a gold word matches one place of the
+     * page, so "Home" in the menu stays out when the gold's is the article's. */
+    if (!rc && d->ngold && d->nwords)
+        rc = cet_lcs_align(in, d->words, d->nwords, g, d->ngold, d->nvocab) != 0;
+    for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
+        const struct cet_node *t = &d->nodes[d->texts[k]];
+        if (!slots[k] || t->w1 == t->w0 || (t->flags & CET_NF_UNSCORED))
+            continue;
+        if (CET_GROW(*v, *cap, *n + 1, 256)) {
+            rc = -1;
+            break;
+        }
+        struct rec *r = &(*v)[(*n)++];
+        *r = (struct rec){slots[k], p, t->block, k, t->w1 - t->w0, 0, 0, 0};
+        for (uint32_t w = t->w0; w < t->w1; w++)
+            r->gold += in[w];
+        if (kept && kept[k]) {
+            r->kept = r->words;
+            r->kept_gold = r->gold;
+        }
+    }
+    free(slots);
+    free(in);
+    free(g);
+    return rc ? -1 : 0;
+}
+
+/* The rules of the records v[0..nv), sorted by slot, into s. */
+static int learn_rules(struct cet_site *s, const struct rec *v, size_t nv,
+                       struct cet_doc *const *docs, int base, const struct cet_site_opts *o)
+{
+    size_t cap = 0;
+    for (size_t a = 0, b; a < nv; a = b) {
+        /* Slot v[a].slot spans v[a..b); per page, its share of gold words. */
+        uint64_t words = 0, gold = 0, kept = 0, kept_gold = 0;
+        size_t npages = 0;
+        int above = 1, below = 1;
+        for (b = a; b < nv && v[b].slot == v[a].slot;) {
+            uint64_t pw = 0, pg = 0;
+            size_t c = b;
+            for (; c < nv && v[c].slot == v[a].slot && v[c].page == v[b].page; c++) {
+                pw += v[c].words;
+                pg += v[c].gold;
+                kept += v[c].kept;
+                kept_gold += v[c].kept_gold;
+            }
+            above &= 2 * pg > pw;
+            below &= 2 * pg < pw;
+            words += pw;
+            gold += pg;
+            npages++;
+            b = c;
+        }
+        if (npages < o->min_pages || words < o->min_words)
+            continue;
+        int keep = above && (double)gold >= o->keep_share * (double)words;
+        int drop = below && (double)gold <= o->drop_share * (double)words;
+        /* A keep rule must correct the extraction on these pages: bring
+         * back more gold words than it adds others.  One that changes
+         * nothing here has shown nothing, and a slot that holds only gold
+         * on a few pages can be a generic place (a layout table's cell)
+         * holding navigation on the next.  A drop rule needs no correction
+         * here: text that is never gold at a place of the template is
+         * boilerplate wherever the extractor would keep it (measured in
+         * docs/site.md). */
+        if (!keep && !drop)
+            continue;
+        if (keep && base) {
+            int64_t other = (int64_t)(words - gold), kept_other = (int64_t)(kept - kept_gold);
+            if ((int64_t)(gold - kept_gold) - (other - kept_other) <= 0)
+                continue;
+        }
+        if (CET_GROW(s->v, cap, s->n + 1, 16))
+            return -1;
+        struct cet_site_rule *r = &s->v[s->n];
+        r->slot = v[a].slot;
+        r->keep = keep;
+        if (!(r->path = cet_site_path_of(docs[v[a].page], v[a].node, s)))
+            return -1;
+        s->n++;
+    }
+    return 0; /* in slot order, as v */
+}
+
+int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *kept,
+                   const struct cet_site_opts *o, struct cet_site **out, struct cet_error *err)
+{
+    *out = NULL;
+    struct rec *v = NULL;
+    size_t nv = 0, cap = 0, pages = 0;
+    struct cet_site *s = calloc(1, sizeof *s);
+    for (size_t p = 0; p < n; p++)
+        pages += docs[p]->has_gold != 0;
+    int rc = !s || learn_names(s, docs, n, pages, o);
+    for (size_t p = 0; p < n && !rc; p++)
+        if (docs[p]->has_gold)
+            rc = page_recs(s, docs[p], (uint32_t)p, kept ? kept[p] : NULL, &v, &nv, &cap);
+    if (!rc && nv)
+        qsort(v, nv, sizeof *v, cmp_rec);
+    rc = rc || learn_rules(s, v, nv, docs, kept != NULL, o);
+    free(v);
+    if (rc) {
+        cet_site_free(s);
+        return cet_fail(err, "out of memory learning site rules");
+    }
+    if (!s->n) {
+        cet_site_free(s);
+        return 0;
+    }
+    s->pages = (long)pages;
+    *out = s;
+    return 0;
+}
+

@@ -1,0 +1,423 @@
+/* Site rules (include/cetune/site.h, docs/site.md): a page's slots, the
+ * rules applied after any extractor, and the configuration's "site"
+ * member.  Learning them (it aligns gold as the metric does) is
+ * src/eval/site_learn.c's. */
+#include "cetune/site.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cetune/extractor.h"
+#include "site_slots.h"
+#include "util/array.h"
+
+#define FNV_BASIS 0xcbf29ce484222325ULL
+
+static uint64_t fnv(uint64_t h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* 0 stands for "no slot" (text outside any block). */
+static uint64_t finish(uint64_t h)
+{
+    return h ? h : 1;
+}
+
+uint64_t cet_site_hash(const char *path)
+{
+    return finish(fnv(FNV_BASIS, path, strlen(path)));
+}
+
+/* The tokens of an attribute value, lowercase and without digits, into
+ * tok[] (pointers into buf); returns how many (at most max). */
+size_t cet_site_tokens(const char *v, char *buf, size_t size, char **tok, size_t max)
+{
+    size_t n = 0, len = 0;
+    int in = 0;
+    for (const char *p = v; p && *p && n < max; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (isspace(c)) {
+            if (in) {
+                buf[len++] = 0;
+                n++;
+                in = 0;
+            }
+        } else if (!isdigit(c) && len + 2 < size) {
+            if (!in)
+                tok[n] = buf + len;
+            buf[len++] = (char)tolower(c);
+            in = 1;
+        }
+    }
+    if (in && n < max) {
+        buf[len] = 0;
+        n++;
+    }
+    return n;
+}
+
+uint64_t cet_site_token_hash(const char *t)
+{
+    return fnv(FNV_BASIS, t, strlen(t));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A name the rules know (s->names); every name when s is NULL. */
+static int known(const struct cet_site *s, const char *t)
+{
+    uint64_t h = cet_site_token_hash(t);
+    return !s || bsearch(&h, s->hashes, s->nnames, sizeof h, cmp_u64) != NULL;
+}
+
+/* <html> and <body> carry names of the page (its category, its post id
+ * with a slug), not of a place in the template. */
+int cet_site_page_element(const struct cet_doc *d, uint32_t i)
+{
+    const char *t = cet_node_str(d, i);
+    size_t n = d->nodes[i].len;
+    return (n == 4 && (!memcmp(t, "html", 4) || !memcmp(t, "body", 4)));
+}
+
+/* Element i's step of a slot: its tag, "#id" and ".class" for each class,
+ * sorted and without repeats; digits dropped, lowercase; only the names
+ * the rules know (s; all when NULL), none for <html> and <body>.  Returns
+ * its length in out (at most CET_SITE_STEP_MAX - 1). */
+size_t cet_site_step(const struct cet_doc *d, uint32_t i, const struct cet_site *s, char *out)
+{
+    char buf[CET_SITE_STEP_MAX], *tok[64];
+    size_t len = d->nodes[i].len < CET_SITE_STEP_MAX - 1 ? d->nodes[i].len : CET_SITE_STEP_MAX - 1;
+    memcpy(out, cet_node_str(d, i), len);
+    out[len] = 0;
+    if (cet_site_page_element(d, i))
+        return len;
+    size_t nid = cet_site_tokens(cet_node_attr(d, i, "id"), buf, sizeof buf, tok, 1);
+    for (size_t k = 0; k < nid; k++) {
+        size_t n = strlen(tok[k]);
+        if (len + 1 + n < CET_SITE_STEP_MAX && known(s, tok[k])) {
+            out[len++] = '#';
+            memcpy(out + len, tok[k], n);
+            len += n;
+        }
+    }
+    size_t nc = cet_site_tokens(cet_node_attr(d, i, "class"), buf, sizeof buf, tok, 64);
+    for (size_t a = 1; a < nc; a++) /* insertion sort: a handful of classes */
+        for (size_t b = a; b > 0 && strcmp(tok[b - 1], tok[b]) > 0; b--) {
+            char *t = tok[b];
+            tok[b] = tok[b - 1];
+            tok[b - 1] = t;
+        }
+    for (size_t k = 0; k < nc; k++) {
+        size_t n = strlen(tok[k]);
+        if ((k && !strcmp(tok[k], tok[k - 1])) || len + 1 + n >= CET_SITE_STEP_MAX || !known(s, tok[k]))
+            continue;
+        out[len++] = '.';
+        memcpy(out + len, tok[k], n);
+        len += n;
+    }
+    out[len] = 0;
+    return len;
+}
+
+/* The FNV state of every element's path (preorder: parents first). */
+static uint64_t *path_states(const struct cet_doc *d, const struct cet_site *s)
+{
+    uint64_t *h = malloc((d->nnodes ? d->nnodes : 1) * sizeof *h);
+    char buf[CET_SITE_STEP_MAX];
+    for (uint32_t i = 0; h && i < d->nnodes; i++) {
+        const struct cet_node *nd = &d->nodes[i];
+        if (nd->kind != CET_ELEMENT)
+            continue;
+        uint64_t p = FNV_BASIS;
+        if (nd->parent != CET_NONE)
+            p = fnv(h[nd->parent], "/", 1);
+        h[i] = fnv(p, buf, cet_site_step(d, i, s, buf));
+    }
+    return h;
+}
+
+int cet_site_slots(const struct cet_site *s, const struct cet_doc *d, uint64_t *slots)
+{
+    uint64_t *h = path_states(d, s);
+    if (!h)
+        return -1;
+    for (uint32_t k = 0; k < d->ntexts; k++) {
+        uint32_t b = d->nodes[d->texts[k]].block;
+        slots[k] = b == CET_NONE ? 0 : finish(h[b]);
+    }
+    free(h);
+    return 0;
+}
+
+/* The slot of element i written out: its ancestors' steps, then its own. */
+char *cet_site_path_of(const struct cet_doc *d, uint32_t i, const struct cet_site *s)
+{
+    size_t depth = 0, len = 0;
+    for (uint32_t a = i; a != CET_NONE; a = d->nodes[a].parent)
+        depth++;
+    uint32_t *chain = malloc(depth * sizeof *chain);
+    char *out = malloc(depth * CET_SITE_STEP_MAX + 1);
+    if (!chain || !out) {
+        free(chain);
+        free(out);
+        return NULL;
+    }
+    size_t k = depth;
+    for (uint32_t a = i; a != CET_NONE; a = d->nodes[a].parent)
+        chain[--k] = a;
+    for (k = 0; k < depth; k++) {
+        if (k)
+            out[len++] = '/';
+        len += cet_site_step(d, chain[k], s, out + len);
+    }
+    out[len] = 0;
+    free(chain);
+    return out;
+}
+
+/* ---- names ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sets s's names to v[0..n) (taken over, repeats freed): alphabetical, and
+ * their hashes sorted. */
+int cet_site_set_names(struct cet_site *s, char **v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_str);
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (m && !strcmp(v[m - 1], v[k]))
+            free(v[k]);
+        else
+            v[m++] = v[k];
+    }
+    s->names = v;
+    s->nnames = m;
+    if (!(s->hashes = malloc((m ? m : 1) * sizeof *s->hashes)))
+        return -1;
+    for (size_t k = 0; k < m; k++)
+        s->hashes[k] = cet_site_token_hash(v[k]);
+    qsort(s->hashes, m, sizeof *s->hashes, cmp_u64);
+    return 0;
+}
+
+/* ---- applying ---- */
+
+static int cmp_rule(const void *a, const void *b)
+{
+    const struct cet_site_rule *x = a, *y = b;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+static const struct cet_site_rule *find(const struct cet_site *s, uint64_t slot)
+{
+    struct cet_site_rule key = {.slot = slot};
+    return bsearch(&key, s->v, s->n, sizeof *s->v, cmp_rule);
+}
+
+int cet_site_marks(const struct cet_site *s, const struct cet_doc *d, uint8_t *marks)
+{
+    uint64_t *slots = malloc((d->ntexts ? d->ntexts : 1) * sizeof *slots);
+    if (!slots || cet_site_slots(s, d, slots)) {
+        free(slots);
+        return -1;
+    }
+    for (uint32_t k = 0; k < d->ntexts; k++) {
+        const struct cet_site_rule *r = slots[k] ? find(s, slots[k]) : NULL;
+        marks[k] = !r ? CET_SITE_NONE : r->keep ? CET_SITE_KEEP : CET_SITE_DROP;
+    }
+    free(slots);
+    return 0;
+}
+
+void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_sel *sel)
+{
+    uint32_t added = 0;
+    for (uint32_t k = 0; k < d->ntexts; k++) {
+        uint32_t i = d->texts[k];
+        if (marks[k] == CET_SITE_KEEP && !sel->keep[i]) {
+            sel->keep[i] = 1;
+            added += d->nodes[i].w1 - d->nodes[i].w0;
+        } else if (marks[k] == CET_SITE_DROP) {
+            sel->keep[i] = 0;
+        }
+    }
+    if (added)
+        sel->nextra = 0;
+}
+
+int cet_site_run(const struct cet_site *s, const struct cet_doc *d, struct cet_sel *sel)
+{
+    uint8_t *marks = malloc(d->ntexts ? d->ntexts : 1);
+    if (!marks || cet_site_marks(s, d, marks)) {
+        free(marks);
+        return -1;
+    }
+    cet_site_apply(d, marks, sel);
+    free(marks);
+    return 0;
+}
+
+/* ---- the configuration's "site" member ---- */
+
+/* Appends the names path uses (after '#' or '.' in a step) to v. */
+static int path_names(const char *path, char ***v, size_t *n, size_t *cap)
+{
+    for (const char *p = path; *p;) {
+        if (*p != '#' && *p != '.') {
+            p++;
+            continue;
+        }
+        size_t len = strcspn(p + 1, "#./");
+        if (len) {
+            if (CET_GROW(*v, *cap, *n + 1, 16) || !((*v)[*n] = strndup(p + 1, len)))
+                return -1;
+            (*n)++;
+        }
+        p += 1 + len;
+    }
+    return 0;
+}
+
+int cet_site_from_paths(struct cet_site **out, const char *const *keep, size_t nkeep,
+                        const char *const *drop, size_t ndrop, const char *const *names,
+                        size_t nnames, long pages, struct cet_error *err)
+{
+    *out = NULL;
+    struct cet_site *s = calloc(1, sizeof *s);
+    size_t n = nkeep + ndrop, nv = 0, cap = 0;
+    char **v = NULL;
+    int rc = !s || !(s->v = calloc(n ? n : 1, sizeof *s->v));
+    for (size_t k = 0; k < nnames && !rc; k++)
+        rc = CET_GROW(v, cap, nv + 1, 16) || !(v[nv++] = strdup(names[k]));
+    for (size_t k = 0; k < n && !rc; k++) {
+        const char *p = k < nkeep ? keep[k] : drop[k - nkeep];
+        struct cet_site_rule *r = &s->v[s->n];
+        r->slot = cet_site_hash(p);
+        r->keep = k < nkeep;
+        rc = !(r->path = strdup(p)) || path_names(p, &v, &nv, &cap);
+        s->n += r->path != NULL;
+    }
+    if (s && !rc && cet_site_set_names(s, v, nv))
+        rc = 1;
+    else if (rc) {
+        for (size_t k = 0; k < nv; k++)
+            free(v[k]);
+        free(v);
+    }
+    if (rc) {
+        cet_site_free(s);
+        return cet_fail(err, "out of memory");
+    }
+    s->pages = pages;
+    qsort(s->v, s->n, sizeof *s->v, cmp_rule);
+    for (size_t k = 1; k < s->n; k++)
+        if (s->v[k].slot == s->v[k - 1].slot) {
+            cet_fail(err, "the slot \"%.300s\" is given twice", s->v[k].path);
+            cet_site_free(s);
+            return -1;
+        }
+    *out = s;
+    return 0;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+    const struct cet_site_rule *const *x = a, *const *y = b;
+    return strcmp((*x)->path, (*y)->path);
+}
+
+/* A JSON array of strings. */
+static int string_list(struct cet_buf *out, const char *const *v, size_t n)
+{
+    int rc = cet_buf_puts(out, "[");
+    for (size_t k = 0; k < n && !rc; k++) {
+        cJSON *str = cJSON_CreateString(v[k]);
+        char *t = str ? cJSON_PrintUnformatted(str) : NULL;
+        rc = !t || cet_buf_printf(out, "%s%s", k ? ", " : "", t);
+        cJSON_free(t);
+        cJSON_Delete(str);
+    }
+    return rc || cet_buf_puts(out, "]") ? -1 : 0;
+}
+
+/* The keep or the drop paths, alphabetical: a diff of two runs' rules reads well. */
+static int path_list(struct cet_buf *out, const struct cet_site *s, int keep)
+{
+    const struct cet_site_rule **v = malloc((s->n ? s->n : 1) * sizeof *v);
+    const char **p = malloc((s->n ? s->n : 1) * sizeof *p);
+    size_t n = 0;
+    int rc = !v || !p;
+    for (size_t k = 0; k < s->n && !rc; k++)
+        if (s->v[k].keep == keep)
+            v[n++] = &s->v[k];
+    if (!rc) {
+        qsort(v, n, sizeof *v, cmp_path);
+        for (size_t k = 0; k < n; k++)
+            p[k] = v[k]->path;
+        rc = string_list(out, p, n);
+    }
+    free(v);
+    free(p);
+    return rc ? -1 : 0;
+}
+
+int cet_site_json(struct cet_buf *out, const struct cet_site *s)
+{
+    int rc = s->pages >= 0 ? cet_buf_printf(out, "{\"pages\": %ld, ", s->pages)
+                           : cet_buf_puts(out, "{");
+    rc = rc || cet_buf_puts(out, "\"names\": ") ||
+         string_list(out, (const char *const *)s->names, s->nnames) ||
+         cet_buf_puts(out, ", \"keep\": ") || path_list(out, s, 1) ||
+         cet_buf_puts(out, ", \"drop\": ") || path_list(out, s, 0);
+    return rc || cet_buf_puts(out, "}") ? -1 : 0;
+}
+
+struct cet_site *cet_site_copy(const struct cet_site *s)
+{
+    const char **keep = malloc((s->n + 1) * sizeof *keep), **drop = malloc((s->n + 1) * sizeof *drop);
+    size_t nk = 0, nd = 0;
+    struct cet_site *c = NULL;
+    struct cet_error e;
+    for (size_t k = 0; keep && drop && k < s->n; k++) {
+        if (s->v[k].keep)
+            keep[nk++] = s->v[k].path;
+        else
+            drop[nd++] = s->v[k].path;
+    }
+    if (keep && drop)
+        cet_site_from_paths(&c, keep, nk, drop, nd, (const char *const *)s->names, s->nnames,
+                            s->pages, &e);
+    free(keep);
+    free(drop);
+    return c;
+}
+
+void cet_site_free(struct cet_site *s)
+{
+    if (!s)
+        return;
+    for (size_t k = 0; k < s->n; k++)
+        free(s->v[k].path);
+    free(s->v);
+    for (size_t k = 0; k < s->nnames; k++)
+        free(s->names[k]);
+    free(s->names);
+    free(s->hashes);
+    free(s);
+}
