@@ -117,6 +117,10 @@ PY
 claimed=$(sed 's/.*"fitness": \([0-9.]*\).*/\1/' "$TMP/t/best.json")
 if awk -F, -v b="$claimed" '$1 == "macro" { a = $5 } END { exit !(a - b < 1e-6 && b - a < 1e-6) }' "$TMP/train.csv"; then ok
 else fail "best.json claims $claimed with its site rules, evaluate gives $(cat "$TMP/train.csv")"; fi
+# Threads change nothing, the site rules included.
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 30 --seed 1 --threads 1 -o "$TMP/t1"
+same_run "$TMP/t" "$TMP/t1" "with 1 thread, site rules learned"
+same_files "$TMP/t" "$TMP/t1" "with 1 thread, site rules learned" site.json heldout.csv folds/2/best.json
 # That is the README's first command: its best.json beats the defaults on the
 # 6 demo pages the run never saw.
 (cd "$DEMO" && ls */*.html) | sed 's/\.html$//' | grep -vxF -f <(grep -v '^#' "$TMP/t/sample.txt") >"$TMP/test.txt"
@@ -137,7 +141,7 @@ expect_status 0 "$CETUNE" evolve $LONG -o "$TMP/long"
 signal_at INT "$TMP/int/folds/2" 3 "$CETUNE" evolve $LONG -o "$TMP/int"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/int"
 same_run "$TMP/long" "$TMP/int" "after SIGINT and --resume"
-same_files "$TMP/long" "$TMP/int" "after SIGINT and --resume" heldout.csv folds.csv
+same_files "$TMP/long" "$TMP/int" "after SIGINT and --resume" heldout.csv folds.csv site.json
 if cmp -s <(grep -v '"started"\|"ended"\|"command"\|"resumed"\|"seconds"\|elapsed' "$TMP/long/run.json" | sed -n '/"final"/,$p') \
           <(grep -v '"started"\|"ended"\|"command"\|"resumed"\|"seconds"\|elapsed' "$TMP/int/run.json" | sed -n '/"final"/,$p'); then ok
 else fail "run.json's final differs after --resume"; fi
