@@ -127,6 +127,30 @@ static const char *row_label(char *buf, size_t size, size_t k, size_t n, size_t 
     return buf;
 }
 
+/* The site rules best.json carries (docs/site.md), read from it: a
+ * sentence, or nothing when it has none. */
+static int site_rules(const struct cet_report *r, struct cet_buf *b)
+{
+    char *path = cet_run_path(r->dir, CET_RUN_BEST);
+    struct cet_config cfg;
+    struct cet_error err;
+    int rc = 0;
+    if (path && !cet_config_load(&cfg, path, &err)) {
+        if (cfg.site) {
+            size_t keep = 0;
+            for (size_t k = 0; k < cfg.site->n; k++)
+                keep += cfg.site->v[k].keep;
+            rc = cet_buf_printf(b, "`best.json` carries %zu site rules learned from the training "
+                                   "pages (%zu keep, %zu drop; docs/site.md); the fitness of the "
+                                   "table is without them, `best.json`'s own with them (%.4f).\n\n",
+                                cfg.site->n, keep, cfg.site->n - keep, cfg.fitness);
+        }
+        cet_config_free(&cfg);
+    }
+    free(path);
+    return rc;
+}
+
 /* Table 2 of Gottron 2008: the best distinct individuals (top.json), then the
  * defaults; only the parameters active in one of them.  best.json's row is
  * named, and the final choice said in words. */
@@ -246,9 +270,11 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     struct cet_search_status st;
     cet_search_status(engine, &st);
     char sentence[1024];
-    if (!cet_run_choice_text(&r->run, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence))
+    if (!cet_run_choice_text(&r->run, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence)) {
         rc = rc || cet_buf_printf(b, "%s (`heldout.csv` lists every held-out page; the rule: "
                                      "docs/choice.md)\n\n", sentence);
+        rc = rc || site_rules(r, b);
+    }
     else if (r->run.has_chosen && r->run.holdout_docs && r->run.chosen < st.narch) {
         char which[64] = "the defaults";
         if (r->run.chosen_rank)

@@ -117,6 +117,8 @@ PY
 claimed=$(sed 's/.*"fitness": \([0-9.]*\).*/\1/' "$TMP/t/best.json")
 if awk -F, -v b="$claimed" '$1 == "macro" { a = $5 } END { exit !(a - b < 1e-6 && b - a < 1e-6) }' "$TMP/train.csv"; then ok
 else fail "best.json claims $claimed with its site rules, evaluate gives $(cat "$TMP/train.csv")"; fi
+expect_status 0 "$CETUNE" report "$TMP/t"
+expect_grep "$TMP/t/report.md" "^\`best.json\` carries [0-9]* site rules learned from the training pages"
 # Threads change nothing, the site rules included.
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 30 --seed 1 --threads 1 -o "$TMP/t1"
 same_run "$TMP/t" "$TMP/t1" "with 1 thread, site rules learned"
