@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util/sort.h"
+#include "util/fnv.h"
 
 void cet_template_default(struct cet_template_opts *o)
 {
@@ -30,17 +31,6 @@ void cet_template_default(struct cet_template_opts *o)
     o->short_share = 0.25;
     o->unsure = 0;
     o->place_overrules = 0;
-}
-
-#define FNV_BASIS 0xcbf29ce484222325ULL
-
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
 }
 
 /* splitmix64's finaliser: FNV alone mixes its last bytes poorly. */
@@ -59,17 +49,17 @@ static uint64_t add_names(uint64_t h, const char *v, int tokens)
 {
     if (!v)
         return mix(h ^ 1);
-    uint64_t acc = 0, tok = FNV_BASIS;
+    uint64_t acc = 0, tok = CET_FNV_BASIS;
     int in = 0;
     for (const char *p = v;; p++) {
         int end = !*p || isspace((unsigned char)*p);
         if (end && in && tokens) {
             acc ^= mix(tok);
-            tok = FNV_BASIS;
+            tok = CET_FNV_BASIS;
             in = 0;
         } else if (!end && !isdigit((unsigned char)*p)) {
             char c = (char)tolower((unsigned char)*p);
-            tok = fnv(tok, &c, 1);
+            tok = cet_fnv(tok, &c, 1);
             in = 1;
         }
         if (!*p)
@@ -108,8 +98,8 @@ static int page_blocks(const struct cet_doc *d, struct page *pg)
         const struct cet_node *nd = &d->nodes[i];
         if (nd->kind != CET_ELEMENT)
             continue;
-        uint64_t h = nd->parent == CET_NONE ? FNV_BASIS : slot[nd->parent];
-        h = fnv(h, cet_node_str(d, i), nd->len);
+        uint64_t h = nd->parent == CET_NONE ? CET_FNV_BASIS : slot[nd->parent];
+        h = cet_fnv(h, cet_node_str(d, i), nd->len);
         h = add_names(h, cet_node_attr(d, i, "id"), 0);
         slot[i] = add_names(h, cet_node_attr(d, i, "class"), 1);
     }
@@ -122,14 +112,14 @@ static int page_blocks(const struct cet_doc *d, struct page *pg)
             b = &pg->b[pg->n++];
             b->node = t->block;
             b->slot = t->block == CET_NONE ? 0 : slot[t->block];
-            b->text = FNV_BASIS;
+            b->text = CET_FNV_BASIS;
             b->first = k;
             b->words = b->links = b->numbers = 0;
         }
         b->last = k;
         for (uint32_t w = t->w0; w < t->w1; w++) {
             const char *s = cet_word_str(d, d->words[w]);
-            b->text = fnv(b->text, s, strlen(s) + 1); /* the NUL parts words */
+            b->text = cet_fnv(b->text, s, strlen(s) + 1); /* the NUL parts words */
             b->numbers += isdigit((unsigned char)s[0]) != 0;
         }
         b->words += t->w1 - t->w0;

@@ -13,17 +13,7 @@
 #include "cetune/extractor.h"
 #include "site_slots.h"
 #include "util/array.h"
-
-#define FNV_BASIS 0xcbf29ce484222325ULL
-
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
+#include "util/fnv.h"
 
 /* 0 stands for "no slot" (text outside any block). */
 static uint64_t finish(uint64_t h)
@@ -33,7 +23,7 @@ static uint64_t finish(uint64_t h)
 
 uint64_t cet_site_hash(const char *path)
 {
-    return finish(fnv(FNV_BASIS, path, strlen(path)));
+    return finish(cet_fnv(CET_FNV_BASIS, path, strlen(path)));
 }
 
 /* The tokens of an attribute value, lowercase and without digits, into
@@ -66,7 +56,7 @@ size_t cet_site_tokens(const char *v, char *buf, size_t size, char **tok, size_t
 
 uint64_t cet_site_token_hash(const char *t)
 {
-    return fnv(FNV_BASIS, t, strlen(t));
+    return cet_fnv(CET_FNV_BASIS, t, strlen(t));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -140,10 +130,10 @@ static uint64_t *path_states(const struct cet_doc *d, const struct cet_site *s)
         const struct cet_node *nd = &d->nodes[i];
         if (nd->kind != CET_ELEMENT)
             continue;
-        uint64_t p = FNV_BASIS;
+        uint64_t p = CET_FNV_BASIS;
         if (nd->parent != CET_NONE)
-            p = fnv(h[nd->parent], "/", 1);
-        h[i] = fnv(p, buf, cet_site_step(d, i, s, buf));
+            p = cet_fnv(h[nd->parent], "/", 1);
+        h[i] = cet_fnv(p, buf, cet_site_step(d, i, s, buf));
     }
     return h;
 }
