@@ -113,6 +113,22 @@ class TestExtract(unittest.TestCase):
         with self.assertRaises(ValueError):
             alltext.extract(page, charset="no-such-charset")
 
+    def test_site_rules(self):
+        # A configuration's site rules (docs/site.md) apply here as in `cetune extract -c`.
+        page = b'<html><body><div class="story"><p>The harbour closed after the storm.</p></div>' \
+               b'<div class="comments"><p>A reader says the storm was worse last year.</p></div>' \
+               b'</body></html>'
+        rules = self.write_config('{"extractor": "alltext", "params": {}, "site": '
+                                  '{"drop": ["html/body/div.comments/p"]}}')
+        text = cetune.Extractor(rules).extract(page)
+        self.assertIn("harbour closed", text)
+        self.assertNotIn("reader", text)
+        self.assertIn("reader", cetune.Extractor(
+            self.write_config('{"extractor": "alltext", "params": {}}')).extract(page))
+        bad = self.write_config('{"extractor": "alltext",\n "site": {"drop": [1]}}')
+        with self.assertRaisesRegex(cetune.Error, os.path.basename(bad) + r":2:\d+: .*site"):
+            cetune.Extractor(bad)
+
     def write_config(self, text):
         f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
         f.write(text)
