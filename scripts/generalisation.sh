@@ -150,7 +150,7 @@ json.dump(d, open(sys.argv[2], "w"), indent=1)
 PY
   for c in "$@"; do
     sdir=$out/starts/without-$c
-    local train=() stamp="evals $start_evals docs $start_docs $(sha1sum <"$out/starts/params.json")"
+    local train=() stamp="evals $start_evals docs $start_docs no-site $(sha1sum <"$out/starts/params.json")"
     for o in "${all[@]}"; do
       [ "$o" = "$c" ] || [ ! -d "$corpora/$o" ] || train+=("$o")
     done
@@ -167,9 +167,10 @@ PY
         2>/dev/null >>"$sdir/sample.txt"
     done
     # The search's best (the start must move off the hand-set point), no
-    # shrink: what the families' runs tune from, whatever evolve's defaults.
+    # shrink, no site rules (a general configuration): what the families'
+    # runs tune from, whatever evolve's defaults.
     nice -n 10 "$cetune" evolve -p "$out/starts/params.json" "${dirs[@]}" -s "$sdir/sample.txt" \
-      --max-evals "$start_evals" --generations 0 --patience 0 --choose search --shrink 0 \
+      --max-evals "$start_evals" --generations 0 --patience 0 --choose search --shrink 0 --no-site \
       --seed 1 --threads "$threads" -o "$sdir/run" -q >"$sdir/evolve.txt" 2>&1 ||
       { cat "$sdir/evolve.txt" >&2; die "learning the start without $c failed"; }
     cp "$sdir/run/best.json" "$sdir/start.json"

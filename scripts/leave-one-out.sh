@@ -86,8 +86,9 @@ for l in "${left[@]}"; do
     done
     sample=(-s "$out/sample-without-$l.txt")
   fi
-  "$cetune" evolve -p "$params" "${train[@]}" "${sample[@]}" "${settings[@]}" --seed "${SEED:-1}" \
-    "${threads[@]}" -o "$out/without-$l" --force >"$out/without-$l.txt"
+  # --no-site: a general configuration, for sites it never saw, has no site rules.
+  "$cetune" evolve -p "$params" "${train[@]}" "${sample[@]}" "${settings[@]}" --no-site \
+    --seed "${SEED:-1}" "${threads[@]}" -o "$out/without-$l" --force >"$out/without-$l.txt"
   best="$out/without-$l/best.json"
   "$cetune" evaluate -c "$best" -d "$corpora/$l" "${threads[@]}" --format csv \
     >"$out/$l.csv" 2>/dev/null

@@ -12,7 +12,8 @@
 # on every page of every corpus (training figures: the leave-one-corpus-out
 # figures of docs/results.md are the ones that say how it does on new sites).
 # Nothing is overwritten: the script prints the command that would install
-# OUT/run/best.json as configs/article.json.
+# OUT/run/best.json as configs/article.json. --no-site: the shipped configuration is for
+# every site, so it carries no site rules (docs/site.md).
 #
 # Usage: scripts/tune-shipped.sh [CETUNE] [CORPORA] [OUT]
 #   CETUNE   the built binary (build/cetune)
@@ -45,7 +46,7 @@ done
 echo "== tuning on $(wc -l <"$out/sample.txt") pages, $per per corpus" >&2
 nice -n 10 "$cetune" evolve -p "$params" "${dirs[@]}" -s "$out/sample.txt" --seed-config "$start" \
   --strategy cmaes --max-evals "${EVALS:-400}" --fold-evals "${FOLD_EVALS:-200}" --choose cv \
-  --seed "$seed" --threads "$threads" -o "$out/run" --force | tee "$out/evolve.txt"
+  --no-site --seed "$seed" --threads "$threads" -o "$out/run" --force | tee "$out/evolve.txt"
 nice -n 10 "$cetune" evaluate -c "$out/run/best.json" -c "$start" "${dirs[@]}" \
   --threads "$threads" --show f1 | tee "$out/evaluate.txt"
 echo "to ship it: cp $out/run/best.json $start  (and record the run in docs/results.md)"

@@ -179,6 +179,8 @@ run() {
     # best training fitness (the final choice is measured with --folds).
     if [[ $help == *--choose* ]]; then strategy+=(--choose search)
     elif [[ $help == *--holdout* ]]; then strategy+=(--holdout 0); fi
+    # Parameters alone, as the peers tune them: no site rules (docs/site.md).
+    [[ $help == *--no-site* ]] && strategy+=(--no-site)
     "$cetune" evolve "${strategy[@]}" -p "$params" "${pdirs[@]}" -s "$train" \
       --max-evals "$evals" --patience 0 --generations 0 --seed "$s" "${threads[@]}" \
       -o "$d" --force

@@ -63,8 +63,11 @@ struct cet_site_opts {
     double drop_share; /* ... a drop slot at most this share (0.1); on every single page
                           the slot's share is on the same side of one half */
     size_t min_words;  /* a slot with fewer words over all pages gives no rule (10) */
-    double name_share; /* a name is part of slots when on this share of the labelled
-                          pages, and on min_pages at least (0.5) */
+    double name_share; /* a name is part of slots when on this share of one family's
+                          labelled pages, and on min_pages at least (0.5) */
+    double slot_share; /* a slot gives a rule only when on this share of one family's
+                          labelled pages, and on min_pages at least (0.3): a package of
+                          many sites has few places on a third of its pages */
 };
 
 void cet_site_default(struct cet_site_opts *o);
@@ -78,8 +81,10 @@ uint64_t cet_site_hash(const char *path);
 int cet_site_slots(const struct cet_site *s, const struct cet_doc *d, uint64_t *slots);
 
 /* Learns rules from the pages of docs that have a gold standard (the others
- * are ignored) into *out (NULL when none, which is not an error).  The
- * gold is aligned with the page as the word metric aligns it.  kept, when
+ * are ignored) into *out (NULL when none, which is not an error).  Each
+ * package is a family: names and slots count within it, and a slot whose
+ * families disagree gives no rule.  The gold is aligned with the page as
+ * the word metric aligns it.  kept, when
  * not NULL, is the extraction the rules will correct (kept[i][k]: the
  * extractor keeps text node docs[i]->texts[k]): then a rule must also
  * gain words on these pages, not merely agree with their gold. */

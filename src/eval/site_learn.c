@@ -16,12 +16,41 @@ void cet_site_default(struct cet_site_opts *o)
     o->drop_share = 0.1;
     o->min_words = 10;
     o->name_share = 0.5;
+    o->slot_share = 0.3;
+}
+
+/* Each labelled page's family (its package: a site family is a package of
+ * the corpus) as a small number into fam[], with the labelled pages of each
+ * family into fpages[] (both hold n entries); returns how many families. */
+static size_t families(struct cet_doc *const *docs, size_t n, uint32_t *fam, size_t *fpages)
+{
+    size_t nf = 0;
+    for (size_t p = 0; p < n; p++) {
+        if (!docs[p]->has_gold)
+            continue;
+        size_t q = 0;
+        while (q < p && !(docs[q]->has_gold && !strcmp(docs[q]->package ? docs[q]->package : "",
+                                                        docs[p]->package ? docs[p]->package : "")))
+            q++;
+        fam[p] = q < p ? fam[q] : (uint32_t)nf++;
+        if (q == p)
+            fpages[fam[p]] = 0;
+        fpages[fam[p]]++;
+    }
+    return nf;
+}
+
+/* The pages of family f a name or slot must be on: share of them, and min_pages at least. */
+static double needed(const size_t *fpages, uint32_t f, double share, const struct cet_site_opts *o)
+{
+    double need = share * (double)fpages[f];
+    return need < (double)o->min_pages ? (double)o->min_pages : need;
 }
 
 /* A name of a page: its hash, the page, the name. */
 struct name {
     uint64_t h;
-    uint32_t page;
+    uint32_t fam, page;
     char *s;
 };
 
@@ -30,6 +59,8 @@ static int cmp_name(const void *a, const void *b)
     const struct name *x = a, *y = b;
     if (x->h != y->h)
         return x->h < y->h ? -1 : 1;
+    if (x->fam != y->fam)
+        return x->fam < y->fam ? -1 : 1;
     if (x->page != y->page)
         return x->page < y->page ? -1 : 1;
     return strcmp(x->s, y->s);
@@ -37,7 +68,8 @@ static int cmp_name(const void *a, const void *b)
 
 /* Appends the names of page p (ids and classes of its elements but <html>
  * and <body>) to v. */
-static int page_names(const struct cet_doc *d, uint32_t p, struct name **v, size_t *n, size_t *cap)
+static int page_names(const struct cet_doc *d, uint32_t f, uint32_t p, struct name **v, size_t *n,
+                      size_t *cap)
 {
     static const char *const attrs[] = {"id", "class"};
     char buf[CET_SITE_STEP_MAX], *tok[64];
@@ -53,6 +85,7 @@ static int page_names(const struct cet_doc *d, uint32_t p, struct name **v, size
                 if (!(x->s = strdup(tok[k])))
                     return -1;
                 x->h = cet_site_token_hash(tok[k]);
+                x->fam = f;
                 x->page = p;
                 (*n)++;
             }
@@ -61,29 +94,32 @@ static int page_names(const struct cet_doc *d, uint32_t p, struct name **v, size
     return 0;
 }
 
-/* The names on enough of the labelled pages of docs into s. */
-static int learn_names(struct cet_site *s, struct cet_doc *const *docs, size_t n, size_t pages,
-                       const struct cet_site_opts *o)
+/* The names on enough of the labelled pages of some family into s: the
+ * names of every family, so that the slots of all are computed alike. */
+static int learn_names(struct cet_site *s, struct cet_doc *const *docs, size_t n,
+                       const uint32_t *fam, const size_t *fpages, const struct cet_site_opts *o)
 {
     struct name *v = NULL;
     size_t nv = 0, cap = 0, nkeep = 0;
     int rc = 0;
     for (size_t p = 0; p < n && !rc; p++)
         if (docs[p]->has_gold)
-            rc = page_names(docs[p], (uint32_t)p, &v, &nv, &cap);
-    double need = o->name_share * (double)pages;
-    if (need < (double)o->min_pages)
-        need = (double)o->min_pages;
+            rc = page_names(docs[p], fam[p], (uint32_t)p, &v, &nv, &cap);
     char **keep = rc ? NULL : malloc((nv ? nv : 1) * sizeof *keep);
     if (!rc && !keep)
         rc = -1;
     if (!rc && nv)
         qsort(v, nv, sizeof *v, cmp_name);
     for (size_t a = 0, b; a < nv && !rc; a = b) {
-        size_t npages = 0;
-        for (b = a; b < nv && v[b].h == v[a].h; b++)
-            npages += b == a || v[b].page != v[b - 1].page;
-        if ((double)npages >= need) {
+        int known = 0;
+        for (b = a; b < nv && v[b].h == v[a].h;) { /* one family at a time */
+            size_t npages = 0, c = b;
+            for (; c < nv && v[c].h == v[a].h && v[c].fam == v[b].fam; c++)
+                npages += c == b || v[c].page != v[c - 1].page;
+            known |= (double)npages >= needed(fpages, v[b].fam, o->name_share, o);
+            b = c;
+        }
+        if (known) {
             keep[nkeep++] = v[a].s;
             v[a].s = NULL;
         }
@@ -105,6 +141,7 @@ static int learn_names(struct cet_site *s, struct cet_doc *const *docs, size_t n
 /* One text node of a labelled page: where it stands and how much of it is gold. */
 struct rec {
     uint64_t slot;
+    uint32_t fam;        /* its page's family */
     uint32_t page, node; /* index into docs, and its block element */
     uint32_t text;       /* its index in the page's texts (ties, for a total order) */
     uint32_t words, gold;
@@ -116,13 +153,15 @@ static int cmp_rec(const void *a, const void *b)
     const struct rec *x = a, *y = b;
     if (x->slot != y->slot)
         return x->slot < y->slot ? -1 : 1;
+    if (x->fam != y->fam)
+        return x->fam < y->fam ? -1 : 1;
     if (x->page != y->page)
         return x->page < y->page ? -1 : 1;
     return x->text < y->text ? -1 : x->text > y->text;
 }
 
 /* The records of labelled page p: one per text node with words in a block. */
-static int page_recs(const struct cet_site *s, const struct cet_doc *d, uint32_t p,
+static int page_recs(const struct cet_site *s, const struct cet_doc *d, uint32_t f, uint32_t p,
                      const uint8_t *kept, struct rec **v, size_t *n, size_t *cap)
 {
     uint64_t *slots = malloc((d->ntexts ? d->ntexts : 1) * sizeof *slots);
@@ -144,7 +183,7 @@ static int page_recs(const struct cet_site *s, const struct cet_doc *d, uint32_t
             break;
         }
         struct rec *r = &(*v)[(*n)++];
-        *r = (struct rec){slots[k], p, t->block, k, t->w1 - t->w0, 0, 0, 0};
+        *r = (struct rec){slots[k], f, p, t->block, k, t->w1 - t->w0, 0, 0, 0};
         for (uint32_t w = t->w0; w < t->w1; w++)
             r->gold += in[w];
         if (kept && kept[k]) {
@@ -158,57 +197,82 @@ static int page_recs(const struct cet_site *s, const struct cet_doc *d, uint32_t
     return rc ? -1 : 0;
 }
 
-/* The rules of the records v[0..nv), sorted by slot, into s. */
+/* What the records v[a..b) of one slot in one family say: CET_SITE_KEEP,
+ * CET_SITE_DROP or CET_SITE_NONE.  base: they hold the extraction to correct. */
+static int family_rule(const struct rec *v, size_t a, size_t b, const size_t *fpages, int base,
+                       const struct cet_site_opts *o)
+{
+    uint64_t words = 0, gold = 0, kept = 0, kept_gold = 0;
+    size_t npages = 0;
+    int above = 1, below = 1;
+    for (size_t c = a; c < b;) { /* per page, the slot's share of gold words */
+        uint64_t pw = 0, pg = 0;
+        size_t e = c;
+        for (; e < b && v[e].page == v[c].page; e++) {
+            pw += v[e].words;
+            pg += v[e].gold;
+            kept += v[e].kept;
+            kept_gold += v[e].kept_gold;
+        }
+        above &= 2 * pg > pw;
+        below &= 2 * pg < pw;
+        words += pw;
+        gold += pg;
+        npages++;
+        c = e;
+    }
+    /* A place of the template is on most of the family's pages: a path on
+     * two pages of a family of ten, or of a corpus of many sites, can be a
+     * generic one (html/body/div/ul/li) that means something else elsewhere. */
+    if ((double)npages < needed(fpages, v[a].fam, o->slot_share, o) || words < o->min_words)
+        return CET_SITE_NONE;
+    int keep = above && (double)gold >= o->keep_share * (double)words;
+    int drop = below && (double)gold <= o->drop_share * (double)words;
+    /* A keep rule must correct the extraction on these pages: bring back
+     * more gold words than it adds others.  One that changes nothing here
+     * has shown nothing, and a slot that holds only gold on a few pages can
+     * be a generic place (a layout table's cell) holding navigation on the
+     * next.  A drop rule needs no correction here: text that is never gold
+     * at a place of the template is boilerplate wherever the extractor
+     * would keep it (measured in docs/experiment.md, "Site rules"). */
+    if (keep && base) {
+        int64_t other = (int64_t)(words - gold), kept_other = (int64_t)(kept - kept_gold);
+        keep = (int64_t)(gold - kept_gold) - (other - kept_other) > 0;
+    }
+    return keep ? CET_SITE_KEEP : drop ? CET_SITE_DROP : CET_SITE_NONE;
+}
+
+/* The rules of the records v[0..nv), sorted by slot and family, into s: a
+ * slot's rule is its families' when they agree, none when they conflict. */
 static int learn_rules(struct cet_site *s, const struct rec *v, size_t nv,
-                       struct cet_doc *const *docs, int base, const struct cet_site_opts *o)
+                       struct cet_doc *const *docs, const size_t *fpages, int base,
+                       const struct cet_site_opts *o)
 {
     size_t cap = 0;
     for (size_t a = 0, b; a < nv; a = b) {
-        /* Slot v[a].slot spans v[a..b); per page, its share of gold words. */
-        uint64_t words = 0, gold = 0, kept = 0, kept_gold = 0;
-        size_t npages = 0;
-        int above = 1, below = 1;
+        int rule = CET_SITE_NONE, conflict = 0;
+        size_t from = a;
         for (b = a; b < nv && v[b].slot == v[a].slot;) {
-            uint64_t pw = 0, pg = 0;
             size_t c = b;
-            for (; c < nv && v[c].slot == v[a].slot && v[c].page == v[b].page; c++) {
-                pw += v[c].words;
-                pg += v[c].gold;
-                kept += v[c].kept;
-                kept_gold += v[c].kept_gold;
+            while (c < nv && v[c].slot == v[a].slot && v[c].fam == v[b].fam)
+                c++;
+            int r = family_rule(v, b, c, fpages, base, o);
+            if (r != CET_SITE_NONE && rule != CET_SITE_NONE && r != rule)
+                conflict = 1;
+            if (r != CET_SITE_NONE && rule == CET_SITE_NONE) {
+                rule = r;
+                from = b;
             }
-            above &= 2 * pg > pw;
-            below &= 2 * pg < pw;
-            words += pw;
-            gold += pg;
-            npages++;
             b = c;
         }
-        if (npages < o->min_pages || words < o->min_words)
+        if (rule == CET_SITE_NONE || conflict)
             continue;
-        int keep = above && (double)gold >= o->keep_share * (double)words;
-        int drop = below && (double)gold <= o->drop_share * (double)words;
-        /* A keep rule must correct the extraction on these pages: bring
-         * back more gold words than it adds others.  One that changes
-         * nothing here has shown nothing, and a slot that holds only gold
-         * on a few pages can be a generic place (a layout table's cell)
-         * holding navigation on the next.  A drop rule needs no correction
-         * here: text that is never gold at a place of the template is
-         * boilerplate wherever the extractor would keep it (measured in
-         * docs/site.md). */
-        if (!keep && !drop)
-            continue;
-        if (keep && base) {
-            int64_t other = (int64_t)(words - gold), kept_other = (int64_t)(kept - kept_gold);
-            if ((int64_t)(gold - kept_gold) - (other - kept_other) <= 0)
-                continue;
-        }
         if (CET_GROW(s->v, cap, s->n + 1, 16))
             return -1;
         struct cet_site_rule *r = &s->v[s->n];
         r->slot = v[a].slot;
-        r->keep = keep;
-        if (!(r->path = cet_site_path_of(docs[v[a].page], v[a].node, s)))
+        r->keep = rule == CET_SITE_KEEP;
+        if (!(r->path = cet_site_path_of(docs[v[from].page], v[from].node, s)))
             return -1;
         s->n++;
     }
@@ -222,16 +286,23 @@ int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *
     struct rec *v = NULL;
     size_t nv = 0, cap = 0, pages = 0;
     struct cet_site *s = calloc(1, sizeof *s);
+    uint32_t *fam = calloc(n ? n : 1, sizeof *fam);
+    size_t *fpages = calloc(n ? n : 1, sizeof *fpages);
     for (size_t p = 0; p < n; p++)
         pages += docs[p]->has_gold != 0;
-    int rc = !s || learn_names(s, docs, n, pages, o);
+    int rc = !s || !fam || !fpages;
+    if (!rc)
+        families(docs, n, fam, fpages);
+    rc = rc || learn_names(s, docs, n, fam, fpages, o);
     for (size_t p = 0; p < n && !rc; p++)
         if (docs[p]->has_gold)
-            rc = page_recs(s, docs[p], (uint32_t)p, kept ? kept[p] : NULL, &v, &nv, &cap);
+            rc = page_recs(s, docs[p], fam[p], (uint32_t)p, kept ? kept[p] : NULL, &v, &nv, &cap);
     if (!rc && nv)
         qsort(v, nv, sizeof *v, cmp_rec);
-    rc = rc || learn_rules(s, v, nv, docs, kept != NULL, o);
+    rc = rc || learn_rules(s, v, nv, docs, fpages, kept != NULL, o);
     free(v);
+    free(fam);
+    free(fpages);
     if (rc) {
         cet_site_free(s);
         return cet_fail(err, "out of memory learning site rules");

@@ -187,6 +187,49 @@ static void test_learn_corrections(void)
         cet_doc_free(docs[i]);
 }
 
+/* Two families in one sample (two packages): each page counts in its own.
+ * Family "a" is the pages above; family "b" has the same template but its
+ * comments are gold (a guest-book site): the comments' slot conflicts and
+ * gives no rule, the others stand.  A slot on 1 of 4 pages of a family is
+ * no place of its template. */
+static void test_families(void)
+{
+    struct cet_doc *docs[2 * NPAGES];
+    for (int i = 0; i < 2 * NPAGES; i++) {
+        struct cet_buf b = {0};
+        struct cet_error err;
+        char gold[1024];
+        page(&b, i % NPAGES);
+        if (i == 1)
+            cet_buf_puts(&b, "<div class=\"once\"><p>A notice printed on this one page only, "
+                             "which nobody would call part of the article.</p></div>");
+        gold_of(i % NPAGES, gold, sizeof gold);
+        if (i >= NPAGES) {
+            const char *t = topics[i % NPAGES];
+            size_t len = strlen(gold);
+            snprintf(gold + len, sizeof gold - len,
+                     "\nA reader comments on the %s at some length, as readers do.", t);
+        }
+        CHECK(cet_doc_parse(&docs[i], b.p, b.len, gold, strlen(gold), &err) == 0);
+        docs[i]->package = strdup(i < NPAGES ? "a" : "b");
+        cet_buf_free(&b);
+    }
+    struct cet_site_opts o;
+    cet_site_default(&o);
+    struct cet_site *s = NULL;
+    struct cet_error err;
+    CHECK(cet_site_learn(docs, 2 * NPAGES, NULL, &o, &s, &err) == 0);
+    CHECK(s != NULL);
+    CHECK(rule(s, "html/body/div.comments/p") == NULL);
+    CHECK(rule(s, "html/body/div.story/div.story-body/p") != NULL);
+    CHECK(rule(s, "html/body/div.once/p") == NULL);
+    CHECK(!has_name(s, "once"));
+    CHECK_EQ_INT((int)s->pages, 2 * NPAGES);
+    cet_site_free(s);
+    for (int i = 0; i < 2 * NPAGES; i++)
+        cet_doc_free(docs[i]);
+}
+
 /* The rules written into a configuration and read back mark a page alike,
  * and a copy too. */
 static void test_json_round_trip(void)
@@ -291,6 +334,7 @@ static void test_refused(void)
 int main(void)
 {
     RUN(test_learn_corrections);
+    RUN(test_families);
     RUN(test_json_round_trip);
     RUN(test_hand_written);
     RUN(test_refused);
