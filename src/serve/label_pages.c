@@ -261,6 +261,11 @@ int label_selection(struct cet_label *l, size_t i, uint32_t **keep, size_t *n,
             rc = 500;
             goto done;
         }
+        /* The configuration's site rules, as extract applies them. */
+        if (l->cfg->site && cet_site_run(l->cfg->site, d, &sel)) {
+            rc = (cet_fail(err, "out of memory"), 500);
+            goto done;
+        }
         /* Text an extractor appends (Crunch's retained links) is kept text. */
         for (uint32_t x = 0; x < sel.nextra; x++)
             sel.keep[sel.extra[x]] = 1;
