@@ -112,7 +112,6 @@ int cet_site_from_paths(struct cet_site **out, const char *const *keep, size_t n
 /* Appends {"pages": N, "names": [...], "keep": [...], "drop": [...]}
  * ("pages" only when known), each list in alphabetical order. */
 int cet_site_json(struct cet_buf *out, const struct cet_site *s);
-struct cet_site *cet_site_copy(const struct cet_site *s);
 void cet_site_free(struct cet_site *s);
 
 CET_END_DECL

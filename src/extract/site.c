@@ -378,26 +378,6 @@ int cet_site_json(struct cet_buf *out, const struct cet_site *s)
     return rc || cet_buf_puts(out, "}") ? -1 : 0;
 }
 
-struct cet_site *cet_site_copy(const struct cet_site *s)
-{
-    const char **keep = malloc((s->n + 1) * sizeof *keep), **drop = malloc((s->n + 1) * sizeof *drop);
-    size_t nk = 0, nd = 0;
-    struct cet_site *c = NULL;
-    struct cet_error e;
-    for (size_t k = 0; keep && drop && k < s->n; k++) {
-        if (s->v[k].keep)
-            keep[nk++] = s->v[k].path;
-        else
-            drop[nd++] = s->v[k].path;
-    }
-    if (keep && drop)
-        cet_site_from_paths(&c, keep, nk, drop, nd, (const char *const *)s->names, s->nnames,
-                            s->pages, &e);
-    free(keep);
-    free(drop);
-    return c;
-}
-
 void cet_site_free(struct cet_site *s)
 {
     if (!s)
