@@ -188,7 +188,8 @@ static int cmp_str(const void *a, const void *b)
  * their hashes sorted. */
 int cet_site_set_names(struct cet_site *s, char **v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_str);
+    if (n) /* v may be NULL then, which qsort must not be given */
+        qsort(v, n, sizeof *v, cmp_str);
     size_t m = 0;
     for (size_t k = 0; k < n; k++) {
         if (m && !strcmp(v[m - 1], v[k]))
