@@ -473,16 +473,15 @@ void cet_run_set_progress(struct cet_run *run, cet_run_progress_fn progress, voi
     run->progress_ctx = ctx;
 }
 
-/* Site rules learned from corpus c's pages as corrections of the
- * extraction with full parameters params (cetune/site.h). */
-static int learn_site_on(struct cet_run *run, const struct cet_corpus *c, const double *params,
-                         struct cet_error *err)
+/* Site rules learned from the pages of ev's corpus c as corrections of the
+ * extraction with full parameters params (cetune/site.h); ev is left
+ * without site rules. */
+static int learn_site_on(struct cet_run *run, struct cet_evaluator *ev,
+                         const struct cet_corpus *c, const double *params, struct cet_error *err)
 {
-    struct cet_evaluator *ev = NULL;
     struct cet_sel sel = {0};
     uint8_t **kept = calloc(c->ndocs ? c->ndocs : 1, sizeof *kept);
-    int rc = kept ? cet_evaluator_new(&ev, c, run->desc.ex, CET_METRIC_WORD, run->threads, err)
-                  : cet_fail(err, "out of memory");
+    int rc = kept ? 0 : cet_fail(err, "out of memory");
     for (size_t i = 0; i < c->ndocs && !rc; i++) {
         const struct cet_doc *d = c->docs[i];
         if (!(kept[i] = malloc(d->ntexts ? d->ntexts : 1)) ||
@@ -502,12 +501,12 @@ static int learn_site_on(struct cet_run *run, const struct cet_corpus *c, const 
     /* best.json's fitness with the rules is what `evaluate` gives it. */
     if (!rc && run->info.site)
         rc = cet_evaluator_set_site(ev, run->info.site, err) ||
-             cet_evaluate(ev, params, 1, NULL, 0, NULL, &run->info.site_fitness, NULL, NULL, err);
+             cet_evaluate(ev, params, 1, NULL, 0, NULL, &run->info.site_fitness, NULL, NULL, err) ||
+             cet_evaluator_set_site(ev, NULL, err);
     for (size_t i = 0; kept && i < c->ndocs; i++)
         free(kept[i]);
     free(kept);
     cet_sel_free(&sel);
-    cet_evaluator_free(ev);
     return rc ? -1 : 0;
 }
 
@@ -527,16 +526,21 @@ static int learn_site(struct cet_run *run, struct cet_error *err)
         return cet_fail(err, "out of memory");
     cet_params_expand(&run->desc, cet_search_genes(run->engine, best), full);
     int rc;
-    if (!run->be.load) {
-        rc = learn_site_on(run, &run->train, full, err);
+    if (run->ev) {
+        /* The training pages are here, prepared for the run's evaluator. */
+        rc = learn_site_on(run, run->ev, &run->train, full, err);
     } else {
         struct cet_corpus c = {0};
         struct cet_entries e = {0};
+        struct cet_evaluator *ev = NULL;
         char *sample = cet_run_path(run->dir, CET_RUN_SAMPLE);
         rc = !sample ? cet_fail(err, "out of memory")
                      : cet_corpus_load_dirs(&c, &e, (const char *const *)info->dirs, info->ndirs,
                                             sample, run->desc.ex->load, run->threads, NULL, err) ||
-                           learn_site_on(run, &c, full, err);
+                           cet_evaluator_new(&ev, &c, run->desc.ex, CET_METRIC_WORD,
+                                             run->threads, err) ||
+                           learn_site_on(run, ev, &c, full, err);
+        cet_evaluator_free(ev);
         free(sample);
         cet_corpus_free(&c);
         cet_entries_free(&e);
