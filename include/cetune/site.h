@@ -103,6 +103,9 @@ void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_se
 /* cet_site_marks then cet_site_apply; 0, or -1 when out of memory. */
 int cet_site_run(const struct cet_site *s, const struct cet_doc *d, struct cet_sel *sel);
 
+/* How many of s's rules are keep rules (the others drop). */
+size_t cet_site_nkeep(const struct cet_site *s);
+
 /* Builds rules from paths (keep[nkeep], drop[ndrop]) and the names their
  * slots may contain (names[nnames], to which every name the paths use is
  * added); a path in both lists or given twice is refused (err names it). */

@@ -234,9 +234,7 @@ static void print_choice(const struct cet_run_info *info, size_t mark, int def_b
     else
         printf("best.json: the start, %s%s\n", start, def_best ? " (*)" : "");
     if (info->estimate.chosen && info->site) {
-        size_t keep = 0;
-        for (size_t k = 0; k < info->site->n; k++)
-            keep += info->site->v[k].keep;
+        size_t keep = cet_site_nkeep(info->site);
         printf("  with %zu site rule%s learned from them (%zu keep, %zu drop; docs/site.md)\n",
                info->site->n, info->site->n == 1 ? "" : "s", keep, info->site->n - keep);
     }

@@ -264,6 +264,14 @@ int cet_site_run(const struct cet_site *s, const struct cet_doc *d, struct cet_s
     return 0;
 }
 
+size_t cet_site_nkeep(const struct cet_site *s)
+{
+    size_t keep = 0;
+    for (size_t k = 0; k < s->n; k++)
+        keep += s->v[k].keep != 0;
+    return keep;
+}
+
 /* ---- the configuration's "site" member ---- */
 
 /* Appends the names path uses (after '#' or '.' in a step) to v. */

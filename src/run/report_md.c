@@ -137,9 +137,7 @@ static int site_rules(const struct cet_report *r, struct cet_buf *b)
     int rc = 0;
     if (path && !cet_config_load(&cfg, path, &err)) {
         if (cfg.site) {
-            size_t keep = 0;
-            for (size_t k = 0; k < cfg.site->n; k++)
-                keep += cfg.site->v[k].keep;
+            size_t keep = cet_site_nkeep(cfg.site);
             rc = cet_buf_printf(b, "`best.json` carries %zu site rules learned from the training "
                                    "pages (%zu keep, %zu drop; docs/site.md); the fitness of the "
                                    "table is without them, `best.json`'s own with them (%.4f).\n\n",
