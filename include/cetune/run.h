@@ -155,7 +155,17 @@ struct cet_run_info {
     struct cet_site *site; /* learned (once, when first written), NULL: none or not yet */
     double site_fitness;   /* the search's best with them on the training pages */
     int site_done;         /* site holds what learning gave (maybe nothing) */
+    /* The start with site rules learned as corrections of it: the fallback
+     * when the rule keeps the start's parameters (docs/choice.md).  Each
+     * fold learns them from its training pages; they are scored on its
+     * held-out pages against the start without them. */
+    int has_site_estimate;
+    struct cet_choice site_estimate;
 };
+/* 1 when best.json is the start with site rules: cross-validation kept
+ * the start's parameters, and the start with the rules its folds learned
+ * did not lose on their held-out pages on average. */
+int cet_run_site_start(const struct cet_run_info *info);
 void cet_run_info_free(struct cet_run_info *info);
 
 /* The cross-validated choice of a run in one sentence (cet_choice_sentence)

@@ -54,6 +54,22 @@ static cJSON *num_or_null(double v)
     return isnan(v) ? cJSON_CreateNull() : cet_json_exact(v);
 }
 
+/* A rule's decision into "choice" (choice.h's struct, without the level
+ * and tolerance, which "choice" holds once). */
+static void estimate_json(cJSON *c, const char *name, const struct cet_choice *e, int *bad)
+{
+    cJSON *x = cJSON_AddObjectToObject(c, name);
+    JSON_OK(x);
+    JSON_OK(x && cJSON_AddNumberToObject(x, "pages", (double)e->n));
+    JSON_OK(x && cJSON_AddNumberToObject(x, "chosen", (double)e->chosen));
+    JSON_OK(x && cJSON_AddNumberToObject(x, "best", (double)e->best));
+    JSON_OK(x && cJSON_AddItemToObject(x, "gain", cet_json_exact(e->gain)));
+    JSON_OK(x && cJSON_AddItemToObject(x, "sd", num_or_null(e->sd)));
+    JSON_OK(x && cJSON_AddItemToObject(x, "lo", num_or_null(e->lo)));
+    JSON_OK(x && cJSON_AddItemToObject(x, "hi", num_or_null(e->hi)));
+    JSON_OK(x && cJSON_AddNumberToObject(x, "pages_needed", (double)e->pages_needed));
+}
+
 /* The final choice by cross-validation (choose.c): its settings, the
  * start, the rule's decision once the folds are done, best.json's entry. */
 static cJSON *choice_json(const struct cet_run_info *run, size_t ngenes, int *bad)
@@ -72,19 +88,10 @@ static cJSON *choice_json(const struct cet_run_info *run, size_t ngenes, int *ba
     if (run->start_from)
         JSON_OK(cJSON_AddStringToObject(c, "start_from", run->start_from));
     JSON_OK(cJSON_AddItemToObject(c, "start_train", num_or_null(run->start_train)));
-    if (run->has_estimate) {
-        const struct cet_choice *e = &run->estimate;
-        cJSON *x = cJSON_AddObjectToObject(c, "estimate");
-        JSON_OK(x);
-        JSON_OK(x && cJSON_AddNumberToObject(x, "pages", (double)e->n));
-        JSON_OK(x && cJSON_AddNumberToObject(x, "chosen", (double)e->chosen));
-        JSON_OK(x && cJSON_AddNumberToObject(x, "best", (double)e->best));
-        JSON_OK(x && cJSON_AddItemToObject(x, "gain", cet_json_exact(e->gain)));
-        JSON_OK(x && cJSON_AddItemToObject(x, "sd", num_or_null(e->sd)));
-        JSON_OK(x && cJSON_AddItemToObject(x, "lo", num_or_null(e->lo)));
-        JSON_OK(x && cJSON_AddItemToObject(x, "hi", num_or_null(e->hi)));
-        JSON_OK(x && cJSON_AddNumberToObject(x, "pages_needed", (double)e->pages_needed));
-    }
+    if (run->has_estimate)
+        estimate_json(c, "estimate", &run->estimate, bad);
+    if (run->has_site_estimate)
+        estimate_json(c, "site_estimate", &run->site_estimate, bad);
     if (run->has_chosen) {
         JSON_OK(cJSON_AddBoolToObject(c, "start_outside", run->start_outside));
         JSON_OK(cJSON_AddNumberToObject(c, "chosen", (double)run->chosen));
@@ -98,6 +105,26 @@ static double jr_num_or_nan(struct cet_json_reader *r, const cJSON *obj, const c
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
     return v && cJSON_IsNull(v) ? NAN : cet_jr_within(r, obj, name, -1e300, 1e300);
+}
+
+/* estimate_json's object name of c back into *e: 1 when there, else 0. */
+static int read_estimate(struct cet_json_reader *r, const cJSON *c, const char *name,
+                         const struct cet_run_info *run, struct cet_choice *e)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(c, name);
+    if (!x)
+        return 0;
+    e->n = (size_t)cet_jr_whole(r, x, "pages", 0, 1e12);
+    e->chosen = (size_t)cet_jr_whole(r, x, "chosen", 0, 1e6);
+    e->best = (size_t)cet_jr_whole(r, x, "best", 0, 1e6);
+    e->gain = cet_jr_within(r, x, "gain", -1, 1);
+    e->sd = jr_num_or_nan(r, x, "sd");
+    e->lo = jr_num_or_nan(r, x, "lo");
+    e->hi = jr_num_or_nan(r, x, "hi");
+    e->pages_needed = (size_t)cet_jr_whole(r, x, "pages_needed", 0, 1e12);
+    e->level = run->confidence;
+    e->tolerance = run->tolerance;
+    return 1;
 }
 
 /* "choice" back (optional: runs from before it have none, and keep their
@@ -143,21 +170,9 @@ static int read_choice(struct cet_json_reader *r, const cJSON *root,
     if (sf && (!cJSON_IsString(sf) || !(run->start_from = strdup(sf->valuestring))))
         return cJSON_IsString(sf) ? (r->failed = 1, cet_fail(r->err, "out of memory"))
                                   : cet_jr_fail(r, sf, "\"start_from\" must be a string");
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(c, "estimate");
-    if (x) {
-        struct cet_choice *e = &run->estimate;
-        e->n = (size_t)cet_jr_whole(r, x, "pages", 0, 1e12);
-        e->chosen = (size_t)cet_jr_whole(r, x, "chosen", 0, 1e6);
-        e->best = (size_t)cet_jr_whole(r, x, "best", 0, 1e6);
-        e->gain = cet_jr_within(r, x, "gain", -1, 1);
-        e->sd = jr_num_or_nan(r, x, "sd");
-        e->lo = jr_num_or_nan(r, x, "lo");
-        e->hi = jr_num_or_nan(r, x, "hi");
-        e->pages_needed = (size_t)cet_jr_whole(r, x, "pages_needed", 0, 1e12);
-        e->level = run->confidence;
-        e->tolerance = run->tolerance;
-        run->has_estimate = 1;
-    }
+    run->has_estimate = read_estimate(r, c, "estimate", run, &run->estimate);
+    /* Runs started before the start with site rules was a candidate have none. */
+    run->has_site_estimate = read_estimate(r, c, "site_estimate", run, &run->site_estimate);
     const cJSON *ch = cJSON_GetObjectItemCaseSensitive(c, "chosen");
     if (ch) {
         const cJSON *so = cet_jr_member(r, c, "start_outside", cJSON_True);

@@ -147,7 +147,7 @@ static int write_list(const char *path, const struct cet_corpus *c, const uint32
 struct page {
     char *name;
     uint32_t fold;
-    double start, tuned;
+    double start, tuned, start_site; /* start_site: NaN without site rules */
 };
 /* The held-out pages of all folds, in fold order: the rule's input (choice.h). */
 typedef CET_ARRAY(struct page) pages_t;
@@ -160,12 +160,14 @@ static void pages_free(pages_t *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Mean word F1 of configuration best and of the start on the documents
- * heldout lists, loaded and scored in this process; each page's F1 is
- * appended to pages as fold k (1-based). */
+/* Mean word F1 of configuration best (with site, the site rules its run
+ * learned) and of the start on the documents heldout lists, loaded and
+ * scored in this process; each page's F1 is appended to pages as fold k
+ * (1-based), with the start's under the rules start_site learned for it
+ * when site_learn. */
 static int heldout_f1(const struct cet_run_info *run, const struct cet_params_desc *desc,
                       const char *heldout, const double *best, const struct cet_site *site,
-                      uint32_t k, pages_t *pages,
+                      const struct cet_site *start_site, uint32_t k, pages_t *pages,
                       double *f_best, double *f_start, int threads, struct cet_error *err)
 {
     struct cet_corpus c = {0};
@@ -186,7 +188,7 @@ static int heldout_f1(const struct cet_run_info *run, const struct cet_params_de
         goto done;
     }
     cet_params_expand(desc, run->start, start);
-    if (!(sc = malloc(2 * c.ndocs * sizeof *sc))) {
+    if (!(sc = malloc(3 * c.ndocs * sizeof *sc))) {
         cet_fail(err, "out of memory");
         goto done;
     }
@@ -197,10 +199,15 @@ static int heldout_f1(const struct cet_run_info *run, const struct cet_params_de
         cet_evaluator_set_site(ev, NULL, err) ||
         cet_evaluate(ev, start, 1, NULL, 0, sc + c.ndocs, f_start, NULL, NULL, err))
         goto done;
+    if (run->site_learn &&
+        (cet_evaluator_set_site(ev, start_site, err) ||
+         cet_evaluate(ev, start, 1, NULL, 0, sc + 2 * c.ndocs, NULL, NULL, NULL, err)))
+        goto done;
     rc = 0;
     for (size_t i = 0; i < c.ndocs && !rc; i++) {
         struct cet_buf name = {0};
-        struct page pg = {NULL, k, sc[c.ndocs + i].f1, sc[i].f1};
+        struct page pg = {NULL, k, sc[c.ndocs + i].f1, sc[i].f1,
+                          run->site_learn ? sc[2 * c.ndocs + i].f1 : NAN};
         rc = cet_buf_printf(&name, "%s/%s", c.docs[i]->package, c.docs[i]->name) ||
              (pg.name = name.p, CET_PUSH(*pages, pg));
         if (rc)
@@ -339,15 +346,43 @@ done:
     return rc;
 }
 
+/* The site rules the start gets from the training pages of fold k (those
+ * not marked k in folds) into *out, as corrections of what the start keeps
+ * of them (kept, cet_run_local_kept); NULL when none. */
+static int start_rules(const struct cet_run_local *l, uint8_t *const *kept, const uint32_t *folds,
+                       uint32_t k, struct cet_site **out, struct cet_error *err)
+{
+    const struct cet_corpus *c = l->train;
+    struct cet_doc **docs = malloc((c->ndocs + 1) * sizeof *docs);
+    const uint8_t **kk = malloc((c->ndocs + 1) * sizeof *kk);
+    size_t n = 0;
+    int rc = docs && kk ? 0 : cet_fail(err, "out of memory");
+    for (size_t i = 0; i < c->ndocs && !rc; i++)
+        if (folds[i] != k) {
+            docs[n] = c->docs[i];
+            kk[n++] = kept[i];
+        }
+    struct cet_site_opts o;
+    cet_site_default(&o);
+    *out = NULL;
+    rc = rc || cet_site_learn(docs, n, kk, &o, out, err);
+    free(docs);
+    free(kk);
+    return rc ? -1 : 0;
+}
+
 /* Fold k (0-based) of the K folds in dir, its documents marked in folds:
  * writes its lists, runs its GA, and scores its best and the defaults on
- * its held-out documents into *f.  0, CET_CANCELLED, or -1. */
+ * its held-out documents into *f; with start_kept (what the start keeps of
+ * each training page, when the run learns site rules), the start with the
+ * rules of its K-1 folds too.  0, CET_CANCELLED, or -1. */
 static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K,
-                struct cet_fold *f, pages_t *pages, cet_fold_fn on_fold, void *ctx,
-                struct cet_error *err)
+                const struct cet_run_local *l, uint8_t *const *start_kept, struct cet_fold *f,
+                pages_t *pages, cet_fold_fn on_fold, void *ctx, struct cet_error *err)
 {
     struct cet_buf fdir = {0};
     char *list = NULL, *heldout = NULL, *best = NULL;
+    struct cet_site *ssite = NULL;
     int rc = -1;
     if (cet_buf_printf(&fdir, "%s/" CET_RUN_FOLDS_DIR "/%u", run->dir, k + 1) ||
         !(list = cet_run_path(fdir.p, CET_FOLD_TRAIN)) ||
@@ -372,11 +407,14 @@ static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K
     if (cet_config_load(&cfg, best, err))
         goto done;
     f->train_fitness = cfg.has_fitness ? cfg.fitness : NAN;
-    rc = heldout_f1(&run->info, &run->desc, heldout, cfg.params, cfg.site, k + 1, pages,
-                    &f->heldout_f1,
-                    &f->heldout_f1_start, run->threads, err);
+    rc = (start_kept && start_rules(l, start_kept, folds, k, &ssite, err)) ||
+                 heldout_f1(&run->info, &run->desc, heldout, cfg.params, cfg.site, ssite, k + 1,
+                            pages, &f->heldout_f1, &f->heldout_f1_start, run->threads, err)
+             ? -1
+             : 0;
     cet_config_free(&cfg);
 done:
+    cet_site_free(ssite);
     cet_buf_free(&fdir);
     free(list);
     free(heldout);
@@ -411,16 +449,19 @@ static int csv_field(struct cet_buf *b, const char *s)
 }
 
 /* heldout.csv: every held-out page with its fold, the start's F1 and the
- * fold best's. */
-static int write_pages(const char *dir, const pages_t *p, struct cet_error *err)
+ * fold best's; with site rules, the start's with its fold's rules last. */
+static int write_pages(const char *dir, const pages_t *p, int site, struct cet_error *err)
 {
     struct cet_buf csv = {0};
-    int bad = cet_buf_puts(&csv, "fold,document,f1_start,f1_tuned,gain\n");
+    int bad = cet_buf_puts(&csv, site ? "fold,document,f1_start,f1_tuned,gain,f1_start_site\n"
+                                      : "fold,document,f1_start,f1_tuned,gain\n");
     for (size_t i = 0; i < p->n && !bad; i++) {
         const struct page *pg = &p->v[i];
         bad = cet_buf_printf(&csv, "%u,", pg->fold) || csv_field(&csv, pg->name) ||
-              cet_buf_printf(&csv, ",%.6f,%.6f,%.6f\n", pg->start, pg->tuned,
-                             pg->tuned - pg->start);
+              cet_buf_printf(&csv, ",%.6f,%.6f,%.6f", pg->start, pg->tuned,
+                             pg->tuned - pg->start) ||
+              (site && cet_buf_printf(&csv, ",%.6f", pg->start_site)) ||
+              cet_buf_puts(&csv, "\n");
     }
     int rc = bad ? cet_fail(err, "out of memory")
                  : cet_run_write_file(dir, CET_RUN_HELDOUT_PAGES, csv.p, csv.len, err);
@@ -437,7 +478,9 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
     struct cet_fold *f = calloc(K ? K : 1, sizeof *f);
     pages_t pages = {0};
     double *f1 = NULL;
-    int rc = -1;
+    struct cet_run_local l = {0};
+    uint8_t **kept = NULL;
+    int site = run->info.site_learn, rc = -1;
     *out = NULL;
     if (!run->dir || K < 2)
         return free(fold_of), free(f), cet_fail(err, "the run has no folds to run");
@@ -451,11 +494,25 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         cet_fail(err, "--folds: %s", why);
         goto done;
     }
+    /* The start's extraction of every training page, for the rules each
+     * fold learns as corrections of it. */
+    if (site) {
+        double *start = malloc((run->desc.ex->nparams + 1) * sizeof *start);
+        if (!start) {
+            cet_fail(err, "out of memory");
+            goto done;
+        }
+        cet_params_expand(&run->desc, run->info.start, start);
+        int bad = cet_run_local_open(run, &l, err) || cet_run_local_kept(&l, start, &kept, err);
+        free(start);
+        if (bad)
+            goto done;
+    }
     for (uint32_t k = 0; k < K; k++) {
         for (size_t i = 0; i < train->ndocs; i++)
             f[k].heldout_docs += fold_of[i] == k;
         f[k].train_docs = train->ndocs - f[k].heldout_docs;
-        if ((rc = fold(run, fold_of, k, K, &f[k], &pages, on_fold, ctx, err)))
+        if ((rc = fold(run, fold_of, k, K, &l, kept, &f[k], &pages, on_fold, ctx, err)))
             goto done;
         rc = -1;
     }
@@ -469,12 +526,21 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         f1[i] = pages.v[i].start;
         f1[pages.n + i] = pages.v[i].tuned;
     }
-    if (write_csv(run->dir, f, K, err) || write_pages(run->dir, &pages, err) ||
-        cet_choice_decide(&run->info.estimate, f1, 2, pages.n,
-                          run->info.confidence > 0 ? run->info.confidence : CET_CHOICE_LEVEL,
-                          run->info.tolerance, err))
+    double level = run->info.confidence > 0 ? run->info.confidence : CET_CHOICE_LEVEL;
+    if (write_csv(run->dir, f, K, err) || write_pages(run->dir, &pages, site, err) ||
+        cet_choice_decide(&run->info.estimate, f1, 2, pages.n, level, run->info.tolerance, err))
         goto done;
     run->info.has_estimate = 1;
+    /* The start with its folds' rules against the start: the fallback's
+     * estimate (cet_run_site_start). */
+    if (site) {
+        for (size_t i = 0; i < pages.n; i++)
+            f1[pages.n + i] = pages.v[i].start_site;
+        if (cet_choice_decide(&run->info.site_estimate, f1, 2, pages.n, level,
+                              run->info.tolerance, err))
+            goto done;
+        run->info.has_site_estimate = 1;
+    }
     /* The folds' runs used the backend too (under MPI, the ranks hold the
      * last fold's documents): the run takes its own back. */
     if (cet_run_rebind(run, err))
@@ -483,6 +549,8 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
     f = NULL;
     rc = 0;
 done:
+    cet_run_kept_free(kept, l.train ? l.train->ndocs : 0);
+    cet_run_local_close(&l);
     free(fold_of);
     free(f);
     free(f1);

@@ -137,13 +137,17 @@ static int genome_json(const struct cet_search *engine, const struct cet_run_inf
 
 /* The site rules best.json carries: the run's, when best.json is what the
  * search found (the folds' runs, --choose search) or what the rule adopted
- * (--choose cv); the start is kept without them, as the folds scored it. */
+ * (--choose cv), or the start with the rules learned for it when the folds
+ * showed them no loss (cet_run_site_start). */
 static const struct cet_site *best_site(const struct cet_run_info *run)
 {
-    if (!run->site || run->holdout_docs || (run->has_chosen && run->start_outside))
+    if (!run->site || run->holdout_docs)
         return NULL;
     if (run->choose == CET_CHOOSE_CV)
-        return run->has_chosen && run->has_estimate && run->estimate.chosen ? run->site : NULL;
+        return run->has_chosen && ((run->has_estimate && run->estimate.chosen) ||
+                                    cet_run_site_start(run))
+                   ? run->site
+                   : NULL;
     return run->site;
 }
 
@@ -202,8 +206,10 @@ int cet_run_write_results(const struct cet_search *engine, const struct cet_run_
         if (cet_search_top(engine, run->top ? run->top : 5, &rank, &n))
             goto oom;
         b.len = 0;
-        if ((start ? genome_json(engine, run, run->start, run->start_train, 0, NULL, full, &b)
-                   : config_json(engine, run, best, 0, best_site(run), full, &b)) ||
+        const struct cet_site *site = best_site(run);
+        if ((start ? genome_json(engine, run, run->start,
+                                 site ? run->site_fitness : run->start_train, 0, site, full, &b)
+                   : config_json(engine, run, best, 0, site, full, &b)) ||
             cet_buf_puts(&b, "\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_BEST, &b, err))
@@ -263,7 +269,22 @@ static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info
         JSON_OK(cJSON_AddItemToArray(iv, cJSON_CreateNumber(e->lo)));
         JSON_OK(cJSON_AddItemToArray(iv, cJSON_CreateNumber(e->hi)));
     }
-    JSON_OK(cJSON_AddStringToObject(j, "decision", e->chosen ? "tuned" : "start"));
+    JSON_OK(cJSON_AddStringToObject(j, "decision", e->chosen               ? "tuned"
+                                                   : cet_run_site_start(run) ? "start+site"
+                                                                             : "start"));
+    if (run->has_site_estimate) {
+        /* The start with its folds' rules against the start (docs/choice.md). */
+        const struct cet_choice *se = &run->site_estimate;
+        cJSON *s = cJSON_AddObjectToObject(j, "site_estimate");
+        JSON_OK(s && cJSON_AddNumberToObject(s, "gain", se->gain));
+        cJSON *si = !s ? NULL : isnan(se->lo) ? cJSON_AddNullToObject(s, "interval")
+                                              : cJSON_AddArrayToObject(s, "interval");
+        JSON_OK(si);
+        if (si && !isnan(se->lo)) {
+            JSON_OK(cJSON_AddItemToArray(si, cJSON_CreateNumber(se->lo)));
+            JSON_OK(cJSON_AddItemToArray(si, cJSON_CreateNumber(se->hi)));
+        }
+    }
     if (e->pages_needed)
         JSON_OK(cJSON_AddNumberToObject(j, "pages_needed", (double)e->pages_needed));
     JSON_OK(cJSON_AddStringToObject(j, "sentence", sentence));

@@ -473,47 +473,85 @@ void cet_run_set_progress(struct cet_run *run, cet_run_progress_fn progress, voi
     run->progress_ctx = ctx;
 }
 
-/* Site rules learned from the pages of ev's corpus c as corrections of the
- * extraction with full parameters params (cetune/site.h); ev is left
- * without site rules. */
-static int learn_site_on(struct cet_run *run, struct cet_evaluator *ev,
-                         const struct cet_corpus *c, const double *params, struct cet_error *err)
+int cet_run_local_open(struct cet_run *run, struct cet_run_local *l, struct cet_error *err)
 {
+    memset(l, 0, sizeof *l);
+    if (run->ev) {
+        /* The training pages are here, prepared for the run's evaluator. */
+        l->train = &run->train;
+        l->ev = run->ev;
+        return 0;
+    }
+    const struct cet_run_info *info = &run->info;
+    char *sample = cet_run_path(run->dir, CET_RUN_SAMPLE);
+    int rc = !sample ? cet_fail(err, "out of memory")
+                     : cet_corpus_load_dirs(&l->own, &l->e, (const char *const *)info->dirs,
+                                            info->ndirs, sample, run->desc.ex->load, run->threads,
+                                            NULL, err) ||
+                           cet_evaluator_new(&l->own_ev, &l->own, run->desc.ex, CET_METRIC_WORD,
+                                             run->threads, err);
+    free(sample);
+    /* The folds index the run's documents: the copy must hold the same. */
+    for (size_t i = 0; !rc && i < run->train.ndocs; i++)
+        if (l->own.ndocs != run->train.ndocs ||
+            strcmp(l->own.docs[i]->package, run->train.docs[i]->package) ||
+            strcmp(l->own.docs[i]->name, run->train.docs[i]->name))
+            rc = cet_fail(err, "%s: the sample loads other documents here than the run holds",
+                          run->dir);
+    if (rc) {
+        cet_run_local_close(l);
+        return -1;
+    }
+    l->train = &l->own;
+    l->ev = l->own_ev;
+    return 0;
+}
+
+void cet_run_local_close(struct cet_run_local *l)
+{
+    cet_evaluator_free(l->own_ev);
+    cet_corpus_free(&l->own);
+    cet_entries_free(&l->e);
+    memset(l, 0, sizeof *l);
+}
+
+int cet_run_local_kept(struct cet_run_local *l, const double *params, uint8_t ***out,
+                       struct cet_error *err)
+{
+    const struct cet_corpus *c = l->train;
     struct cet_sel sel = {0};
     uint8_t **kept = calloc(c->ndocs ? c->ndocs : 1, sizeof *kept);
-    int rc = kept ? 0 : cet_fail(err, "out of memory");
+    int rc = kept ? 0 : -1;
     for (size_t i = 0; i < c->ndocs && !rc; i++) {
         const struct cet_doc *d = c->docs[i];
         if (!(kept[i] = malloc(d->ntexts ? d->ntexts : 1)) ||
-            cet_evaluator_extract(ev, params, i, &sel)) {
-            rc = cet_fail(err, "out of memory");
+            cet_evaluator_extract(l->ev, params, i, &sel)) {
+            rc = -1;
             break;
         }
         for (uint32_t k = 0; k < d->ntexts; k++)
             kept[i][k] = sel.keep[d->texts[k]];
     }
-    if (!rc) {
-        struct cet_site_opts o;
-        cet_site_default(&o);
-        rc = cet_site_learn(c->docs, c->ndocs, (const uint8_t *const *)kept, &o, &run->info.site,
-                            err);
+    cet_sel_free(&sel);
+    if (rc) {
+        cet_run_kept_free(kept, c->ndocs);
+        return cet_fail(err, "out of memory");
     }
-    /* best.json's fitness with the rules is what `evaluate` gives it. */
-    if (!rc && run->info.site)
-        rc = cet_evaluator_set_site(ev, run->info.site, err) ||
-             cet_evaluate(ev, params, 1, NULL, 0, NULL, &run->info.site_fitness, NULL, NULL, err) ||
-             cet_evaluator_set_site(ev, NULL, err);
-    for (size_t i = 0; kept && i < c->ndocs; i++)
+    *out = kept;
+    return 0;
+}
+
+void cet_run_kept_free(uint8_t **kept, size_t n)
+{
+    for (size_t i = 0; kept && i < n; i++)
         free(kept[i]);
     free(kept);
-    cet_sel_free(&sel);
-    return rc ? -1 : 0;
 }
 
 /* The site rules of best.json (cetune/site.h), learned once the search has
- * stopped, from the training pages, as corrections of the search's best:
- * here, or loaded here from the sample when a backend holds them
- * elsewhere.  A function of the sample and the archive, so a resumed run
+ * stopped, from the training pages, as corrections of what best.json
+ * exports: the search's best, or the start when cross-validation kept it.
+ * A function of the sample, the archive and the estimate, so a resumed run
  * and any number of threads or ranks learn the same. */
 static int learn_site(struct cet_run *run, struct cet_error *err)
 {
@@ -521,30 +559,27 @@ static int learn_site(struct cet_run *run, struct cet_error *err)
     size_t best;
     if (!info->site_learn || info->site_done || cet_search_best(run->engine, &best))
         return 0;
+    int start = info->choose == CET_CHOOSE_CV && info->has_estimate && !info->estimate.chosen;
     double *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);
     if (!full)
         return cet_fail(err, "out of memory");
-    cet_params_expand(&run->desc, cet_search_genes(run->engine, best), full);
-    int rc;
-    if (run->ev) {
-        /* The training pages are here, prepared for the run's evaluator. */
-        rc = learn_site_on(run, run->ev, &run->train, full, err);
-    } else {
-        struct cet_corpus c = {0};
-        struct cet_entries e = {0};
-        struct cet_evaluator *ev = NULL;
-        char *sample = cet_run_path(run->dir, CET_RUN_SAMPLE);
-        rc = !sample ? cet_fail(err, "out of memory")
-                     : cet_corpus_load_dirs(&c, &e, (const char *const *)info->dirs, info->ndirs,
-                                            sample, run->desc.ex->load, run->threads, NULL, err) ||
-                           cet_evaluator_new(&ev, &c, run->desc.ex, CET_METRIC_WORD,
-                                             run->threads, err) ||
-                           learn_site_on(run, ev, &c, full, err);
-        cet_evaluator_free(ev);
-        free(sample);
-        cet_corpus_free(&c);
-        cet_entries_free(&e);
+    cet_params_expand(&run->desc, start ? info->start : cet_search_genes(run->engine, best), full);
+    struct cet_run_local l;
+    uint8_t **kept = NULL;
+    int rc = cet_run_local_open(run, &l, err) || cet_run_local_kept(&l, full, &kept, err);
+    if (!rc) {
+        struct cet_site_opts o;
+        cet_site_default(&o);
+        rc = cet_site_learn(l.train->docs, l.train->ndocs, (const uint8_t *const *)kept, &o,
+                            &info->site, err);
     }
+    /* best.json's fitness with the rules is what `evaluate` gives it. */
+    if (!rc && info->site)
+        rc = cet_evaluator_set_site(l.ev, info->site, err) ||
+             cet_evaluate(l.ev, full, 1, NULL, 0, NULL, &info->site_fitness, NULL, NULL, err) ||
+             cet_evaluator_set_site(l.ev, NULL, err);
+    cet_run_kept_free(kept, l.train ? l.train->ndocs : 0);
+    cet_run_local_close(&l);
     free(full);
     info->site_done = rc == 0;
     return rc ? -1 : 0;

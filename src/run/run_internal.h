@@ -44,6 +44,25 @@ struct cet_run {
     size_t nsearch, nhold;
 };
 
+/* run.c: the training pages here, with an evaluator bound to them: the
+ * run's own, or (when a backend holds the pages elsewhere) a copy loaded
+ * from the sample, checked to hold the run's documents in its order. */
+struct cet_run_local {
+    const struct cet_corpus *train;
+    struct cet_evaluator *ev;
+    struct cet_corpus own; /* the copy's */
+    struct cet_entries e;
+    struct cet_evaluator *own_ev;
+};
+int cet_run_local_open(struct cet_run *run, struct cet_run_local *l, struct cet_error *err);
+void cet_run_local_close(struct cet_run_local *l);
+/* What full parameters params keep of each training page:
+ * (*kept)[i][k] for text node train->docs[i]->texts[k] (cet_site_learn's
+ * input).  Free with cet_run_kept_free(*kept, train->ndocs). */
+int cet_run_local_kept(struct cet_run_local *l, const double *params, uint8_t ***kept,
+                       struct cet_error *err);
+void cet_run_kept_free(uint8_t **kept, size_t n);
+
 /* fitness.c: evaluates k full parameter vectors on train's documents
  * docs[0..n) (NULL: all), here or with the backend, as cet_evaluate. */
 int cet_run_eval_docs(struct cet_run *run, const double *params, size_t k, const uint32_t *docs,
