@@ -240,7 +240,7 @@ families() {
 c = json.load(open(sys.argv[1]))[0]
 if os.path.exists(sys.argv[2]): c["site"] = json.load(open(sys.argv[2]))
 json.dump(c, open(sys.argv[3], "w"))' "$w/run/top.json" "$w/run/site.json" "$w/search.json"
-        [ -f "$w/run/heldout.csv" ] && cv=$(awk -F, 'NR > 1 { printf "%s%s", sep, $NF; sep = ";" }' \
+        [ -f "$w/run/heldout.csv" ] && cv=$(awk -F, 'NR > 1 { printf "%s%s", sep, $5; sep = ";" }' \
           "$w/run/heldout.csv")
         # One evaluate per page set, the start and best.json side by side.
         read -r sf tf af xf < <(scores "$w/test.txt" "$w/run/best.json" "$fstart" "$w/search.json")

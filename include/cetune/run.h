@@ -152,8 +152,11 @@ struct cet_run_info {
     /* Site rules (cetune/site.h): part of the tuning procedure, so the folds
      * learn them too and the estimate covers them. */
     int site_learn;        /* learn them from the training pages (checkpoint "site") */
-    struct cet_site *site; /* learned (once, when first written), NULL: none or not yet */
-    double site_fitness;   /* the search's best with them on the training pages */
+    struct cet_site *site; /* learned (once, when first written) as corrections of the
+                              search's best (site.json); NULL: none or not yet */
+    struct cet_site *site_start; /* learned as corrections of the start, when
+                                    cross-validation kept the start's parameters */
+    double site_fitness;   /* best.json with its rules on the training pages */
     int site_done;         /* site holds what learning gave (maybe nothing) */
     /* The start with site rules learned as corrections of it: the fallback
      * when the rule keeps the start's parameters (docs/choice.md).  Each
@@ -166,6 +169,10 @@ struct cet_run_info {
  * the start's parameters, and the start with the rules its folds learned
  * did not lose on their held-out pages on average. */
 int cet_run_site_start(const struct cet_run_info *info);
+/* The site rules best.json carries (NULL: none): site when best.json is
+ * what the search found (--choose search, the folds' runs) or what the rule
+ * adopted, site_start when cet_run_site_start. */
+const struct cet_site *cet_run_best_site(const struct cet_run_info *info);
 void cet_run_info_free(struct cet_run_info *info);
 
 /* The cross-validated choice of a run in one sentence (cet_choice_sentence)

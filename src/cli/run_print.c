@@ -233,14 +233,15 @@ static void print_choice(const struct cet_run_info *info, size_t mark, int def_b
         printf("best.json: the start, %s (rank %zu, *)\n", start, mark);
     else
         printf("best.json: the start, %s%s\n", start, def_best ? " (*)" : "");
-    if ((info->estimate.chosen || cet_run_site_start(info)) && info->site) {
-        size_t keep = cet_site_nkeep(info->site);
-        printf("  with %zu site rule%s learned from ", info->site->n, info->site->n == 1 ? "" : "s");
+    const struct cet_site *site = cet_run_best_site(info);
+    if (site) {
+        size_t keep = cet_site_nkeep(site);
+        printf("  with %zu site rule%s learned from ", site->n, site->n == 1 ? "" : "s");
         if (info->estimate.chosen)
             printf("them");
         else
             printf("the %ld documents as corrections of it", info->docs);
-        printf(" (%zu keep, %zu drop; docs/site.md)\n", keep, info->site->n - keep);
+        printf(" (%zu keep, %zu drop; docs/site.md)\n", keep, site->n - keep);
     }
     print_wrapped(sentence);
 }

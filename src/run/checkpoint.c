@@ -46,6 +46,7 @@ void cet_run_info_free(struct cet_run_info *run)
     free(run->start);
     free(run->start_from);
     cet_site_free(run->site);
+    cet_site_free(run->site_start);
     memset(run, 0, sizeof *run);
 }
 

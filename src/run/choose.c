@@ -221,22 +221,28 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
     else
         snprintf(tuned, sizeof tuned, "the best of the search on all pages");
     int len = cet_choice_sentence(buf, size, &info->estimate, how, start, tuned);
+    const struct cet_site *rules = info->site_start;
     if (len < 0 || (size_t)len >= size || info->estimate.chosen || !info->has_site_estimate ||
-        !info->site_done || !info->site)
+        !info->site_done || !rules)
         return 0;
     /* The fallback: the start with site rules (cet_run_site_start). */
     const struct cet_choice *e = &info->site_estimate;
-    char interval[160] = "";
-    if (!isnan(e->lo))
-        snprintf(interval, sizeof interval, " (%.0f%% confidence interval %+.4f to %+.4f)",
-                 100 * e->level, cet_choice_round(e->lo), cet_choice_round(e->hi));
+    char change[256];
+    if (!(e->sd > 0) && cet_choice_round(e->gain) == 0)
+        snprintf(change, sizeof change, "left every held-out page's F1 as it was");
+    else if (!isnan(e->lo))
+        snprintf(change, sizeof change, "changed F1 on held-out pages by %+.4f on average (%.0f%% "
+                                        "confidence interval %+.4f to %+.4f)",
+                 cet_choice_round(e->gain), 100 * e->level, cet_choice_round(e->lo),
+                 cet_choice_round(e->hi));
+    else
+        snprintf(change, sizeof change, "changed F1 on held-out pages by %+.4f on average",
+                 cet_choice_round(e->gain));
     snprintf(buf + len, size - (size_t)len,
-             " The start with site rules learned from the other folds' pages changed F1 on "
-             "held-out pages by %+.4f on average%s, so best.json %s the %zu site rule%s "
-             "learned from all the labelled pages.",
-             cet_choice_round(e->gain), interval,
-             cet_run_site_start(info) ? "adds to the start" : "leaves out", info->site->n,
-             info->site->n == 1 ? "" : "s");
+             " The start with site rules learned from the other folds' pages %s, so best.json "
+             "%s the %zu site rule%s learned from all the labelled pages.",
+             change, cet_run_site_start(info) ? "adds to the start" : "leaves out",
+             rules->n, rules->n == 1 ? "" : "s");
     return 0;
 }
 
@@ -246,6 +252,19 @@ int cet_run_site_start(const struct cet_run_info *info)
      * page agrees (docs/site.md), so the folds need not prove a gain beyond
      * doubt, only show no loss on average (docs/choice.md). */
     return info->choose == CET_CHOOSE_CV && !info->holdout_docs && info->has_estimate &&
-           !info->estimate.chosen && info->has_site_estimate && info->site &&
+           !info->estimate.chosen && info->has_site_estimate && info->site_start &&
            info->site_estimate.gain >= 0;
+}
+
+const struct cet_site *cet_run_best_site(const struct cet_run_info *info)
+{
+    if (info->holdout_docs)
+        return NULL;
+    if (info->choose != CET_CHOOSE_CV)
+        return info->site;
+    if (!info->has_chosen)
+        return NULL;
+    return info->has_estimate && info->estimate.chosen ? info->site
+           : cet_run_site_start(info)                  ? info->site_start
+                                                       : NULL;
 }

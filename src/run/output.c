@@ -135,22 +135,6 @@ static int genome_json(const struct cet_search *engine, const struct cet_run_inf
     return open || !cet_buf_puts(b, "}") ? 0 : -1;
 }
 
-/* The site rules best.json carries: the run's, when best.json is what the
- * search found (the folds' runs, --choose search) or what the rule adopted
- * (--choose cv), or the start with the rules learned for it when the folds
- * showed them no loss (cet_run_site_start). */
-static const struct cet_site *best_site(const struct cet_run_info *run)
-{
-    if (!run->site || run->holdout_docs)
-        return NULL;
-    if (run->choose == CET_CHOOSE_CV)
-        return run->has_chosen && ((run->has_estimate && run->estimate.chosen) ||
-                                    cet_run_site_start(run))
-                   ? run->site
-                   : NULL;
-    return run->site;
-}
-
 /* One configuration of archive entry i; extra adds precision, recall and
  * the generation. */
 static int config_json(const struct cet_search *engine, const struct cet_run_info *run, size_t i, int extra,
@@ -206,7 +190,7 @@ int cet_run_write_results(const struct cet_search *engine, const struct cet_run_
         if (cet_search_top(engine, run->top ? run->top : 5, &rank, &n))
             goto oom;
         b.len = 0;
-        const struct cet_site *site = best_site(run);
+        const struct cet_site *site = cet_run_best_site(run);
         if ((start ? genome_json(engine, run, run->start,
                                  site ? run->site_fitness : run->start_train, 0, site, full, &b)
                    : config_json(engine, run, best, 0, site, full, &b)) ||
@@ -306,7 +290,7 @@ static cJSON *final_json(const struct cet_search *engine, const struct cet_run_i
 {
     cJSON *j = cJSON_CreateObject();
     /* The site rules best.json carries (0: none; docs/site.md). */
-    const struct cet_site *site = best_site(run);
+    const struct cet_site *site = cet_run_best_site(run);
     JSON_OK(cJSON_AddNumberToObject(j, "site_rules", site ? (double)site->n : 0));
     if (run->choose == CET_CHOOSE_CV && !run->holdout_docs)
         return cv_json(engine, run, j, bad);

@@ -548,11 +548,28 @@ void cet_run_kept_free(uint8_t **kept, size_t n)
     free(kept);
 }
 
-/* The site rules of best.json (cetune/site.h), learned once the search has
- * stopped, from the training pages, as corrections of what best.json
- * exports: the search's best, or the start when cross-validation kept it.
- * A function of the sample, the archive and the estimate, so a resumed run
- * and any number of threads or ranks learn the same. */
+/* Site rules learned from the training pages of l as corrections of full
+ * parameters params into *out (NULL: none). */
+static int learn_for(struct cet_run_local *l, const double *params, struct cet_site **out,
+                     struct cet_error *err)
+{
+    uint8_t **kept = NULL;
+    struct cet_site_opts o;
+    cet_site_default(&o);
+    int rc = cet_run_local_kept(l, params, &kept, err) ||
+             cet_site_learn(l->train->docs, l->train->ndocs, (const uint8_t *const *)kept, &o,
+                            out, err);
+    cet_run_kept_free(kept, l->train->ndocs);
+    return rc ? -1 : 0;
+}
+
+/* The site rules (cetune/site.h), learned once the search has stopped,
+ * from the training pages: as corrections of the search's best (site.json,
+ * and best.json's when tuning is adopted), and when cross-validation kept
+ * the start's parameters, as corrections of the start too (best.json's
+ * when cet_run_site_start).  A function of the sample, the archive and the
+ * estimate, so a resumed run and any number of threads or ranks learn the
+ * same. */
 static int learn_site(struct cet_run *run, struct cet_error *err)
 {
     struct cet_run_info *info = &run->info;
@@ -560,25 +577,22 @@ static int learn_site(struct cet_run *run, struct cet_error *err)
     if (!info->site_learn || info->site_done || cet_search_best(run->engine, &best))
         return 0;
     int start = info->choose == CET_CHOOSE_CV && info->has_estimate && !info->estimate.chosen;
-    double *full = malloc((run->desc.ex->nparams + 1) * sizeof *full);
+    size_t P = run->desc.ex->nparams;
+    double *full = malloc((2 * P + 1) * sizeof *full), *sfull = full + P;
     if (!full)
         return cet_fail(err, "out of memory");
-    cet_params_expand(&run->desc, start ? info->start : cet_search_genes(run->engine, best), full);
+    cet_params_expand(&run->desc, cet_search_genes(run->engine, best), full);
+    cet_params_expand(&run->desc, info->start, sfull);
     struct cet_run_local l;
-    uint8_t **kept = NULL;
-    int rc = cet_run_local_open(run, &l, err) || cet_run_local_kept(&l, full, &kept, err);
-    if (!rc) {
-        struct cet_site_opts o;
-        cet_site_default(&o);
-        rc = cet_site_learn(l.train->docs, l.train->ndocs, (const uint8_t *const *)kept, &o,
-                            &info->site, err);
-    }
-    /* best.json's fitness with the rules is what `evaluate` gives it. */
-    if (!rc && info->site)
-        rc = cet_evaluator_set_site(l.ev, info->site, err) ||
-             cet_evaluate(l.ev, full, 1, NULL, 0, NULL, &info->site_fitness, NULL, NULL, err) ||
+    int rc = cet_run_local_open(run, &l, err) || learn_for(&l, full, &info->site, err) ||
+             (start && learn_for(&l, sfull, &info->site_start, err));
+    /* best.json's fitness with its rules is what `evaluate` gives it. */
+    const struct cet_site *rules = cet_run_best_site(info);
+    if (!rc && rules)
+        rc = cet_evaluator_set_site(l.ev, rules, err) ||
+             cet_evaluate(l.ev, rules == info->site ? full : sfull, 1, NULL, 0, NULL,
+                          &info->site_fitness, NULL, NULL, err) ||
              cet_evaluator_set_site(l.ev, NULL, err);
-    cet_run_kept_free(kept, l.train ? l.train->ndocs : 0);
     cet_run_local_close(&l);
     free(full);
     info->site_done = rc == 0;
