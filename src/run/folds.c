@@ -526,7 +526,7 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         f1[i] = pages.v[i].start;
         f1[pages.n + i] = pages.v[i].tuned;
     }
-    double level = run->info.confidence > 0 ? run->info.confidence : CET_CHOICE_LEVEL;
+    double level = run->info.confidence; /* set when started (run.c) or read back */
     if (write_csv(run->dir, f, K, err) || write_pages(run->dir, &pages, site, err) ||
         cet_choice_decide(&run->info.estimate, f1, 2, pages.n, level, run->info.tolerance, err))
         goto done;
