@@ -5,7 +5,9 @@ scripts/generalisation.sh writes, for every family run, the held-out gains the
 cross-validation measured (cv_gains) and what the search's best gains on the
 family's test pages (search_gain), whatever the run chose.  So any rule that
 decides from the held-out gains can be judged on the same runs: a run that
-adopts tuning gains search_gain, one that keeps the start gains 0.
+adopts tuning gains search_gain, one that keeps the start gains 0 here (the
+start with site rules that evolve exports then, docs/choice.md, does not
+depend on this rule and is left out of the comparison).
 
 The interval is the one of src/run/choice.c: racing's sign-flip test
 (src/eval/signflip.c, exact for the 3 to 12 pages of a family run; pages that
