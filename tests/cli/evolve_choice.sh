@@ -178,6 +178,13 @@ claimed=$(sed 's/.*"fitness": \([0-9.]*\).*/\1/' "$TMP/five/best.json")
 if awk -F, -v b="$claimed" 'NR > 1 && $1 != "macro" { s += $2 * $5; n += $2 }
      END { a = s / n; exit !(a - b < 1e-6 && b - a < 1e-6) }' "$TMP/five.csv"; then ok
 else fail "the start with site rules claims $claimed, evaluate gives $(cat "$TMP/five.csv")"; fi
+# With "seeds": [] the start with its rules is written though the search never evaluated it.
+expect_status 0 "$CETUNE" evolve -p "$TMP/noseeds.json" -d "$DEMO" --sample-size 5 --seed 2 --pop 6 --generations 3 -o "$TMP/five-ns0"
+check_run "$TMP/five-ns0"
+expect_grep "$TMP/five-ns0/run.json" '"decision":	"start+site"'
+expect_grep "$TMP/out" "^best.json: the start, the defaults (\*)$"
+if ! grep -q '^0,0.333,4,per_run,' "$TMP/five-ns0/individuals.csv"; then ok
+else fail "the search evaluated the defaults: this run does not test a start outside the archive"; fi
 # Without site rules the same folds keep the start alone.
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$DEMO" --sample-size 5 --seed 1 --pop 6 --generations 3 --no-site -o "$TMP/five-ns"
 check_run "$TMP/five-ns"
