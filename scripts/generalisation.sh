@@ -31,7 +31,8 @@
 #           tune on four with evolve's default settings, score the fifth,
 #           the start (the description's defaults) beside the tuned setting.
 #
-# Outputs in OUT: families.csv (one row per run), families.md (the
+# Outputs in OUT: families.csv (one row per run, with what best.json is:
+# tuned, start+site or start), families.md (the
 # distribution of the gains per K and corpus: median, worst, best, share of
 # runs that lose, that lose more than 0.005), loco/summary.md, and the runs.
 #
@@ -194,7 +195,7 @@ families() {
     cp "$start" "$out/starts/start.json" # named so that evaluate's rows say "start"
   fi
   local csv=$out/families.csv
-  echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds,article_f1,search_gain,cv_gains" >"$csv"
+  echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds,article_f1,search_gain,cv_gains,decision" >"$csv"
   local fam corpus n k s fstart fparams
   while read -r fam corpus n; do
     if [ -n "$only" ] && [[ " $only " != *" $fam "* ]]; then continue; fi
@@ -247,11 +248,14 @@ json.dump(c, open(sys.argv[3], "w"))' "$w/run/top.json" "$w/run/site.json" "$w/s
         # The gain the search saw on its labelled pages (what a user is shown).
         read -r st tt _ _ < <(scores "$w/train.txt" "$w/run/best.json" "$fstart")
         ne=$(($(wc -l <"$w/run/individuals.csv") - 1))
+        # What best.json is: tuned, start+site (the start with site rules) or start.
+        dec=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["final"].get("decision", "-"))' \
+          "$w/run/run.json")
         awk -v f="$fam" -v c="$corpus" -v n="$n" -v k="$k" -v s="$s" -v m="$(wc -l <"$w/test.txt")" \
           -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" -v af="$af" \
-          -v xf="$xf" -v cv="$cv" 'BEGIN {
-            printf "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%d,%.6f,%.6f,%s\n", f, c, n, k, s, m, sf,
-              tf, tf - sf, tt - st, ne, sec, af, xf - sf, cv }' >>"$csv"
+          -v xf="$xf" -v cv="$cv" -v dec="$dec" 'BEGIN {
+            printf "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%d,%.6f,%.6f,%s,%s\n", f, c, n, k, s, m, sf,
+              tf, tf - sf, tt - st, ne, sec, af, xf - sf, cv, dec }' >>"$csv"
         log "$fam k=$k seed $s: start $sf, tuned $tf on $(wc -l <"$w/test.txt") test pages"
       done
     done
@@ -263,15 +267,17 @@ out, start, extra, unl = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "
 md = [("Start: learned without the family's corpus (OUT/starts/without-CORPUS)" if start == "loco"
        else f"Start: `{start.split('/')[-1]}`") + f"; evolve options: `{extra or '(defaults)'}`"
       + ("; the family's other pages join the search without gold" if unl else "") + ".", "",
-      "| K | families | corpus | runs | median gain | mean gain | worst | best | lose | lose > 0.005 | median training gain | start - article.json, median |",
-      "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+      "| K | families | corpus | runs | tuned | start + site rules | median gain | mean gain | worst | best | lose | lose > 0.005 | median training gain | start - article.json, median |",
+      "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 def line(k, corpus, rs):
     g = [float(r["gain"]) for r in rs]
     t = [float(r["train_gain"]) for r in rs]
     a = [float(r["start_f1"]) - float(r["article_f1"]) for r in rs]
     lose = sum(x < -1e-9 for x in g)
     big = sum(x < -0.005 for x in g)
-    return (f"| {k} | {len({r['family'] for r in rs})} | {corpus} | {len(g)} | {statistics.median(g):+.4f} "
+    dec = [r.get("decision", "-") for r in rs]
+    return (f"| {k} | {len({r['family'] for r in rs})} | {corpus} | {len(g)} | {dec.count('tuned')} "
+            f"| {dec.count('start+site')} | {statistics.median(g):+.4f} "
             f"| {statistics.mean(g):+.4f} | {min(g):+.4f} | {max(g):+.4f} | {lose} ({lose / len(g):.0%}) "
             f"| {big} ({big / len(g):.0%}) | {statistics.median(t):+.4f} | {statistics.median(a):+.4f} |")
 for k in sorted({int(r["k"]) for r in rows}):

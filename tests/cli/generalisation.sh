@@ -56,6 +56,15 @@ article=$(f1_on "$SRC/configs/article.json")
 tuned=$("$CETUNE" evaluate -c "$w/run/best.json" -d "$TMP/g/families/bbc" -s "$w/test.txt" \
   --format csv 2>/dev/null | awk -F, '$1 == "macro" { printf "%.6f", $5 }')
 [ "$(grep '^bbc,' "$csv" | cut -d, -f8)" = "$tuned" ] && ok || fail "bbc's tuned F1 is not $tuned"
+# cv_gains are heldout.csv's gains, and decision is run.json's.
+python3 - "$csv" "$TMP/g/work" <<'PY' && ok || fail "families.csv's cv_gains or decision disagree with the runs"
+import csv, json, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    run = f"{sys.argv[2]}/{r['family']}-k{r['k']}-s{r['seed']}/run"
+    held = [float(h["gain"]) for h in csv.DictReader(open(run + "/heldout.csv"))]
+    assert [float(g) for g in r["cv_gains"].split(";")] == held, (r, held)
+    assert r["decision"] == json.load(open(run + "/run.json"))["final"]["decision"], r
+PY
 expect_grep "$TMP/g/families.md" "| 3 | 2 | \*\*all\*\* | 2 |"
 expect_grep "$TMP/g/loco/summary.md" "| cleaneval-dev | portals big5 scrapinghub l3s-gn1 | 58 |"
 finish
