@@ -127,6 +127,20 @@ static const char *row_label(char *buf, size_t size, size_t k, size_t n, size_t 
     return buf;
 }
 
+/* The cross-validated choice in one sentence (cet_run_choice_text), as
+ * the run wrote it into run.json's "final" when there: only the run knew
+ * the rules it learned for the start (docs/choice.md). */
+static int choice_text(const struct cet_report *r, char *buf, size_t size)
+{
+    if (cet_run_choice_text(&r->run, cet_search_opts(r->engine)->goal.shrink, buf, size))
+        return -1;
+    const cJSON *fin = cJSON_GetObjectItemCaseSensitive(r->info.root, "final");
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(fin, "sentence");
+    if (cJSON_IsString(s))
+        snprintf(buf, size, "%s", s->valuestring);
+    return 0;
+}
+
 /* The site rules best.json carries (docs/site.md), read from it: a
  * sentence, or nothing when it has none. */
 static int site_rules(const struct cet_report *r, struct cet_buf *b)
@@ -268,7 +282,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
     struct cet_search_status st;
     cet_search_status(engine, &st);
     char sentence[1024];
-    if (!cet_run_choice_text(&r->run, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence)) {
+    if (!choice_text(r, sentence, sizeof sentence)) {
         rc = rc || cet_buf_printf(b, "%s (`heldout.csv` lists every held-out page; the rule: "
                                      "docs/choice.md)\n\n", sentence);
         rc = rc || site_rules(r, b);

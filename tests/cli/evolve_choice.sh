@@ -178,6 +178,10 @@ claimed=$(sed 's/.*"fitness": \([0-9.]*\).*/\1/' "$TMP/five/best.json")
 if awk -F, -v b="$claimed" 'NR > 1 && $1 != "macro" { s += $2 * $5; n += $2 }
      END { a = s / n; exit !(a - b < 1e-6 && b - a < 1e-6) }' "$TMP/five.csv"; then ok
 else fail "the start with site rules claims $claimed, evaluate gives $(cat "$TMP/five.csv")"; fi
+# report.md says it as the run did (the report does not learn the start's rules again).
+expect_status 0 "$CETUNE" report "$TMP/five"
+expect_grep "$TMP/five/report.md" "so best.json adds to the start the [0-9]* site rules\? learned from all the labelled pages\. (\`heldout.csv\`"
+expect_grep "$TMP/five/report.md" "^\`best.json\` carries [0-9]* site rules learned from the training pages"
 # With "seeds": [] the start with its rules is written though the search never evaluated it.
 expect_status 0 "$CETUNE" evolve -p "$TMP/noseeds.json" -d "$DEMO" --sample-size 5 --seed 2 --pop 6 --generations 3 -o "$TMP/five-ns0"
 check_run "$TMP/five-ns0"
