@@ -15,6 +15,11 @@
  * kept and one at a drop slot dropped; every other block is the
  * extractor's.  So the rules fix what the extractor gets wrong at the
  * template's fixed places, and leave what varies from page to page to it.
+ * A family whose outer layout varies (the article's box under one wrapper
+ * on some pages, another on others) shares no whole paths, so rules are
+ * also learned on *suffix* slots, a block's last steps when they name an
+ * id or a class, written with a first step "*" (CET_SITE_SUFFIX); a suffix rule
+ * applies only to blocks no whole-path rule matches.
  *
  * `cetune evolve` learns the rules from its training pages (the tuning
  * procedure is the search plus the rules, and the cross-validation of the
@@ -35,17 +40,24 @@ CET_BEGIN_DECL
 
 struct cet_sel;
 
+/* How a suffix slot is written: this, then its steps ("div#story.story/div.posted"). */
+#define CET_SITE_SUFFIX "*/"
+
 /* One rule: a slot and what to do there. */
 struct cet_site_rule {
     uint64_t slot; /* hash of path (cet_site_hash) */
     char *path;    /* the slot as written in the configuration */
     int keep;      /* 1: keep its blocks, 0: drop them */
+    int suffix;    /* 1: the slot is the last steps of a path (CET_SITE_SUFFIX) */
 };
 
 struct cet_site {
     struct cet_site_rule *v; /* sorted by slot */
     size_t n;
     long pages; /* how many labelled pages they were learned from, or -1 */
+    /* The steps of every suffix rule's slot (0: no suffix rules).  A block's
+     * suffix slot counts only where no whole-path rule matches it. */
+    size_t depth;
     /* The names (id and class tokens) a slot may contain: those on enough of
      * the labelled pages.  A page's other names (its category, a tag, a
      * post's slug) say nothing about the template and are left out of its
@@ -68,6 +80,9 @@ struct cet_site_opts {
     double slot_share; /* a slot gives a rule only when on this share of one family's
                           labelled pages, and on min_pages at least (0.3): a package of
                           many sites has few places on a third of its pages */
+    size_t depth;      /* also learn suffix rules: slots of a block's last depth steps,
+                          used where no whole-path rule applies, and only when they name
+                          an id or a class (2; 0: whole paths only) */
 };
 
 void cet_site_default(struct cet_site_opts *o);

@@ -17,6 +17,7 @@ void cet_site_default(struct cet_site_opts *o)
     o->min_words = 10;
     o->name_share = 0.5;
     o->slot_share = 0.3;
+    o->depth = 2;
 }
 
 /* Each labelled page's family (its package: a site family is a package of
@@ -160,14 +161,21 @@ static int cmp_rec(const void *a, const void *b)
     return x->text < y->text ? -1 : x->text > y->text;
 }
 
-/* The records of labelled page p: one per text node with words in a block. */
-static int page_recs(const struct cet_site *s, const struct cet_doc *d, uint32_t f, uint32_t p,
-                     const uint8_t *kept, struct rec **v, size_t *n, size_t *cap)
+static int cmp_slot(const void *a, const void *b)
+{
+    const struct cet_site_rule *x = a, *y = b;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* The records of labelled page p: one per text node with words in a block,
+ * at its slot of depth steps (0: the whole path). */
+static int page_recs(const struct cet_site *s, const struct cet_doc *d, size_t depth, uint32_t f,
+                     uint32_t p, const uint8_t *kept, struct rec **v, size_t *n, size_t *cap)
 {
     uint64_t *slots = malloc((d->ntexts ? d->ntexts : 1) * sizeof *slots);
     uint8_t *in = calloc(d->nwords ? d->nwords : 1, 1);
     uint32_t *g = malloc((d->ngold ? d->ngold : 1) * sizeof *g);
-    int rc = !slots || !in || !g || cet_site_slots(s, d, slots);
+    int rc = !slots || !in || !g || cet_site_slots_at(s, d, depth, slots);
     for (uint32_t j = 0; j < d->ngold && !rc; j++)
         g[j] = cet_gold_word(d, j);
     /* The alignment the metric counts: a gold word matches one place of the
@@ -242,9 +250,10 @@ static int family_rule(const struct rec *v, size_t a, size_t b, const size_t *fp
     return keep ? CET_SITE_KEEP : drop ? CET_SITE_DROP : CET_SITE_NONE;
 }
 
-/* The rules of the records v[0..nv), sorted by slot and family, into s: a
- * slot's rule is its families' when they agree, none when they conflict. */
-static int learn_rules(struct cet_site *s, const struct rec *v, size_t nv,
+/* The rules of the records v[0..nv), sorted by slot and family, into s
+ * (suffix rules of depth steps when depth is not 0): a slot's rule is its
+ * families' when they agree, none when they conflict. */
+static int learn_rules(struct cet_site *s, const struct rec *v, size_t nv, size_t depth,
                        struct cet_doc *const *docs, const size_t *fpages, int base,
                        const struct cet_site_opts *o)
 {
@@ -272,11 +281,20 @@ static int learn_rules(struct cet_site *s, const struct rec *v, size_t nv,
         struct cet_site_rule *r = &s->v[s->n];
         r->slot = v[a].slot;
         r->keep = rule == CET_SITE_KEEP;
-        if (!(r->path = cet_site_path_of(docs[v[from].page], v[from].node, s)))
+        r->suffix = depth > 0;
+        char *p = cet_site_path_of(docs[v[from].page], v[from].node, s, depth);
+        r->path = p && depth ? malloc(strlen(CET_SITE_SUFFIX) + strlen(p) + 1) : p;
+        if (r->path && depth) {
+            strcpy(r->path, CET_SITE_SUFFIX);
+            strcat(r->path, p);
+            free(p);
+        } else if (!r->path) {
+            free(p);
             return -1;
+        }
         s->n++;
     }
-    return 0; /* in slot order, as v */
+    return 0;
 }
 
 int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *kept,
@@ -294,12 +312,24 @@ int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *
     if (!rc)
         families(docs, n, fam, fpages);
     rc = rc || learn_names(s, docs, n, fam, fpages, o);
-    for (size_t p = 0; p < n && !rc; p++)
-        if (docs[p]->has_gold)
-            rc = page_recs(s, docs[p], fam[p], (uint32_t)p, kept ? kept[p] : NULL, &v, &nv, &cap);
-    if (!rc && nv)
-        qsort(v, nv, sizeof *v, cmp_rec);
-    rc = rc || learn_rules(s, v, nv, docs, fpages, kept != NULL, o);
+    /* Whole paths, then suffixes (applied only where no whole path rules). */
+    const size_t depths[2] = {0, o->depth};
+    for (size_t i = 0; i < (o->depth ? 2u : 1u) && !rc; i++) {
+        size_t depth = depths[i];
+        nv = 0;
+        size_t before = s->n;
+        for (size_t p = 0; p < n && !rc; p++)
+            if (docs[p]->has_gold)
+                rc = page_recs(s, docs[p], depth, fam[p], (uint32_t)p, kept ? kept[p] : NULL, &v,
+                               &nv, &cap);
+        if (!rc && nv)
+            qsort(v, nv, sizeof *v, cmp_rec);
+        rc = rc || learn_rules(s, v, nv, depth, docs, fpages, kept != NULL, o);
+        if (!rc && depth && s->n > before)
+            s->depth = depth;
+    }
+    if (!rc && s->n) /* found by slot (site.c) */
+        qsort(s->v, s->n, sizeof *s->v, cmp_slot);
     free(v);
     free(fam);
     free(fpages);

@@ -138,6 +138,37 @@ static uint64_t *path_states(const struct cet_doc *d, const struct cet_site *s)
     return h;
 }
 
+/* Suffix slots: each block's last depth steps written out, once per block.
+ * A suffix without an id or a class ("table/tr/td") is a different place
+ * from page to page: no slot. */
+static int suffix_slots(const struct cet_site *s, const struct cet_doc *d, size_t depth,
+                        uint64_t *slots)
+{
+    uint64_t *memo = calloc(d->nnodes ? d->nnodes : 1, sizeof *memo); /* 0: not yet */
+    int rc = memo ? 0 : -1;
+    for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
+        uint32_t b = d->nodes[d->texts[k]].block;
+        if (b != CET_NONE && !memo[b]) {
+            size_t steps = 0; /* a block this near the root has its whole path as slot */
+            for (uint32_t a = b; a != CET_NONE && steps <= depth; a = d->nodes[a].parent)
+                steps++;
+            char *p = steps > depth ? cet_site_path_of(d, b, s, depth) : NULL;
+            rc = steps > depth && !p;
+            memo[b] = !p || !strpbrk(p, "#.") ? UINT64_MAX : cet_site_hash(p);
+            free(p);
+        }
+        slots[k] = b == CET_NONE || memo[b] == UINT64_MAX ? 0 : memo[b];
+    }
+    free(memo);
+    return rc;
+}
+
+int cet_site_slots_at(const struct cet_site *s, const struct cet_doc *d, size_t depth,
+                      uint64_t *slots)
+{
+    return depth ? suffix_slots(s, d, depth, slots) : cet_site_slots(s, d, slots);
+}
+
 int cet_site_slots(const struct cet_site *s, const struct cet_doc *d, uint64_t *slots)
 {
     uint64_t *h = path_states(d, s);
@@ -151,24 +182,26 @@ int cet_site_slots(const struct cet_site *s, const struct cet_doc *d, uint64_t *
     return 0;
 }
 
-/* The slot of element i written out: its ancestors' steps, then its own. */
-char *cet_site_path_of(const struct cet_doc *d, uint32_t i, const struct cet_site *s)
+/* The slot of element i written out: its ancestors' steps (the last depth
+ * of them when depth is not 0), then its own. */
+char *cet_site_path_of(const struct cet_doc *d, uint32_t i, const struct cet_site *s, size_t depth)
 {
-    size_t depth = 0, len = 0;
+    size_t n = 0, len = 0;
     for (uint32_t a = i; a != CET_NONE; a = d->nodes[a].parent)
-        depth++;
-    uint32_t *chain = malloc(depth * sizeof *chain);
-    char *out = malloc(depth * CET_SITE_STEP_MAX + 1);
+        n++;
+    uint32_t *chain = malloc(n * sizeof *chain);
+    char *out = malloc(n * CET_SITE_STEP_MAX + 1);
     if (!chain || !out) {
         free(chain);
         free(out);
         return NULL;
     }
-    size_t k = depth;
+    size_t k = n;
     for (uint32_t a = i; a != CET_NONE; a = d->nodes[a].parent)
         chain[--k] = a;
-    for (k = 0; k < depth; k++) {
-        if (k)
+    size_t from = depth && depth < n ? n - depth : 0;
+    for (k = from; k < n; k++) {
+        if (k > from)
             out[len++] = '/';
         len += cet_site_step(d, chain[k], s, out + len);
     }
@@ -221,15 +254,27 @@ static const struct cet_site_rule *find(const struct cet_site *s, uint64_t slot)
     return bsearch(&key, s->v, s->n, sizeof *s->v, cmp_rule);
 }
 
+/* The rule of one kind (suffix or not) at slot, or NULL. */
+static const struct cet_site_rule *rule_at(const struct cet_site *s, uint64_t slot, int suffix)
+{
+    const struct cet_site_rule *r = slot ? find(s, slot) : NULL;
+    return r && r->suffix == suffix ? r : NULL;
+}
+
 int cet_site_marks(const struct cet_site *s, const struct cet_doc *d, uint8_t *marks)
 {
-    uint64_t *slots = malloc((d->ntexts ? d->ntexts : 1) * sizeof *slots);
-    if (!slots || cet_site_slots(s, d, slots)) {
+    size_t n = d->ntexts ? d->ntexts : 1;
+    uint64_t *slots = malloc(2 * n * sizeof *slots), *suffix = slots ? slots + n : NULL;
+    if (!slots || cet_site_slots(s, d, slots) ||
+        (s->depth && cet_site_slots_at(s, d, s->depth, suffix))) {
         free(slots);
         return -1;
     }
+    /* A whole-path rule first; a suffix rule where none matches. */
     for (uint32_t k = 0; k < d->ntexts; k++) {
-        const struct cet_site_rule *r = slots[k] ? find(s, slots[k]) : NULL;
+        const struct cet_site_rule *r = rule_at(s, slots[k], 0);
+        if (!r && s->depth)
+            r = rule_at(s, suffix[k], 1);
         marks[k] = !r ? CET_SITE_NONE : r->keep ? CET_SITE_KEEP : CET_SITE_DROP;
     }
     free(slots);
@@ -304,14 +349,37 @@ int cet_site_from_paths(struct cet_site **out, const char *const *keep, size_t n
     int rc = !s || !(s->v = calloc(n ? n : 1, sizeof *s->v));
     for (size_t k = 0; k < nnames && !rc; k++)
         rc = CET_GROW(v, cap, nv + 1, 16) || !(v[nv++] = strdup(names[k]));
+    size_t depth = 0;
+    const char *other = NULL; /* a suffix slot of another depth */
     for (size_t k = 0; k < n && !rc; k++) {
         const char *p = k < nkeep ? keep[k] : drop[k - nkeep];
         struct cet_site_rule *r = &s->v[s->n];
-        r->slot = cet_site_hash(p);
+        r->suffix = !strncmp(p, CET_SITE_SUFFIX, strlen(CET_SITE_SUFFIX));
+        const char *slot = r->suffix ? p + strlen(CET_SITE_SUFFIX) : p;
+        if (r->suffix) {
+            size_t steps = 1;
+            for (const char *c = slot; *c; c++)
+                steps += *c == '/';
+            if (depth && steps != depth && !other)
+                other = p;
+            depth = steps;
+        }
+        r->slot = cet_site_hash(slot);
         r->keep = k < nkeep;
-        rc = !(r->path = strdup(p)) || path_names(p, &v, &nv, &cap);
+        rc = !(r->path = strdup(p)) || path_names(slot, &v, &nv, &cap);
         s->n += r->path != NULL;
     }
+    if (s && !rc && other) {
+        cet_fail(err, "the suffix slot \"%.300s\" has another number of steps than the others "
+                      "(%zu)", other, depth);
+        for (size_t k = 0; k < nv; k++)
+            free(v[k]);
+        free(v);
+        cet_site_free(s);
+        return -1;
+    }
+    if (s)
+        s->depth = depth;
     if (s && !rc && cet_site_set_names(s, v, nv))
         rc = 1;
     else if (rc) {

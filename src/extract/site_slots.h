@@ -21,8 +21,13 @@ int cet_site_page_element(const struct cet_doc *d, uint32_t i);
 /* Element i's step under the names of s (all names when s is NULL) into
  * out (CET_SITE_STEP_MAX bytes); returns its length. */
 size_t cet_site_step(const struct cet_doc *d, uint32_t i, const struct cet_site *s, char *out);
-/* Element i's slot written out; NULL when out of memory. */
-char *cet_site_path_of(const struct cet_doc *d, uint32_t i, const struct cet_site *s);
+/* Element i's slot written out (depth 0: the whole path; else its last
+ * depth steps, without a suffix rule's CET_SITE_SUFFIX); NULL when out of memory. */
+char *cet_site_path_of(const struct cet_doc *d, uint32_t i, const struct cet_site *s, size_t depth);
+/* cet_site_slots with the last depth steps of each block's path (0: the
+ * whole path); a suffix that names no id or class is no slot (0). */
+int cet_site_slots_at(const struct cet_site *s, const struct cet_doc *d, size_t depth,
+                      uint64_t *slots);
 /* Sets s's names to v[0..n), which it takes over (repeats are freed). */
 int cet_site_set_names(struct cet_site *s, char **v, size_t n);
 
