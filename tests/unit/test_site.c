@@ -137,7 +137,14 @@ static void test_learn_corrections(void)
     CHECK(a && !a->keep);
     CHECK(f && !f->keep);
     CHECK(rule(s, "html/body/div#nav") == NULL);
-    CHECK_EQ_INT((int)s->n, 4);
+    /* Each also as a suffix slot (the last 2 steps, named), for pages whose
+     * outer layout differs; a whole path goes first where both match. */
+    CHECK(rule(s, "*/div.story-body/p") && rule(s, "*/div.story-body/p")->keep &&
+          rule(s, "*/div.story-body/p")->suffix);
+    CHECK(rule(s, "*/div.comments/p") && !rule(s, "*/div.comments/p")->keep);
+    CHECK(rule(s, "*/div.aside/p") && rule(s, "*/body/div#footer"));
+    CHECK_EQ_INT((int)s->n, 8);
+    CHECK_EQ_INT((int)s->depth, 2);
     CHECK_EQ_INT((int)s->pages, NPAGES);
     CHECK(has_name(s, "story-body"));
     CHECK(has_name(s, "comments"));
@@ -172,7 +179,7 @@ static void test_learn_corrections(void)
      * rule: the headline's too. */
     struct cet_site *all = learn(docs, 0);
     CHECK(all && rule(all, "html/body/div.story/h1") && rule(all, "html/body/div.story/h1")->keep);
-    CHECK(all && all->n == 5);
+    CHECK(all && all->n == 10);
     cet_site_free(all);
 
     /* One labelled page shows no template: no rules at all. */
@@ -242,11 +249,13 @@ static void test_json_round_trip(void)
     CHECK(cet_site_json(&b, s) == 0);
     CHECK(cet_buf_puts(&b, "}") == 0);
     CHECK(strstr(b.p, "\"pages\": 4") != NULL);
-    CHECK(strstr(b.p, "\"keep\": [\"html/body/div.story/div.story-body/p\"]") != NULL);
+    CHECK(strstr(b.p, "\"keep\": [\"*/div.story-body/p\", "
+                      "\"html/body/div.story/div.story-body/p\"]") != NULL);
     struct cet_config cfg;
     struct cet_error err;
     CHECK(cet_config_parse(&cfg, b.p, b.len, "mem.json", &err) == 0);
     CHECK(cfg.site != NULL && cfg.site->n == s->n && cfg.site->nnames == s->nnames);
+    CHECK(cfg.site && cfg.site->depth == 2);
     struct cet_doc *d = load(4, 0);
     uint8_t *m1 = calloc(d->ntexts + 1, 1), *m2 = calloc(d->ntexts + 1, 1);
     marks_of(s, d, m1);
@@ -297,6 +306,67 @@ static void test_hand_written(void)
     cet_config_free(&cfg);
 }
 
+/* A family whose story sits under other wrappers from page to page (a
+ * layout table on some, a section on others) shares no whole path, but its
+ * suffix slots carry the rules to a wrapper no labelled page had; a
+ * suffix that names nothing ("tr/td") is no slot. */
+static void test_suffix(void)
+{
+    static const char *const wrap[][2] = {{"<table><tr><td>", "</td></tr></table>"},
+                                          {"<section id=\"main\">", "</section>"},
+                                          {"<div class=\"outer\"><div>", "</div></div>"}};
+    struct cet_doc *docs[NPAGES + 1];
+    for (int i = 0; i <= NPAGES; i++) {
+        struct cet_buf b = {0}, all = {0};
+        struct cet_error err;
+        char gold[512];
+        page(&b, i);
+        const char *at = strstr(b.p, "<div class=\"story "), *end = strstr(b.p, "<div id=\"footer");
+        const char *const *w = wrap[i == NPAGES ? 2 : i % 2]; /* the last page: a new wrapper */
+        cet_buf_printf(&all, "%.*s%s%.*s%s%s", (int)(at - b.p), b.p, w[0], (int)(end - at), at,
+                       w[1], end);
+        gold_of(i, gold, sizeof gold);
+        CHECK(cet_doc_parse(&docs[i], all.p, all.len, gold, strlen(gold), &err) == 0);
+        cet_buf_free(&b);
+        cet_buf_free(&all);
+    }
+    struct cet_site *s = learn(docs, 1);
+    CHECK(s && rule(s, "*/div.story-body/p") && rule(s, "*/div.story-body/p")->keep);
+    CHECK(s && rule(s, "*/div.comments/p") && !rule(s, "*/div.comments/p")->keep);
+    for (size_t k = 0; s && k < s->n; k++)
+        CHECK(strpbrk(s->v[k].path + 2, "#.") != NULL || !s->v[k].suffix);
+    struct cet_doc *d = docs[NPAGES];
+    uint8_t *m = calloc(d->ntexts + 1, 1);
+    if (s)
+        marks_of(s, d, m);
+    for (uint32_t k = 0; k < d->ntexts; k++)
+        if (has(d, k, "paragraph") || has(d, k, "reader"))
+            CHECK_EQ_INT(m[k], has(d, k, "paragraph") ? CET_SITE_KEEP : CET_SITE_DROP);
+    /* Without suffix slots the new wrapper is out of reach. */
+    struct cet_site_opts o;
+    cet_site_default(&o);
+    o.depth = 0;
+    uint8_t *kept[NPAGES];
+    for (int i = 0; i < NPAGES; i++)
+        kept[i] = base(docs[i]);
+    struct cet_site *whole = NULL;
+    struct cet_error err;
+    CHECK(cet_site_learn(docs, NPAGES, (const uint8_t *const *)kept, &o, &whole, &err) == 0);
+    CHECK(whole && whole->depth == 0);
+    if (whole)
+        marks_of(whole, d, m);
+    for (uint32_t k = 0; k < d->ntexts; k++)
+        if (has(d, k, "paragraph") || has(d, k, "reader"))
+            CHECK_EQ_INT(m[k], CET_SITE_NONE);
+    for (int i = 0; i < NPAGES; i++)
+        free(kept[i]);
+    free(m);
+    cet_site_free(s);
+    cet_site_free(whole);
+    for (int i = 0; i <= NPAGES; i++)
+        cet_doc_free(docs[i]);
+}
+
 static void refused(const char *text, const char *where, const char *what)
 {
     struct cet_config cfg;
@@ -321,6 +391,8 @@ static void test_refused(void)
             "bad.json:2:10", "given twice");
     refused("{\"extractor\": \"alltext\",\n \"site\": {\"pages\": -1}}", "bad.json:2:20",
             "whole number");
+    refused("{\"extractor\": \"alltext\",\n \"site\": {\"drop\": [\"*/div.a/p\", \"*/b/div.a/p\"]}}",
+            "bad.json:2:10", "suffix slot \"*/b/div.a/p\" has another number of steps");
 }
 
 int main(void)
@@ -329,6 +401,7 @@ int main(void)
     RUN(test_families);
     RUN(test_json_round_trip);
     RUN(test_hand_written);
+    RUN(test_suffix);
     RUN(test_refused);
     TEST_END();
 }
