@@ -499,7 +499,7 @@ int cet_search_generation(struct cet_search *engine, struct cet_error *err)
         return cet_fail(err, "cet_search_setup was not called");
     if (engine->stop != CET_STOP_NONE)
         return cet_fail(err, "the run has stopped (%s)", cet_search_stop_name(engine->stop));
-    if (engine->opt.race && !(engine->race && engine->race->score))
+    if ((engine->opt.race || engine->race) && !(engine->race && engine->race->score))
         return cet_fail(err, "cet_search_race_setup was not called");
     /* Time between generations (the caller writing files) counts too. */
     double t0 = engine->t_last > 0 ? engine->t_last : cet_now();

@@ -566,6 +566,11 @@ int cet_search_restore(struct cet_search **out, const struct cet_params_desc *de
         cet_jr_fail(&r, race, "\"race\" must be an object");
         goto fail;
     }
+    /* A racing state belongs to a racing run (found by fuzz_checkpoint). */
+    if (race && !engine->opt.race) {
+        cet_jr_fail(&r, race, "\"race\" is there but the options do not race");
+        goto fail;
+    }
     if ((race && read_race(&r, race, engine)) || read_strategy(&r, root, engine))
         goto fail;
     *out = engine;
