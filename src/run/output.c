@@ -230,6 +230,19 @@ done:
     return rc;
 }
 
+/* A rule's mean gain and its interval ([lo, hi], null without one) into o. */
+static void gain_json(cJSON *o, const struct cet_choice *e, int *bad)
+{
+    JSON_OK(cJSON_AddNumberToObject(o, "gain", e->gain));
+    cJSON *iv = isnan(e->lo) ? cJSON_AddNullToObject(o, "interval")
+                             : cJSON_AddArrayToObject(o, "interval");
+    JSON_OK(iv);
+    if (iv && !isnan(e->lo)) {
+        JSON_OK(cJSON_AddItemToArray(iv, cJSON_CreateNumber(e->lo)));
+        JSON_OK(cJSON_AddItemToArray(iv, cJSON_CreateNumber(e->hi)));
+    }
+}
+
 /* run.json's "final" of a cross-validated choice (choose.c): the rule, the
  * estimate on unseen pages with its interval, what best.json holds. */
 static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info *run, cJSON *j, int *bad)
@@ -245,29 +258,16 @@ static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info
     char sentence[1024];
     cet_run_choice_text(run, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence);
     JSON_OK(cJSON_AddNumberToObject(j, "pages", (double)e->n));
-    JSON_OK(cJSON_AddNumberToObject(j, "gain", e->gain));
-    cJSON *iv = isnan(e->lo) ? cJSON_AddNullToObject(j, "interval")
-                             : cJSON_AddArrayToObject(j, "interval");
-    JSON_OK(iv);
-    if (iv && !isnan(e->lo)) {
-        JSON_OK(cJSON_AddItemToArray(iv, cJSON_CreateNumber(e->lo)));
-        JSON_OK(cJSON_AddItemToArray(iv, cJSON_CreateNumber(e->hi)));
-    }
+    gain_json(j, e, bad);
     JSON_OK(cJSON_AddStringToObject(j, "decision", e->chosen               ? "tuned"
                                                    : cet_run_site_start(run) ? "start+site"
                                                                              : "start"));
     if (run->has_site_estimate) {
         /* The start with its folds' rules against the start (docs/choice.md). */
-        const struct cet_choice *se = &run->site_estimate;
         cJSON *s = cJSON_AddObjectToObject(j, "site_estimate");
-        JSON_OK(s && cJSON_AddNumberToObject(s, "gain", se->gain));
-        cJSON *si = !s ? NULL : isnan(se->lo) ? cJSON_AddNullToObject(s, "interval")
-                                              : cJSON_AddArrayToObject(s, "interval");
-        JSON_OK(si);
-        if (si && !isnan(se->lo)) {
-            JSON_OK(cJSON_AddItemToArray(si, cJSON_CreateNumber(se->lo)));
-            JSON_OK(cJSON_AddItemToArray(si, cJSON_CreateNumber(se->hi)));
-        }
+        JSON_OK(s);
+        if (s)
+            gain_json(s, &run->site_estimate, bad);
     }
     if (e->pages_needed)
         JSON_OK(cJSON_AddNumberToObject(j, "pages_needed", (double)e->pages_needed));
