@@ -223,7 +223,7 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
     int len = cet_choice_sentence(buf, size, &info->estimate, how, start, tuned);
     const struct cet_site *rules = info->site_start;
     if (len < 0 || (size_t)len >= size || info->estimate.chosen || !info->has_site_estimate ||
-        !info->site_done || !rules)
+        !rules)
         return 0;
     /* The fallback: the start with site rules (cet_run_site_start). */
     const struct cet_choice *e = &info->site_estimate;
