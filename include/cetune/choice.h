@@ -34,7 +34,8 @@ CET_BEGIN_DECL
 
 struct cet_choice {
     size_t chosen;       /* the candidate to export: 0 (the start) unless one gains on average
-                            with a lower bound above -tolerance */
+                            with a lower bound above -tolerance; a caller sets it back to 0
+                            when another candidate did better (cet_choice_passed) */
     size_t best;         /* the candidate with the highest lower bound (the highest mean gain
                             when there is no bound), chosen or not; 0 with one candidate */
     size_t n;            /* pages */
@@ -56,9 +57,14 @@ struct cet_choice {
 int cet_choice_decide(struct cet_choice *c, const double *f1, size_t ncand, size_t n, double level,
                       double tolerance, struct cet_error *err);
 
+/* 1 when candidate best passes the rule (gains on average, lower end above
+ * -tolerance), whether or not it is still chosen. */
+int cet_choice_passed(const struct cet_choice *c);
+
 /* One sentence for people: what tuning is estimated to change on unseen
  * pages, its interval, and what best.json holds; when it keeps the start,
- * what would change that.  how says where the estimate comes from ("5-fold
+ * what would change that; when best passed but is no longer chosen, that the
+ * start stays, for the caller to say what did better.  how says where the estimate comes from ("5-fold
  * cross-validation"), start names the start ("the defaults", a file) and
  * tuned the candidate exported when it is not the start.  Returns as
  * snprintf (truncated to size). */

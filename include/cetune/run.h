@@ -313,6 +313,8 @@ struct cet_fold {
     double train_fitness;       /* the fold best's objective on its training folds (NAN: unknown) */
     double heldout_f1;          /* its mean word F1 on the held-out fold */
     double heldout_f1_start;    /* the start's (the defaults or the first --seed-config) */
+    double heldout_f1_start_site; /* the start's with the site rules learned from the fold's
+                                     training folds as corrections of it (NAN: --no-site) */
 };
 /* Told before fold k (0-based) of K runs in its directory fdir; f holds its
  * document counts. */

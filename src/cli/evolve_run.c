@@ -131,7 +131,7 @@ static void fold_line(void *ctx, size_t k, size_t K, const struct cet_fold *f, c
     fp->engine = NULL;
     snprintf(fp->label, sizeof fp->label, "fold %zu", k + 1);
     cli_progress_start(&fp->pr, NULL, fp->label);
-    fprintf(stderr, "cetune: fold %zu of %zu: the GA on %zu documents, %zu held out (%s)\n", k + 1,
+    fprintf(stderr, "cetune: fold %zu of %zu: the search on %zu documents, %zu held out (%s)\n", k + 1,
             K, f->train_docs, f->heldout_docs, fdir);
 }
 
@@ -167,21 +167,29 @@ int evolve_folds(struct cet_run *run)
                 cli_signal_name(), dir);
         return 128 + cli_signal;
     }
-    const struct cet_choice *e = &cet_run_info(run)->estimate;
+    const struct cet_run_info *info = cet_run_info(run);
+    const struct cet_choice *e = &info->estimate, *se = &info->site_estimate;
+    int site = info->has_site_estimate; /* the start with its folds' site rules, the fallback */
     printf("cross-validation over %zu folds of the %zu training documents (%s, %s)\n\n", K, ndocs,
            CET_RUN_FOLDS, CET_RUN_HELDOUT_PAGES);
-    printf("%4s  %6s  %7s  %8s  %10s  %10s  %8s\n", "fold", "train", "held", "training",
+    printf("%4s  %6s  %7s  %8s  %10s  %10s  %8s", "fold", "train", "held", "training",
            "held-out", "held-out", "gain");
-    printf("%4s  %6s  %7s  %8s  %10s  %10s\n", "", "docs", "docs", "fitness", "F1 best",
-           "F1 start");
-    for (size_t k = 0; k < K; k++)
-        printf("%4zu  %6zu  %7zu  %8.4f  %10.4f  %10.4f  %+8.4f\n", k + 1, f[k].train_docs,
+    printf(site ? "  %10s\n" : "\n", "held-out");
+    printf("%4s  %6s  %7s  %8s  %10s  %10s  %8s", "", "docs", "docs", "fitness", "F1 best",
+           "F1 start", "");
+    printf(site ? "  %10s\n" : "\n", "start+site");
+    for (size_t k = 0; k < K; k++) {
+        printf("%4zu  %6zu  %7zu  %8.4f  %10.4f  %10.4f  %+8.4f", k + 1, f[k].train_docs,
                f[k].heldout_docs, f[k].train_fitness, f[k].heldout_f1, f[k].heldout_f1_start,
                f[k].heldout_f1 - f[k].heldout_f1_start);
+        printf(site ? "  %10.4f\n" : "\n", f[k].heldout_f1_start_site);
+    }
     printf("\nestimate on unseen pages: %+.4f F1 over the start", cet_choice_round(e->gain));
     if (!isnan(e->lo))
         printf(" (%.0f%% interval %+.4f to %+.4f, %zu pages)", 100 * e->level,
                cet_choice_round(e->lo), cet_choice_round(e->hi), e->n);
+    if (site)
+        printf("\n  the start with site rules alone: %+.4f", cet_choice_round(se->gain));
     printf("\n\n");
     fflush(stdout);
     free(f);

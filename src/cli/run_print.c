@@ -236,12 +236,17 @@ static void print_choice(const struct cet_run_info *info, size_t mark, int def_b
     const struct cet_site *site = cet_run_best_site(info);
     if (site) {
         size_t keep = cet_site_nkeep(site);
-        printf("  with %zu site rule%s learned from ", site->n, site->n == 1 ? "" : "s");
+        char from[64], counts[96];
         if (info->estimate.chosen)
-            printf("them");
+            snprintf(from, sizeof from, "them");
         else
-            printf("the %ld documents as corrections of it", info->docs);
-        printf(" (%zu keep, %zu drop; docs/site.md)\n", keep, site->n - keep);
+            snprintf(from, sizeof from, "the %ld documents as corrections of it", info->docs);
+        snprintf(counts, sizeof counts, "(%zu keep, %zu drop; docs/site.md)", keep,
+                 site->n - keep);
+        int len = printf("  with %zu site rule%s learned from %s", site->n,
+                         site->n == 1 ? "" : "s", from);
+        /* The counts go on a line of their own past 100 columns. */
+        printf(len + 1 + (int)strlen(counts) > 100 ? "\n    %s\n" : " %s\n", counts);
     }
     print_wrapped(sentence);
 }

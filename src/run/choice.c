@@ -142,7 +142,7 @@ int cet_choice_decide(struct cet_choice *c, const double *f1, size_t ncand, size
             c->hi = hi;
         }
     }
-    if (c->best && c->gain > 0 && c->lo > -tolerance)
+    if (cet_choice_passed(c))
         c->chosen = c->best;
     /* What would settle it: the pages at which the same gains, repeated,
      * would give a lower end above -tolerance. */
@@ -153,6 +153,11 @@ int cet_choice_decide(struct cet_choice *c, const double *f1, size_t ncand, size
     }
     free(d);
     return 0;
+}
+
+int cet_choice_passed(const struct cet_choice *c)
+{
+    return c->best && c->gain > 0 && c->lo > -c->tolerance;
 }
 
 double cet_choice_round(double x)
@@ -190,6 +195,9 @@ int cet_choice_sentence(char *buf, size_t size, const struct cet_choice *c, cons
         more = snprintf(buf + at, size - at, ", so best.json is the tuned configuration (%s): "
                                              "it gains on average, and a loss of more than "
                                              "%.4g is ruled out.", tuned, c->tolerance);
+    else if (cet_choice_passed(c)) /* withdrawn: the caller says for what */
+        more = snprintf(buf + at, size - at, ", beyond doubt, but best.json keeps the start (%s).",
+                        start);
     else if (!(c->gain > 0))
         more = snprintf(buf + at, size - at, ", so best.json keeps the start (%s): on these "
                                              "pages tuning does not help.", start);

@@ -238,11 +238,17 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
     else
         snprintf(change, sizeof change, "changed F1 on held-out pages by %+.4f on average",
                  cet_choice_round(e->gain));
+    /* Tuning passed the rule but gave way to it (folds.c). */
+    int withdrawn = cet_choice_passed(&info->estimate);
     snprintf(buf + len, size - (size_t)len,
-             " The start with site rules learned from the other folds' pages %s, so best.json "
+             " The start with site rules learned from the other folds' pages %s%s, so best.json "
              "%s the %zu site rule%s learned from all the labelled pages.",
-             change, cet_run_site_start(info) ? "adds to the start" : "leaves out",
-             rules->n, rules->n == 1 ? "" : "s");
+             change,
+             withdrawn ? ", more than tuning on the same pages beyond doubt, without changing a "
+                         "parameter"
+                       : "",
+             cet_run_site_start(info) ? "adds to the start" : "leaves out", rules->n,
+             rules->n == 1 ? "" : "s");
     return 0;
 }
 

@@ -16,9 +16,12 @@
  *   sample is the fold's train.txt, and it keeps its search's best.
  * - DIR/folds.csv: fold, train_docs, heldout_docs, train_fitness (the fold
  *   best's objective on its K-1 folds), heldout_f1 (its mean word F1 on the
- *   held-out fold), heldout_f1_start, gain (heldout_f1 - heldout_f1_start).
+ *   held-out fold), heldout_f1_start, gain (heldout_f1 - heldout_f1_start),
+ *   and with site rules heldout_f1_start_site (the start's with the rules
+ *   learned from the K-1 folds as corrections of it).
  * - DIR/heldout.csv: every page with its fold, the start's F1, the fold
- *   best's and their difference.  Each page is held out once, so these are
+ *   best's, their difference, and with site rules the start's with its
+ *   fold's rules.  Each page is held out once, so these are
  *   paired per-page gains of the tuning procedure on pages it did not see:
  *   the rule of choice.h decides on them (the run's estimate).
  * - The folds estimate the tuning procedure, not one setting: a fold's best
@@ -168,7 +171,8 @@ static void pages_free(pages_t *p)
 static int heldout_f1(const struct cet_run_info *run, const struct cet_params_desc *desc,
                       const char *heldout, const double *best, const struct cet_site *site,
                       const struct cet_site *start_site, uint32_t k, pages_t *pages,
-                      double *f_best, double *f_start, int threads, struct cet_error *err)
+                      double *f_best, double *f_start, double *f_start_site, int threads,
+                      struct cet_error *err)
 {
     struct cet_corpus c = {0};
     struct cet_entries e = {0};
@@ -201,8 +205,10 @@ static int heldout_f1(const struct cet_run_info *run, const struct cet_params_de
         goto done;
     if (run->site_learn &&
         (cet_evaluator_set_site(ev, start_site, err) ||
-         cet_evaluate(ev, start, 1, NULL, 0, sc + 2 * c.ndocs, NULL, NULL, NULL, err)))
+         cet_evaluate(ev, start, 1, NULL, 0, sc + 2 * c.ndocs, f_start_site, NULL, NULL, err)))
         goto done;
+    if (!run->site_learn)
+        *f_start_site = NAN;
     rc = 0;
     for (size_t i = 0; i < c.ndocs && !rc; i++) {
         struct cet_buf name = {0};
@@ -409,7 +415,8 @@ static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K
     f->train_fitness = cfg.has_fitness ? cfg.fitness : NAN;
     rc = (start_kept && start_rules(l, start_kept, folds, k, &ssite, err)) ||
                  heldout_f1(&run->info, &run->desc, heldout, cfg.params, cfg.site, ssite, k + 1,
-                            pages, &f->heldout_f1, &f->heldout_f1_start, run->threads, err)
+                            pages, &f->heldout_f1, &f->heldout_f1_start,
+                            &f->heldout_f1_start_site, run->threads, err)
              ? -1
              : 0;
     cet_config_free(&cfg);
@@ -422,15 +429,21 @@ done:
     return rc;
 }
 
-static int write_csv(const char *dir, const struct cet_fold *f, size_t K, struct cet_error *err)
+/* folds.csv: each fold's counts and means; with site rules, the start's
+ * mean with its fold's rules last (as in heldout.csv). */
+static int write_csv(const char *dir, const struct cet_fold *f, size_t K, int site,
+                     struct cet_error *err)
 {
     struct cet_buf csv = {0};
     int bad = cet_buf_puts(&csv, "fold,train_docs,heldout_docs,train_fitness,heldout_f1,"
-                                 "heldout_f1_start,gain\n");
+                                 "heldout_f1_start,gain") ||
+              cet_buf_puts(&csv, site ? ",heldout_f1_start_site\n" : "\n");
     for (size_t k = 0; k < K && !bad; k++)
-        bad = cet_buf_printf(&csv, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f\n", k + 1, f[k].train_docs,
+        bad = cet_buf_printf(&csv, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f", k + 1, f[k].train_docs,
                              f[k].heldout_docs, f[k].train_fitness, f[k].heldout_f1,
-                             f[k].heldout_f1_start, f[k].heldout_f1 - f[k].heldout_f1_start);
+                             f[k].heldout_f1_start, f[k].heldout_f1 - f[k].heldout_f1_start) ||
+              (site && cet_buf_printf(&csv, ",%.6f", f[k].heldout_f1_start_site)) ||
+              cet_buf_puts(&csv, "\n");
     int rc = bad ? cet_fail(err, "out of memory")
                  : cet_run_write_file(dir, CET_RUN_FOLDS, csv.p, csv.len, err);
     cet_buf_free(&csv);
@@ -527,7 +540,7 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         f1[pages.n + i] = pages.v[i].tuned;
     }
     double level = run->info.confidence; /* set when started (run.c) or read back */
-    if (write_csv(run->dir, f, K, err) || write_pages(run->dir, &pages, site, err) ||
+    if (write_csv(run->dir, f, K, site, err) || write_pages(run->dir, &pages, site, err) ||
         cet_choice_decide(&run->info.estimate, f1, 2, pages.n, level, run->info.tolerance, err))
         goto done;
     run->info.has_estimate = 1;
@@ -540,6 +553,19 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
                               run->info.tolerance, err))
             goto done;
         run->info.has_site_estimate = 1;
+        /* Tuning against the fallback on the same pages, by the same rule:
+         * the search's parameters give way to the start with its rules when
+         * those did better beyond doubt (docs/choice.md).  With 5 pages
+         * that never happened on the site families; with 30 it can. */
+        struct cet_choice *e = &run->info.estimate, vs;
+        if (e->chosen && run->info.site_estimate.gain >= 0) {
+            for (size_t i = 0; i < pages.n; i++)
+                f1[i] = pages.v[i].tuned;
+            if (cet_choice_decide(&vs, f1, 2, pages.n, level, run->info.tolerance, err))
+                goto done;
+            if (vs.chosen)
+                e->chosen = 0;
+        }
     }
     /* The folds' runs used the backend too (under MPI, the ranks hold the
      * last fold's documents): the run takes its own back. */

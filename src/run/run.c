@@ -586,6 +586,14 @@ static int learn_site(struct cet_run *run, struct cet_error *err)
     struct cet_run_local l;
     int rc = cet_run_local_open(run, &l, err) || learn_for(&l, full, &info->site, err) ||
              (start && learn_for(&l, sfull, &info->site_start, err));
+    /* Tuning gave way to the start with its rules (folds.c), but all the
+     * labelled pages together give the start no rule: the start alone
+     * gained nothing in the folds, so tuning, whose gain is sure, stands. */
+    if (!rc && start && !info->site_start && cet_choice_passed(&info->estimate)) {
+        info->estimate.chosen = info->estimate.best;
+        info->has_chosen = 0;
+        rc = cet_run_choose(run, err);
+    }
     /* best.json's fitness with its rules is what `evaluate` gives it. */
     const struct cet_site *rules = cet_run_best_site(info);
     if (!rc && rules)

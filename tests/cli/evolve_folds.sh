@@ -10,9 +10,12 @@ RUN="-p $SRC/params/density.json -d $DEMO --sample-size 20 --pop 8 --generations
 
 expect_status 0 "$CETUNE" evolve $RUN --threads 2 -o "$TMP/f"
 F=$TMP/f/folds.csv
-expect_grep "$F" '^fold,train_docs,heldout_docs,train_fitness,heldout_f1,heldout_f1_start,gain$'
+expect_grep "$F" '^fold,train_docs,heldout_docs,train_fitness,heldout_f1,heldout_f1_start,gain,heldout_f1_start_site$'
 if [ "$(wc -l < "$F")" -eq 5 ]; then ok; else fail "folds.csv has $(wc -l < "$F") lines, expected 5"; fi
 expect_grep "$TMP/out" '^estimate on unseen pages: [+-]0\.[0-9]* F1 over the start (80% interval [+-]0\.[0-9]* to [+-]0\.[0-9]*, 20 pages)$'
+# The start with its folds' site rules: a column, and its mean beside the estimate.
+expect_grep "$TMP/out" '^  the start with site rules alone: [+-]0\.[0-9]*$'
+expect_grep "$TMP/out" 'start+site$'
 expect_grep "$TMP/out" '^cross-validation over 4 folds of the 20 training documents'
 # The folds partition the sample, each package spread over them.
 cat "$TMP"/f/folds/*/heldout.txt | sort >"$TMP/held"

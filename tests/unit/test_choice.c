@@ -50,6 +50,31 @@ static void test_choice__five_pages_must_all_gain(void)
     CHECK(strstr(s, "labelled pages would settle it") != NULL);
 }
 
+/* A candidate that passed the rule and was then withdrawn for another
+ * (the start with site rules, src/run/folds.c): still passed, and the
+ * sentence says the start stays though the gain is sure. */
+static void test_choice__passed_but_withdrawn(void)
+{
+    struct cet_error err;
+    struct cet_choice c;
+    const double all[5] = {0.1, 0.2, 0.3, 0.4, 0.5}, one_loss[5] = {-0.01, 0.2, 0.3, 0.4, 0.5};
+    double f1[10];
+    char s[1024];
+    cands(f1, all, 2, 5);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 0, &err) == 0);
+    CHECK(cet_choice_passed(&c) && c.chosen == 1);
+    c.chosen = 0;
+    CHECK(cet_choice_passed(&c));
+    cet_choice_sentence(s, sizeof s, &c, "5-fold cross-validation", "the defaults", "rank 1");
+    CHECK(strstr(s, "on 5 pages), beyond doubt, but best.json keeps the start (the defaults).") !=
+          NULL);
+    CHECK(strstr(s, "tuned configuration") == NULL);
+    /* One loss: never passed. */
+    cands(f1, one_loss, 2, 5);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, 0.9, 0, &err) == 0);
+    CHECK(!cet_choice_passed(&c));
+}
+
 /* Four pages cannot reach 0.05 (2^-4), whatever they gain: no interval,
  * the start stays; at level 0.8 (0.1 a side) they can. */
 static void test_choice__four_pages_and_the_level(void)
@@ -185,6 +210,7 @@ int main(void)
 {
     RUN(test_choice__five_pages_must_all_gain);
     RUN(test_choice__tolerance);
+    RUN(test_choice__passed_but_withdrawn);
     RUN(test_choice__four_pages_and_the_level);
     RUN(test_choice__rescued_pages_do_not_hide_a_gain);
     RUN(test_choice__ties_and_losses_keep_the_start);
