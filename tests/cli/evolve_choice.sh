@@ -96,6 +96,18 @@ else:
 PY
 }
 
+# check_fitness DIR: best.json's fitness (with its site rules) is what
+# cetune evaluate gives it on the run's sample: the mean over documents, the
+# packages' means weighted by their documents.
+check_fitness() {
+  local R=$1 claimed
+  "$CETUNE" evaluate -c "$R/best.json" -d "$DEMO" -s "$R/sample.txt" --format csv 2>/dev/null >"$R/train.csv"
+  claimed=$(sed 's/.*"fitness": \([0-9.]*\).*/\1/' "$R/best.json")
+  if awk -F, -v b="$claimed" 'NR > 1 && $1 != "macro" { s += $2 * $5; n += $2 }
+       END { a = s / n; exit !(a - b < 1e-6 && b - a < 1e-6) }' "$R/train.csv"; then ok
+  else fail "$R/best.json claims $claimed with its site rules, evaluate gives $(cat "$R/train.csv")"; fi
+}
+
 # 19 documents and the deprecated --holdout: 4 folds, a warning, the rule.
 RUN="-d $DEMO --sample-size 19 --seed 2 --pop 8 --generations 6"
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --holdout 0.25 --threads 2 -o "$TMP/h"
@@ -144,11 +156,7 @@ expect_grep "$TMP/out" "^  with [0-9]* site rules\? learned from the 30 document
 expect_grep "$TMP/out" "^    ([0-9]* keep, [0-9]* drop; docs/site.md)$"
 expect_grep "$TMP/t/run.json" "30 pages), beyond doubt, but best.json keeps the start (the defaults)\. The start with site rules"
 expect_grep "$TMP/t/run.json" "more than tuning on the same pages beyond doubt, without changing a parameter, so best.json adds to the start the [0-9]* site rules\? learned"
-"$CETUNE" evaluate -c "$TMP/t/best.json" -d "$DEMO" -s "$TMP/t/sample.txt" --format csv 2>/dev/null >"$TMP/train.csv"
-claimed=$(sed 's/.*"fitness": \([0-9.]*\).*/\1/' "$TMP/t/best.json")
-if awk -F, -v b="$claimed" 'NR > 1 && $1 != "macro" { s += $2 * $5; n += $2 }
-     END { a = s / n; exit !(a - b < 1e-6 && b - a < 1e-6) }' "$TMP/train.csv"; then ok
-else fail "best.json claims $claimed with its site rules, evaluate gives $(cat "$TMP/train.csv")"; fi
+check_fitness "$TMP/t"
 # Crunch on the same pages: its tuned parameters with their rules beat the
 # start with its rules on the held-out pages, so best.json is rank 1,
 # starred, with the rules of site.json, and the fitness evaluate gives it.
@@ -166,11 +174,7 @@ fin = json.load(open(R + "/run.json"))["final"]
 assert fin["site_rules"] == len(site["keep"]) + len(site["drop"])
 assert fin["gain"] > fin["site_estimate"]["gain"] >= 0, fin
 PY
-"$CETUNE" evaluate -c "$TMP/c/best.json" -d "$DEMO" -s "$TMP/c/sample.txt" --format csv 2>/dev/null >"$TMP/ctrain.csv"
-claimed=$(sed 's/.*"fitness": \([0-9.]*\).*/\1/' "$TMP/c/best.json")
-if awk -F, -v b="$claimed" 'NR > 1 && $1 != "macro" { s += $2 * $5; n += $2 }
-     END { a = s / n; exit !(a - b < 1e-6 && b - a < 1e-6) }' "$TMP/ctrain.csv"; then ok
-else fail "crunch's best.json claims $claimed with its site rules, evaluate gives $(cat "$TMP/ctrain.csv")"; fi
+check_fitness "$TMP/c"
 expect_status 0 "$CETUNE" report "$TMP/c"
 expect_grep "$TMP/c/report.md" "^\`best.json\` carries [0-9]* site rules learned from the training pages"
 # Threads change nothing, the site rules included.
@@ -212,12 +216,7 @@ expect_grep "$TMP/five/run.json" '"decision":	"start+site"'
 expect_grep "$TMP/out" "^best.json: the start, the defaults (rank [0-9]*, \*)$"
 expect_grep "$TMP/out" "^  with [0-9]* site rules\? learned from the 5 documents as corrections of it$"
 expect_grep "$TMP/five/run.json" "best.json adds to the start the [0-9]* site rules\? learned from all the labelled pages\.\""
-"$CETUNE" evaluate -c "$TMP/five/best.json" -d "$DEMO" -s "$TMP/five/sample.txt" --format csv 2>/dev/null >"$TMP/five.csv"
-claimed=$(sed 's/.*"fitness": \([0-9.]*\).*/\1/' "$TMP/five/best.json")
-# (fitness is the mean over documents: the packages' means weighted by their documents)
-if awk -F, -v b="$claimed" 'NR > 1 && $1 != "macro" { s += $2 * $5; n += $2 }
-     END { a = s / n; exit !(a - b < 1e-6 && b - a < 1e-6) }' "$TMP/five.csv"; then ok
-else fail "the start with site rules claims $claimed, evaluate gives $(cat "$TMP/five.csv")"; fi
+check_fitness "$TMP/five"
 # report.md says it as the run did (the report does not learn the start's rules again).
 expect_status 0 "$CETUNE" report "$TMP/five"
 expect_grep "$TMP/five/report.md" "so best.json adds to the start the [0-9]* site rules\? learned from all the labelled pages\. (\`heldout.csv\`"
