@@ -164,6 +164,11 @@ struct cet_run_info {
      * held-out pages against the start without them. */
     int has_site_estimate;
     struct cet_choice site_estimate;
+    /* The start with site rules against the fold bests (candidate 0 the
+     * tuned, 1 the start with rules), on the same pages: chosen when the
+     * rules did better beyond doubt, which withdraws tuning (folds.c). */
+    int has_site_vs_tuned;
+    struct cet_choice site_vs_tuned;
 };
 /* 1 when best.json is the start with site rules: cross-validation kept
  * the start's parameters, and the start with the rules its folds learned

@@ -93,6 +93,8 @@ static cJSON *choice_json(const struct cet_run_info *run, size_t ngenes, int *ba
         estimate_json(c, "estimate", &run->estimate, bad);
     if (run->has_site_estimate)
         estimate_json(c, "site_estimate", &run->site_estimate, bad);
+    if (run->has_site_vs_tuned)
+        estimate_json(c, "site_vs_tuned", &run->site_vs_tuned, bad);
     if (run->has_chosen) {
         JSON_OK(cJSON_AddBoolToObject(c, "start_outside", run->start_outside));
         JSON_OK(cJSON_AddNumberToObject(c, "chosen", (double)run->chosen));
@@ -174,6 +176,7 @@ static int read_choice(struct cet_json_reader *r, const cJSON *root,
     run->has_estimate = read_estimate(r, c, "estimate", run, &run->estimate);
     /* Runs started before the start with site rules was a candidate have none. */
     run->has_site_estimate = read_estimate(r, c, "site_estimate", run, &run->site_estimate);
+    run->has_site_vs_tuned = read_estimate(r, c, "site_vs_tuned", run, &run->site_vs_tuned);
     const cJSON *ch = cJSON_GetObjectItemCaseSensitive(c, "chosen");
     if (ch) {
         const cJSON *so = cet_jr_member(r, c, "start_outside", cJSON_True);

@@ -238,17 +238,20 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
     else
         snprintf(change, sizeof change, "changed F1 on held-out pages by %+.4f on average",
                  cet_choice_round(e->gain));
-    /* Tuning passed the rule but gave way to it (folds.c). */
-    int withdrawn = cet_choice_passed(&info->estimate);
+    /* Tuning passed the rule but gave way to it (folds.c): by how much. */
+    char over[256] = "";
+    const struct cet_choice *v = &info->site_vs_tuned;
+    if (cet_choice_passed(&info->estimate) && info->has_site_vs_tuned)
+        snprintf(over, sizeof over, ", %+.4f more than tuning on the same pages (%.0f%% "
+                                    "confidence interval %+.4f to %+.4f) without changing a "
+                                    "parameter",
+                 cet_choice_round(v->gain), 100 * v->level, cet_choice_round(v->lo),
+                 cet_choice_round(v->hi));
     snprintf(buf + len, size - (size_t)len,
              " The start with site rules learned from the other folds' pages %s%s, so best.json "
              "%s the %zu site rule%s learned from all the labelled pages.",
-             change,
-             withdrawn ? ", more than tuning on the same pages beyond doubt, without changing a "
-                         "parameter"
-                       : "",
-             cet_run_site_start(info) ? "adds to the start" : "leaves out", rules->n,
-             rules->n == 1 ? "" : "s");
+             change, over, cet_run_site_start(info) ? "adds to the start" : "leaves out",
+             rules->n, rules->n == 1 ? "" : "s");
     return 0;
 }
 

@@ -557,15 +557,14 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
          * the search's parameters give way to the start with its rules when
          * those did better beyond doubt (docs/choice.md).  With 5 pages
          * that never happened on the site families; with 30 it can. */
-        struct cet_choice *e = &run->info.estimate, vs;
-        if (e->chosen && run->info.site_estimate.gain >= 0) {
-            for (size_t i = 0; i < pages.n; i++)
-                f1[i] = pages.v[i].tuned;
-            if (cet_choice_decide(&vs, f1, 2, pages.n, level, run->info.tolerance, err))
-                goto done;
-            if (vs.chosen)
-                e->chosen = 0;
-        }
+        struct cet_choice *e = &run->info.estimate, *vs = &run->info.site_vs_tuned;
+        for (size_t i = 0; i < pages.n; i++)
+            f1[i] = pages.v[i].tuned;
+        if (cet_choice_decide(vs, f1, 2, pages.n, level, run->info.tolerance, err))
+            goto done;
+        run->info.has_site_vs_tuned = 1;
+        if (e->chosen && run->info.site_estimate.gain >= 0 && vs->chosen)
+            e->chosen = 0;
     }
     /* The folds' runs used the backend too (under MPI, the ranks hold the
      * last fold's documents): the run takes its own back. */

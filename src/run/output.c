@@ -255,7 +255,7 @@ static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info
     JSON_OK(cJSON_AddStringToObject(j, "start", run->start_from ? run->start_from : "defaults"));
     if (!run->has_estimate)
         return j;
-    char sentence[1024];
+    char sentence[2048];
     cet_run_choice_text(run, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence);
     JSON_OK(cJSON_AddNumberToObject(j, "pages", (double)e->n));
     gain_json(j, e, bad);
@@ -268,6 +268,13 @@ static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info
         JSON_OK(s);
         if (s)
             gain_json(s, &run->site_estimate, bad);
+    }
+    if (run->has_site_vs_tuned) {
+        /* The start with site rules against tuning on the same pages. */
+        cJSON *s = cJSON_AddObjectToObject(j, "site_over_tuned");
+        JSON_OK(s);
+        if (s)
+            gain_json(s, &run->site_vs_tuned, bad);
     }
     if (e->pages_needed)
         JSON_OK(cJSON_AddNumberToObject(j, "pages_needed", (double)e->pages_needed));

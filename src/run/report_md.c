@@ -281,7 +281,7 @@ static int md_best(const struct cet_report *r, struct cet_buf *b)
                                      "sample.\n\n", in[0].fit - in[n].fit);
     struct cet_search_status st;
     cet_search_status(engine, &st);
-    char sentence[1024];
+    char sentence[2048];
     if (!choice_text(r, sentence, sizeof sentence)) {
         rc = rc || cet_buf_printf(b, "%s (`heldout.csv` lists every held-out page; the rule: "
                                      "docs/choice.md)\n\n", sentence);
