@@ -78,6 +78,12 @@ void cet_corpus_free(struct cet_corpus *c);
 int cet_corpus_assemble(struct cet_corpus *c, const struct cet_entries *e, struct cet_doc **docs,
                         char **reasons, int oom, struct cet_error *err);
 
+/* Marks labelled[i] for each document c->docs[i] whose gold is its own,
+ * not a pseudo-gold (cet_template_scan), e being the entries c was loaded
+ * from, and sets *n to how many are marked.  0, or -1 out of memory. */
+int cet_corpus_labelled(const struct cet_corpus *c, const struct cet_entries *e,
+                        uint8_t *labelled, size_t *n, struct cet_error *err);
+
 /* The page of an entry as loading reads it (gunzipped, a CleanEval
  * <text> wrapper line removed) into *html.  Returns 0, or -1 with
  * "cannot read page: PATH: reason" in err. */

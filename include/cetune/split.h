@@ -18,6 +18,13 @@ CET_BEGIN_DECL
  * Fails when k < 2 or there are fewer than k documents. */
 int cet_folds_split(uint32_t *fold, const struct cet_corpus *c, size_t k, uint64_t seed,
                     struct cet_error *err);
+/* The same with only the documents marked in held (held[i] for
+ * c->docs[i]) dealt to the folds, in the same seeded order; the others
+ * are in no fold (fold[i] = CET_NONE), and the training of every fold.
+ * With held NULL it is cet_folds_split.  Fails when k < 2 or fewer than k
+ * documents are marked. */
+int cet_folds_split_held(uint32_t *fold, const struct cet_corpus *c, const uint8_t *held,
+                         size_t k, uint64_t seed, struct cet_error *err);
 
 /* The racing order of the corpus's documents into order[0..c->ndocs):
  * each package in a seeded random order (stream CET_STREAM_RACE of seed),

@@ -131,6 +131,36 @@ static const struct cli_opt *evolve_options(void)
     return rows;
 }
 
+/* On pseudo-gold, the folds hold out only the documents with gold of their
+ * own (*ndocs becomes their number): below 2, no fold can. */
+static int labelled_docs(struct evolve_args *a, const struct cet_corpus *c,
+                         const struct cet_entries *e, size_t *ndocs)
+{
+    struct cet_error err;
+    uint8_t *own = malloc(c->ndocs + 1);
+    size_t n = 0;
+    if (!own || cet_corpus_labelled(c, e, own, &n, &err)) {
+        free(own);
+        cli_error("out of memory");
+        return CLI_RUNTIME;
+    }
+    free(own);
+    *ndocs = n;
+    if (a->folds && (size_t)a->folds > n)
+        return cli_usage("evolve", "--folds %ld: with --fitness template the folds hold out only "
+                                   "the training documents with gold of their own, and %zu of "
+                                   "the %zu have it", a->folds, n, c->ndocs);
+    if (n < 2 && a->choose == CET_CHOOSE_CV) {
+        fprintf(stderr, "cetune: %zu of the %zu training documents %s gold of %s own, and "
+                        "cross-validation needs 2: best.json will be the search's best, with no "
+                        "estimate for unseen pages\n", n, c->ndocs, n == 1 ? "has" : "have",
+                n == 1 ? "its" : "their");
+        a->choose = CET_CHOOSE_SEARCH;
+        a->folds = a->holdout_folds = 0;
+    }
+    return 0;
+}
+
 static int cmd_evolve(int argc, char **argv);
 const struct cli_command cli_evolve = {
     .name = "evolve", .run = cmd_evolve, .table = evolve_options, .size = sizeof(struct evolve_args),
@@ -156,11 +186,6 @@ static int cmd_evolve(int argc, char **argv)
     cli_progress_every = a.progress;
     if (a.no_race)
         a.opt.race = 0;
-    if (a.fitness && a.folds) {
-        rc = cli_usage("evolve", "--fitness template does not work with --folds yet: each fold "
-                                 "would need the pseudo-gold of its own pages");
-        goto done;
-    }
     if (!a.resume && (rc = evolve_choice_options(&a)))
         goto done;
     if ((rc = cli_adhosts(NULL)))
@@ -207,6 +232,9 @@ static int cmd_evolve(int argc, char **argv)
     if (!(cmd = cli_command_line(argc, argv)))
         goto oom;
     size_t ndocs = corpus.ndocs;
+    if (a.fitness && (rc = labelled_docs(&a, &corpus, &entries, &ndocs)))
+        goto done;
+    rc = CLI_RUNTIME;
     if (a.holdout_folds && !a.folds)
         a.folds = (size_t)a.holdout_folds < ndocs ? a.holdout_folds : (long)ndocs;
     if (a.folds == 1)

@@ -170,8 +170,16 @@ int evolve_folds(struct cet_run *run)
     const struct cet_run_info *info = cet_run_info(run);
     const struct cet_choice *e = &info->estimate, *se = &info->site_estimate;
     int site = info->has_site_estimate; /* the start with its folds' site rules, the fallback */
-    printf("cross-validation over %zu folds of the %zu training documents (%s, %s)\n\n", K, ndocs,
-           CET_RUN_FOLDS, CET_RUN_HELDOUT_PAGES);
+    size_t held = 0;
+    for (size_t k = 0; k < K; k++)
+        held += f[k].heldout_docs;
+    if (held < ndocs) /* --fitness template: only pages with gold of their own are held out */
+        printf("cross-validation over %zu folds of the %zu training documents with gold of their "
+               "own;\nthe %zu on pseudo-gold train in every fold (%s, %s)\n\n", K, held,
+               ndocs - held, CET_RUN_FOLDS, CET_RUN_HELDOUT_PAGES);
+    else
+        printf("cross-validation over %zu folds of the %zu training documents (%s, %s)\n\n", K,
+               ndocs, CET_RUN_FOLDS, CET_RUN_HELDOUT_PAGES);
     printf("%4s  %6s  %7s  %8s  %10s  %10s  %8s", "fold", "train", "held", "training",
            "held-out", "held-out", "gain");
     printf(site ? "  %10s\n" : "\n", "held-out");

@@ -123,9 +123,10 @@ int evolve_choice_options(struct evolve_args *a)
                 cli_warn("--holdout %g ignored: --folds %ld is given", a->holdout, a->folds);
         }
     }
-    /* cv judges a configuration by its mean F1 on unseen pages against their gold. */
+    /* cv judges a configuration by its mean F1 on unseen pages against their
+     * gold; on pseudo-gold it holds out the pages with gold of their own. */
     const char *why = !cet_goal_judged_by_f1(&a->opt.goal) ? "--objective, --constraint or --pareto"
-                      : a->fitness ? "--fitness template" : NULL;
+                                                           : NULL;
     if (why && a->choose == CET_CHOOSE_CV)
         return cli_usage("evolve", "--choose cv judges mean F1 against gold on held-out pages: "
                                    "not with %s", why);

@@ -640,6 +640,29 @@ int cet_corpus_load(struct cet_corpus *c, const struct cet_entries *e, const uin
     return rc;
 }
 
+int cet_corpus_labelled(const struct cet_corpus *c, const struct cet_entries *e,
+                        uint8_t *labelled, size_t *n, struct cet_error *err)
+{
+    /* The pages of the entries with gold of their own, sorted, to find
+     * each document's by its path. */
+    const char **own = malloc((e->n ? e->n : 1) * sizeof *own);
+    size_t nown = 0;
+    if (!own)
+        return cet_fail(err, "out of memory");
+    for (size_t i = 0; i < e->n; i++)
+        if (!e->v[i].gold_pseudo && !e->v[i].gold_missing)
+            own[nown++] = e->v[i].html_path;
+    qsort(own, nown, sizeof *own, cmp_str);
+    *n = 0;
+    for (size_t i = 0; i < c->ndocs; i++) {
+        const char *key = c->docs[i]->path;
+        labelled[i] = bsearch(&key, own, nown, sizeof *own, cmp_str) != NULL;
+        *n += labelled[i];
+    }
+    free(own);
+    return 0;
+}
+
 int cet_corpus_assemble(struct cet_corpus *c, const struct cet_entries *e, struct cet_doc **docs,
                         char **reasons, int oom, struct cet_error *err)
 {

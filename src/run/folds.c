@@ -40,6 +40,7 @@
 #include "cetune/config.h"
 #include "cetune/eval.h"
 #include "cetune/split.h"
+#include "cetune/template.h"
 #include "run_internal.h"
 #include "util/array.h"
 
@@ -262,13 +263,25 @@ static int fold_start(struct cet_run **out, struct cet_run *run, const char *fdi
     if (cet_run_check(*out, err) || cet_run_claim(*out, fdir, 1, err))
         goto done;
     cet_run_set_backend(*out, backend(run));
-    if (cet_corpus_load_dirs(&c, &e, (const char *const *)info->dirs, info->ndirs, train,
-                             run->desc.ex->load, run->threads, backend(run), err))
+    /* On pseudo-gold, the fold makes it as the run did: the same pages and
+     * references give the same gold (its held-out pages are scored against
+     * their own, heldout_f1). */
+    unsigned flags = run->desc.ex->load;
+    if (info->template_refs) {
+        if (cet_template_scan(&e, (const char *const *)info->dirs, info->ndirs,
+                              (const char *const *)info->template_refs, info->ntemplate_refs,
+                              info->template_defaults ? &run->desc : NULL, run->threads, err))
+            goto done;
+        flags |= CET_LOAD_SCANNED;
+    }
+    if (cet_corpus_load_dirs(&c, &e, (const char *const *)info->dirs, info->ndirs, train, flags,
+                             run->threads, backend(run), err))
         goto done;
     struct cet_run_settings s = {
         .dirs = (const char *const *)info->dirs, .ndirs = info->ndirs, .sample_from = train,
         .sample_size = -1, .top = info->top, .command = command, .threads = run->threads,
-        .site = info->site_learn};
+        .site = info->site_learn, .template_refs = (const char *const *)info->template_refs,
+        .ntemplate_refs = info->ntemplate_refs, .template_defaults = info->template_defaults};
     rc = cet_run_start(*out, &s, &c, &e, err);
 done:
     free(params);
@@ -297,6 +310,14 @@ static char *fold_command(const struct cet_run *run, const char *fdir, const cha
               cet_buf_shell_word(&b, "--force");
     if (!resume && !info->site_learn)
         bad = bad || cet_buf_shell_word(&b, "--no-site");
+    if (!resume && info->template_refs) {
+        bad = bad || cet_buf_shell_word(&b, "--fitness") || cet_buf_shell_word(&b, "template");
+        for (size_t i = 0; i < info->ntemplate_refs && !bad; i++)
+            bad = cet_buf_shell_word(&b, "--template-ref") ||
+                  cet_buf_shell_word(&b, info->template_refs[i]);
+        if (!info->template_defaults)
+            bad = bad || cet_buf_shell_word(&b, "--no-template-defaults");
+    }
     bad = bad || cet_buf_shell_word(&b, "--threads") || cet_buf_shell_word(&b, threads);
     if (bad) {
         cet_buf_free(&b);
@@ -492,7 +513,7 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
     pages_t pages = {0};
     double *f1 = NULL;
     struct cet_run_local l = {0};
-    uint8_t **kept = NULL;
+    uint8_t **kept = NULL, *labelled = NULL;
     int site = run->info.site_learn, rc = -1;
     *out = NULL;
     if (!run->dir || K < 2)
@@ -501,7 +522,18 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         cet_fail(err, "out of memory");
         goto done;
     }
-    if (cet_folds_split(fold_of, train, K, cet_search_opts(run->engine)->seed, err)) {
+    /* On pseudo-gold, only the pages with gold of their own are held out,
+     * to be scored against it; the others train in every fold. */
+    if (run->info.template_refs) {
+        size_t n;
+        if (!(labelled = malloc(train->ndocs + 1)) ||
+            cet_corpus_labelled(train, &run->entries, labelled, &n, err)) {
+            cet_fail(err, "out of memory");
+            goto done;
+        }
+    }
+    if (cet_folds_split_held(fold_of, train, labelled, K, cet_search_opts(run->engine)->seed,
+                             err)) {
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err->msg);
         cet_fail(err, "--folds: %s", why);
@@ -577,6 +609,7 @@ done:
     cet_run_kept_free(kept, l.train ? l.train->ndocs : 0);
     cet_run_local_close(&l);
     free(fold_of);
+    free(labelled);
     free(f);
     free(f1);
     pages_free(&pages);

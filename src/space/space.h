@@ -46,7 +46,8 @@ struct cet_split {
     uint64_t seed;         /* the run seed; each kind draws from its own stream */
     size_t folds;          /* CET_SPLIT_FOLDS: how many (2 .. n) */
     const size_t *quota;   /* CET_SPLIT_SAMPLE: documents to take per package */
-    const uint8_t *usable; /* CET_SPLIT_SAMPLE: NULL (all), or which may be taken */
+    const uint8_t *usable; /* SAMPLE: NULL (all), or which may be taken; FOLDS: NULL
+                              (all), or which may be held out (the others: CET_NONE) */
 };
 
 /* Makes split s into out (n entries, see enum cet_split_kind).  Every
@@ -58,7 +59,8 @@ struct cet_split {
  * - FOLDS deals each package's order to the folds in turn, the deal going
  *   on from package to package where the previous one stopped, so every
  *   fold holds each package in about its share and the folds differ in
- *   size by at most one document;
+ *   size by at most one document; a document that may not be held out
+ *   (usable) is in no fold, CET_NONE, and the deal skips it;
  * - RACE interleaves the packages' orders in proportion to their sizes
  *   (document j of a package of m at (j + 0.5) / m, ties in package order),
  *   so every prefix holds each package about in its share.

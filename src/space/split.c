@@ -88,7 +88,8 @@ int cet_split_make(const struct cet_split *s, uint32_t *out, struct cet_error *e
                 }
         } else if (s->kind == CET_SPLIT_FOLDS) {
             for (size_t j = 0; j < m; j++)
-                out[o[j]] = (uint32_t)(deal++ % s->folds);
+                out[o[j]] = !s->usable || s->usable[o[j]] ? (uint32_t)(deal++ % s->folds)
+                                                          : CET_NONE;
         } else {
             for (size_t j = 0; j < m; j++)
                 k[first + j] = (struct keyed){((double)j + 0.5) / (double)m, (uint32_t)p, o[j]};
@@ -109,7 +110,7 @@ int cet_split_make(const struct cet_split *s, uint32_t *out, struct cet_error *e
 
 /* Makes kind's split of c's documents (c's packages cover docs[0 .. ndocs)). */
 static int corpus_split(uint32_t *out, const struct cet_corpus *c, enum cet_split_kind kind,
-                        size_t folds, uint64_t seed, struct cet_error *err)
+                        size_t folds, const uint8_t *usable, uint64_t seed, struct cet_error *err)
 {
     size_t *first = malloc((c->npkgs + 1) * sizeof *first);
     if (!first)
@@ -118,7 +119,7 @@ static int corpus_split(uint32_t *out, const struct cet_corpus *c, enum cet_spli
         first[p] = c->pkgs[p].first;
     first[c->npkgs] = c->ndocs;
     struct cet_split s = {.kind = kind, .first = first, .npkgs = c->npkgs, .seed = seed,
-                          .folds = folds};
+                          .folds = folds, .usable = usable};
     int rc = cet_split_make(&s, out, err);
     free(first);
     return rc;
@@ -127,14 +128,24 @@ static int corpus_split(uint32_t *out, const struct cet_corpus *c, enum cet_spli
 int cet_folds_split(uint32_t *fold, const struct cet_corpus *c, size_t k, uint64_t seed,
                     struct cet_error *err)
 {
-    if (k < 2 || k > c->ndocs)
-        return cet_fail(err, "%zu folds need at least 2 folds and a training document per "
-                             "fold; there are %zu documents", k, c->ndocs);
-    return corpus_split(fold, c, CET_SPLIT_FOLDS, k, seed, err);
+    return cet_folds_split_held(fold, c, NULL, k, seed, err);
+}
+
+int cet_folds_split_held(uint32_t *fold, const struct cet_corpus *c, const uint8_t *held,
+                         size_t k, uint64_t seed, struct cet_error *err)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->ndocs; i++)
+        n += !held || held[i];
+    if (k < 2 || k > n)
+        return cet_fail(err, "%zu folds need at least 2 folds and a %straining document per "
+                             "fold; there are %zu %sdocuments", k, held ? "labelled " : "", n,
+                        held ? "labelled " : "");
+    return corpus_split(fold, c, CET_SPLIT_FOLDS, k, held, seed, err);
 }
 
 int cet_race_order(uint32_t *order, const struct cet_corpus *c, uint64_t seed,
                    struct cet_error *err)
 {
-    return corpus_split(order, c, CET_SPLIT_RACE, 0, seed, err);
+    return corpus_split(order, c, CET_SPLIT_RACE, 0, NULL, seed, err);
 }

@@ -53,12 +53,14 @@ cp "$TMP/out" "$TMP/gold.csv"
 expect_status 0 "$CETUNE" evaluate -x score -d "$C/portals/bbc" --fitness template --format csv
 if cmp -s "$TMP/out" "$TMP/gold.csv"; then ok; else fail "gold files win over the pseudo-gold"; fi
 
-# Refused: too few pages to see repetition; the character metrics; --folds.
+# Refused: too few pages to see repetition; the character metrics; folds
+# without pages that have gold of their own to hold out.
 expect_status 1 "$CETUNE" evaluate -x score -d "$TMP/tiny/few" --fitness template
 expect_grep "$TMP/err" "package few has 3 usable pages: a site family's repetition needs at least 6"
 expect_status 2 "$CETUNE" evaluate -x score -d "$TMP/crawl/bbc" --fitness template --metric chars
 expect_status 2 "$CETUNE" evolve -p "$SRC/params/accb.json" -d "$TMP/crawl/bbc" \
   --fitness template --folds 3 -o "$TMP/folds"
+expect_grep "$TMP/err" "--folds 3: with --fitness template the folds hold out only the training documents with gold of their own, and 0 of the 12 have it"
 
 # evolve on the pseudo-gold: recorded in run.json, and a run interrupted and
 # resumed ends with the files of the run left alone.
@@ -69,7 +71,50 @@ expect_grep "$TMP/ref/run.json" '"fitness":	"template"'
 expect_grep "$TMP/ref/run.json" '"template_refs":	\["/.*/configs/article.json"\]'
 expect_grep "$TMP/ref/run.json" '"template_defaults":	true'
 expect_grep "$TMP/err" "correcting the description's defaults and .*article.json"
+# Without a page of gold, nothing can be held out: the search's best, said.
+expect_grep "$TMP/ref/run.json" '"rule":	"training"'
+expect_grep "$TMP/err" "0 of the 12 training documents have gold of their own, and cross-validation needs 2"
 signal_at INT "$TMP/run" 3 "$CETUNE" evolve $RUN -o "$TMP/run"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/run"
 same_run "$TMP/ref" "$TMP/run" "from the uninterrupted run"
+
+# Semi-supervised: 4 pages with their gold among the family's 12.  The
+# final choice cross-validates over the 4 alone, each held out once and
+# scored against its own gold; the 8 without gold train in every fold on
+# their pseudo-gold, and so does each fold's run.
+mkdir -p "$TMP/semi/bbc"
+ln -s "$C"/portals/bbc/*.html "$TMP/semi/bbc/"
+for f in 01 03 07 09; do ln -s "$C/portals/bbc/bbc.co.uk_news_$f.txt" "$TMP/semi/bbc/"; done
+SEMI="-p $SRC/params/accb.json -d $TMP/semi/bbc --fitness template --template-ref $REF --pop 8
+      --generations 4 --patience 0 --resolution 0 --seed 3"
+expect_status 0 "$CETUNE" evolve $SEMI --threads 2 -o "$TMP/semi2"
+expect_grep "$TMP/semi2/run.json" '"rule":	"cv"'
+expect_grep "$TMP/semi2/run.json" '"folds":	4'
+expect_grep "$TMP/semi2/run.json" '"decision":	"\(tuned\|start\)"'
+expect_grep "$TMP/out" "cross-validation over 4 folds of the 4 training documents with gold"
+cut -d, -f2 "$TMP/semi2/heldout.csv" | tail -n +2 | sort >"$TMP/held"
+printf 'bbc/bbc.co.uk_news_%s\n' 01 03 07 09 >"$TMP/labelled"
+if cmp -s "$TMP/held" "$TMP/labelled"; then ok; else fail "held out: $(tr '\n' ' ' <"$TMP/held")"; fi
+if awk -F, 'NR > 1 && ($2 != 11 || $3 != 1) { bad = 1 } END { exit bad || NR != 5 }' \
+  "$TMP/semi2/folds.csv"; then ok; else fail "each fold trains on 11 pages and holds out 1"; fi
+for k in 1 2 3 4; do
+  expect_grep "$TMP/semi2/folds/$k/run.json" '"fitness":	"template"'
+  expect_grep "$TMP/semi2/folds/$k/run.json" "--fitness template --template-ref /"
+  if [ "$(grep -vc '^#' "$TMP/semi2/folds/$k/train.txt")" -eq 11 ]; then ok
+  else fail "fold $k's train.txt has the 8 pages without gold and 3 with"; fi
+done
+# A held-out page's figure is its own gold's: the fold best scored again.
+held=$(sed -n 2p "$TMP/semi2/heldout.csv")
+expect_status 0 "$CETUNE" evaluate -c "$TMP/semi2/folds/$(echo "$held" | cut -d, -f1)/best.json" \
+  -d "$C/portals/bbc" -s "$TMP/semi2/folds/$(echo "$held" | cut -d, -f1)/heldout.txt" \
+  --per-doc --format csv
+f1=$(awk -F, 'NR == 2 { printf "%.6f", $NF }' "$TMP/out")
+if [ "$f1" = "$(echo "$held" | cut -d, -f4)" ]; then ok; else fail "held-out F1 $f1, heldout.csv: $held"; fi
+# The same files with 1 thread, and interrupted in a fold then resumed.
+expect_status 0 "$CETUNE" evolve $SEMI --threads 1 -o "$TMP/semi1"
+same_files "$TMP/semi2" "$TMP/semi1" "with 1 thread" best.json heldout.csv folds.csv folds/2/best.json
+signal_at INT "$TMP/semi-int/folds/2" 2 "$CETUNE" evolve $SEMI --threads 2 -o "$TMP/semi-int"
+expect_status 0 "$CETUNE" evolve --resume "$TMP/semi-int"
+same_files "$TMP/semi2" "$TMP/semi-int" "after --resume" best.json heldout.csv folds.csv \
+  individuals.csv folds/2/individuals.csv
 finish

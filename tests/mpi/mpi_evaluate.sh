@@ -1,7 +1,8 @@
 # MPI build: `cetune evaluate` under mpirun (each rank loads and scores its
 # shard, rank 0 prints) writes byte-identical output to the single-process
 # build on 1 and 3 ranks, in every format, per document too, with another
-# metric and with a sample; --extracts (rank 0 alone) writes the same files.
+# metric and with a sample; --extracts (rank 0 alone) writes the same files;
+# on pseudo-gold too, and so does evolve on it with folds of the pages with gold.
 CETUNE=$1 PLAIN=$2 SRC=$3
 . "$SRC/tests/cli_lib.sh"
 . "$SRC/tests/mpi/mpi_lib.sh"
@@ -52,6 +53,15 @@ if [ -d "$C/portals/wsj-brussels" ]; then
     expect_status 0 mpirun $MPIRUN_OPTS -np $np "$CETUNE" $T
     if cmp -s "$TMP/tplain" "$TMP/out"; then ok; else fail "--fitness template on $np ranks"; fi
   done
+  # Semi-supervised evolve: 3 pages with gold held out in turn, each fold's
+  # run making the pseudo-gold of the others and sharing the ranks.
+  for f in $(ls "$C"/portals/wsj-brussels/*.txt | head -3); do ln -s "$f" "$TMP/crawl/wsj/"; done
+  S="evolve -p $SRC/params/accb.json -d $TMP/crawl/wsj --fitness template --pop 6 --generations 3
+     --patience 0 --resolution 0 --seed 2 -q --threads 1"
+  expect_status 0 "$PLAIN" $S -o "$TMP/semi-plain"
+  expect_status 0 mpirun $MPIRUN_OPTS -np 3 "$CETUNE" $S -o "$TMP/semi-mpi"
+  same_files "$TMP/semi-plain" "$TMP/semi-mpi" "semi-supervised on 3 ranks" best.json folds.csv \
+    heldout.csv individuals.csv folds/3/individuals.csv
 else
   echo "skipping the --fitness template part: $C/portals not found; set CETUNE_CORPORA"
 fi

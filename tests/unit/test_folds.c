@@ -1,6 +1,7 @@
 /* Cross-validation folds (src/space/split.c): a partition into folds of sizes
  * differing by at most one, each package dealt evenly, the same for the
- * same seed and different for another. */
+ * same seed and different for another; only the documents that may be held
+ * out are dealt (the pages with gold of their own on pseudo-gold). */
 #include "cetune/split.h"
 #include "test.h"
 
@@ -53,9 +54,35 @@ static void test_folds__seeded(void)
     CHECK(cet_folds_split(a, &c, 1, 1, &err) < 0);
 }
 
+static void test_folds__held(void)
+{
+    struct cet_corpus c;
+    struct cet_package pk[3];
+    struct cet_error err;
+    uint32_t a[13], b[13];
+    uint8_t held[13] = {1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0, 1}, all[13];
+    three_packages(&c, pk);
+    CHECK(cet_folds_split_held(a, &c, held, 3, 4, &err) == 0);
+    size_t size[3] = {0};
+    for (size_t i = 0; i < 13; i++) {
+        CHECK(held[i] ? a[i] < 3 : a[i] == CET_NONE);
+        if (held[i] && a[i] < 3)
+            size[a[i]]++;
+    }
+    CHECK(size[0] == 2 && size[1] == 2 && size[2] == 2);
+    /* Every document marked: the split of all of them. */
+    memset(all, 1, sizeof all);
+    CHECK(cet_folds_split_held(a, &c, all, 3, 4, &err) == 0);
+    CHECK(cet_folds_split(b, &c, 3, 4, &err) == 0);
+    CHECK(!memcmp(a, b, sizeof a));
+    CHECK(cet_folds_split_held(a, &c, held, 7, 4, &err) < 0 &&
+          strstr(err.msg, "there are 6 labelled documents"));
+}
+
 int main(void)
 {
     RUN(test_folds__balanced_and_stratified);
     RUN(test_folds__seeded);
+    RUN(test_folds__held);
     TEST_END();
 }
