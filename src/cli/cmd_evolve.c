@@ -262,8 +262,9 @@ static int cmd_evolve(int argc, char **argv)
         .choose = a.choose, .confidence = a.confidence > 0 ? a.confidence : 0,
         .tolerance = a.tolerance >= 0 ? a.tolerance : CET_CHOICE_TOLERANCE,
         .fold_evals = a.fold_evals,
-        /* The rules correct mean F1 against gold (docs/site.md). */
-        .site = !a.no_site && !a.fitness && cet_goal_judged_by_f1(&a.opt.goal)};
+        /* The rules correct mean F1 against gold (docs/site.md); on
+         * pseudo-gold they learn from the pages with gold of their own. */
+        .site = !a.no_site && cet_goal_judged_by_f1(&a.opt.goal)};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "

@@ -374,37 +374,33 @@ done:
 }
 
 /* The site rules the start gets from the training pages of fold k (those
- * not marked k in folds) into *out, as corrections of what the start keeps
- * of them (kept, cet_run_local_kept); NULL when none. */
+ * not marked k in folds, with gold of their own when labelled is not NULL)
+ * into *out, as corrections of what the start keeps of them (kept,
+ * cet_run_local_kept); NULL when none. */
 static int start_rules(const struct cet_run_local *l, uint8_t *const *kept, const uint32_t *folds,
-                       uint32_t k, struct cet_site **out, struct cet_error *err)
+                       const uint8_t *labelled, uint32_t k, struct cet_site **out,
+                       struct cet_error *err)
 {
     const struct cet_corpus *c = l->train;
-    struct cet_doc **docs = malloc((c->ndocs + 1) * sizeof *docs);
-    const uint8_t **kk = malloc((c->ndocs + 1) * sizeof *kk);
-    size_t n = 0;
-    int rc = docs && kk ? 0 : cet_fail(err, "out of memory");
-    for (size_t i = 0; i < c->ndocs && !rc; i++)
-        if (folds[i] != k) {
-            docs[n] = c->docs[i];
-            kk[n++] = kept[i];
-        }
-    struct cet_site_opts o;
-    cet_site_default(&o);
-    *out = NULL;
-    rc = rc || cet_site_learn(docs, n, kk, &o, out, err);
-    free(docs);
-    free(kk);
-    return rc ? -1 : 0;
+    uint8_t *use = malloc(c->ndocs + 1);
+    if (!use)
+        return cet_fail(err, "out of memory");
+    for (size_t i = 0; i < c->ndocs; i++)
+        use[i] = folds[i] != k && (!labelled || labelled[i]);
+    int rc = cet_run_learn_rules(c, kept, use, out, err);
+    free(use);
+    return rc;
 }
 
 /* Fold k (0-based) of the K folds in dir, its documents marked in folds:
  * writes its lists, runs its GA, and scores its best and the defaults on
  * its held-out documents into *f; with start_kept (what the start keeps of
  * each training page, when the run learns site rules), the start with the
- * rules of its K-1 folds too.  0, CET_CANCELLED, or -1. */
-static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K,
-                const struct cet_run_local *l, uint8_t *const *start_kept, struct cet_fold *f,
+ * rules of its K-1 folds too (of their pages with gold of their own, on
+ * pseudo-gold: labelled).  0, CET_CANCELLED, or -1. */
+static int fold(struct cet_run *run, const uint32_t *folds, const uint8_t *labelled, uint32_t k,
+                size_t K, const struct cet_run_local *l, uint8_t *const *start_kept,
+                struct cet_fold *f,
                 pages_t *pages, cet_fold_fn on_fold, void *ctx, struct cet_error *err)
 {
     struct cet_buf fdir = {0};
@@ -434,7 +430,7 @@ static int fold(struct cet_run *run, const uint32_t *folds, uint32_t k, size_t K
     if (cet_config_load(&cfg, best, err))
         goto done;
     f->train_fitness = cfg.has_fitness ? cfg.fitness : NAN;
-    rc = (start_kept && start_rules(l, start_kept, folds, k, &ssite, err)) ||
+    rc = (start_kept && start_rules(l, start_kept, folds, labelled, k, &ssite, err)) ||
                  heldout_f1(&run->info, &run->desc, heldout, cfg.params, cfg.site, ssite, k + 1,
                             pages, &f->heldout_f1, &f->heldout_f1_start,
                             &f->heldout_f1_start_site, run->threads, err)
@@ -524,14 +520,8 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
     }
     /* On pseudo-gold, only the pages with gold of their own are held out,
      * to be scored against it; the others train in every fold. */
-    if (run->info.template_refs) {
-        size_t n;
-        if (!(labelled = malloc(train->ndocs + 1)) ||
-            cet_corpus_labelled(train, &run->entries, labelled, &n, err)) {
-            cet_fail(err, "out of memory");
-            goto done;
-        }
-    }
+    if (cet_run_labelled(run, train, &labelled, err))
+        goto done;
     if (cet_folds_split_held(fold_of, train, labelled, K, cet_search_opts(run->engine)->seed,
                              err)) {
         char why[sizeof err->msg];
@@ -557,7 +547,7 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         for (size_t i = 0; i < train->ndocs; i++)
             f[k].heldout_docs += fold_of[i] == k;
         f[k].train_docs = train->ndocs - f[k].heldout_docs;
-        if ((rc = fold(run, fold_of, k, K, &l, kept, &f[k], &pages, on_fold, ctx, err)))
+        if ((rc = fold(run, fold_of, labelled, k, K, &l, kept, &f[k], &pages, on_fold, ctx, err)))
             goto done;
         rc = -1;
     }

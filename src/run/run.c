@@ -484,10 +484,14 @@ int cet_run_local_open(struct cet_run *run, struct cet_run_local *l, struct cet_
     }
     const struct cet_run_info *info = &run->info;
     char *sample = cet_run_path(run->dir, CET_RUN_SAMPLE);
+    /* On pseudo-gold, the run's entries carry it (pages without gold
+     * would not load otherwise). */
+    int scanned = info->template_refs != NULL;
     int rc = !sample ? cet_fail(err, "out of memory")
-                     : cet_corpus_load_dirs(&l->own, &l->e, (const char *const *)info->dirs,
-                                            info->ndirs, sample, run->desc.ex->load, run->threads,
-                                            NULL, err) ||
+                     : cet_corpus_load_dirs(&l->own, scanned ? &run->entries : &l->e,
+                                            (const char *const *)info->dirs, info->ndirs, sample,
+                                            run->desc.ex->load | (scanned ? CET_LOAD_SCANNED : 0),
+                                            run->threads, NULL, err) ||
                            cet_evaluator_new(&l->own_ev, &l->own, run->desc.ex, CET_METRIC_WORD,
                                              run->threads, err);
     free(sample);
@@ -548,17 +552,51 @@ void cet_run_kept_free(uint8_t **kept, size_t n)
     free(kept);
 }
 
-/* Site rules learned from the training pages of l as corrections of full
- * parameters params into *out (NULL: none). */
-static int learn_for(struct cet_run_local *l, const double *params, struct cet_site **out,
+int cet_run_labelled(const struct cet_run *run, const struct cet_corpus *c, uint8_t **out,
                      struct cet_error *err)
 {
-    uint8_t **kept = NULL;
+    size_t n;
+    *out = NULL;
+    if (!run->info.template_refs)
+        return 0;
+    if (!(*out = malloc(c->ndocs + 1)) || cet_corpus_labelled(c, &run->entries, *out, &n, err)) {
+        free(*out);
+        *out = NULL;
+        return cet_fail(err, "out of memory");
+    }
+    return 0;
+}
+
+int cet_run_learn_rules(const struct cet_corpus *c, uint8_t *const *kept, const uint8_t *use,
+                        struct cet_site **out, struct cet_error *err)
+{
+    struct cet_doc **docs = malloc((c->ndocs + 1) * sizeof *docs);
+    const uint8_t **kk = malloc((c->ndocs + 1) * sizeof *kk);
+    size_t n = 0;
+    int rc = docs && kk ? 0 : cet_fail(err, "out of memory");
+    for (size_t i = 0; i < c->ndocs && !rc; i++)
+        if (!use || use[i]) {
+            docs[n] = c->docs[i];
+            kk[n++] = kept[i];
+        }
     struct cet_site_opts o;
     cet_site_default(&o);
+    *out = NULL;
+    rc = rc || cet_site_learn(docs, n, kk, &o, out, err);
+    free(docs);
+    free(kk);
+    return rc ? -1 : 0;
+}
+
+/* Site rules learned from the training pages of l with gold of their own
+ * (labelled; NULL: all) as corrections of full parameters params into
+ * *out (NULL: none). */
+static int learn_for(struct cet_run_local *l, const uint8_t *labelled, const double *params,
+                     struct cet_site **out, struct cet_error *err)
+{
+    uint8_t **kept = NULL;
     int rc = cet_run_local_kept(l, params, &kept, err) ||
-             cet_site_learn(l->train->docs, l->train->ndocs, (const uint8_t *const *)kept, &o,
-                            out, err);
+             cet_run_learn_rules(l->train, kept, labelled, out, err);
     cet_run_kept_free(kept, l->train->ndocs);
     return rc ? -1 : 0;
 }
@@ -583,9 +621,12 @@ static int learn_site(struct cet_run *run, struct cet_error *err)
         return cet_fail(err, "out of memory");
     cet_params_expand(&run->desc, cet_search_genes(run->engine, best), full);
     cet_params_expand(&run->desc, info->start, sfull);
-    struct cet_run_local l;
-    int rc = cet_run_local_open(run, &l, err) || learn_for(&l, full, &info->site, err) ||
-             (start && learn_for(&l, sfull, &info->site_start, err));
+    struct cet_run_local l = {0};
+    uint8_t *labelled = NULL; /* on pseudo-gold, the rules learn from real gold alone */
+    int rc = cet_run_local_open(run, &l, err) || cet_run_labelled(run, l.train, &labelled, err) ||
+             learn_for(&l, labelled, full, &info->site, err) ||
+             (start && learn_for(&l, labelled, sfull, &info->site_start, err));
+    free(labelled);
     /* Tuning gave way to the start with its rules (folds.c), but all the
      * labelled pages together give the start no rule: the start alone
      * gained nothing in the folds, so tuning, whose gain is sure, stands. */

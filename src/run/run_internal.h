@@ -62,6 +62,16 @@ void cet_run_local_close(struct cet_run_local *l);
 int cet_run_local_kept(struct cet_run_local *l, const double *params, uint8_t ***kept,
                        struct cet_error *err);
 void cet_run_kept_free(uint8_t **kept, size_t n);
+/* On pseudo-gold (--fitness template), which documents of c (the run's
+ * training pages or their local copy) have gold of their own, into *out
+ * (c->ndocs flags); on gold *out is NULL: all do. */
+int cet_run_labelled(const struct cet_run *run, const struct cet_corpus *c, uint8_t **out,
+                     struct cet_error *err);
+/* Site rules from the documents of c marked in use (NULL: all) as
+ * corrections of what kept (cet_run_local_kept) keeps, into *out (NULL:
+ * none). */
+int cet_run_learn_rules(const struct cet_corpus *c, uint8_t *const *kept, const uint8_t *use,
+                        struct cet_site **out, struct cet_error *err);
 
 /* fitness.c: evaluates k full parameter vectors on train's documents
  * docs[0..n) (NULL: all), here or with the backend, as cet_evaluate. */

@@ -71,8 +71,10 @@ expect_grep "$TMP/ref/run.json" '"fitness":	"template"'
 expect_grep "$TMP/ref/run.json" '"template_refs":	\["/.*/configs/article.json"\]'
 expect_grep "$TMP/ref/run.json" '"template_defaults":	true'
 expect_grep "$TMP/err" "correcting the description's defaults and .*article.json"
-# Without a page of gold, nothing can be held out: the search's best, said.
+# Without a page of gold, nothing can be held out: the search's best, said;
+# and no site rule is learned from pseudo-gold.
 expect_grep "$TMP/ref/run.json" '"rule":	"training"'
+expect_grep "$TMP/ref/run.json" '"site_rules":	0'
 expect_grep "$TMP/err" "0 of the 12 training documents have gold of their own, and cross-validation needs 2"
 signal_at INT "$TMP/run" 3 "$CETUNE" evolve $RUN -o "$TMP/run"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/run"
@@ -92,6 +94,8 @@ expect_grep "$TMP/semi2/run.json" '"rule":	"cv"'
 expect_grep "$TMP/semi2/run.json" '"folds":	4'
 expect_grep "$TMP/semi2/run.json" '"decision":	"\(tuned\|start\)"'
 expect_grep "$TMP/out" "cross-validation over 4 folds of the 4 training documents with gold"
+# Site rules from the 4 alone: each fold's start gets its other pages'.
+expect_grep "$TMP/semi2/heldout.csv" "^fold,document,f1_start,f1_tuned,gain,f1_start_site$"
 cut -d, -f2 "$TMP/semi2/heldout.csv" | tail -n +2 | sort >"$TMP/held"
 printf 'bbc/bbc.co.uk_news_%s\n' 01 03 07 09 >"$TMP/labelled"
 if cmp -s "$TMP/held" "$TMP/labelled"; then ok; else fail "held out: $(tr '\n' ' ' <"$TMP/held")"; fi
