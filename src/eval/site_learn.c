@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cetune/buf.h"
 #include "cetune/lcs.h"
 #include "cetune/site.h"
 #include "extract/site_slots.h"
@@ -283,15 +284,16 @@ static int learn_rules(struct cet_site *s, const struct rec *v, size_t nv, size_
         r->keep = rule == CET_SITE_KEEP;
         r->suffix = depth > 0;
         char *p = cet_site_path_of(docs[v[from].page], v[from].node, s, depth);
-        r->path = p && depth ? malloc(strlen(CET_SITE_SUFFIX) + strlen(p) + 1) : p;
-        if (r->path && depth) {
-            strcpy(r->path, CET_SITE_SUFFIX);
-            strcat(r->path, p);
+        if (p && depth) { /* a suffix rule's path is written with its marker first */
+            struct cet_buf b = {0};
+            int bad = cet_buf_printf(&b, "%s%s", CET_SITE_SUFFIX, p);
             free(p);
-        } else if (!r->path) {
-            free(p);
-            return -1;
+            p = bad ? NULL : b.p;
+            if (bad)
+                cet_buf_free(&b);
         }
+        if (!(r->path = p))
+            return -1;
         s->n++;
     }
     return 0;
