@@ -30,6 +30,9 @@ struct cet_entry {
                           evaluate --max-body) */
 };
 
+/* The reason a document without gold is skipped (cet_corpus.skips). */
+#define CET_NO_GOLD "no gold standard"
+
 struct cet_entries {
     struct cet_entry *v;
     size_t n, cap;

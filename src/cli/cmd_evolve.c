@@ -161,6 +161,20 @@ static int labelled_docs(struct evolve_args *a, const struct cet_corpus *c,
     return 0;
 }
 
+/* Pages skipped for want of gold beside pages with it: the crawl of a
+ * family with a few labelled, which --fitness template would use too. */
+static void hint_template(const struct cet_corpus *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->nskips; i++)
+        n += !strcmp(c->skips[i].reason, CET_NO_GOLD);
+    if (n)
+        fprintf(stderr, "cetune: %zu page%s had no gold: with --fitness template the search "
+                        "trains on %s too, on %s family's repetition, and the folds still judge "
+                        "it on the pages with gold (docs/template.md)\n",
+                n, n == 1 ? "" : "s", n == 1 ? "it" : "them", n == 1 ? "its" : "their");
+}
+
 static int cmd_evolve(int argc, char **argv);
 const struct cli_command cli_evolve = {
     .name = "evolve", .run = cmd_evolve, .table = evolve_options, .size = sizeof(struct evolve_args),
@@ -234,6 +248,8 @@ static int cmd_evolve(int argc, char **argv)
     size_t ndocs = corpus.ndocs;
     if (a.fitness && (rc = labelled_docs(&a, &corpus, &entries, &ndocs)))
         goto done;
+    if (!a.fitness)
+        hint_template(&corpus);
     rc = CLI_RUNTIME;
     if (a.holdout_folds && !a.folds)
         a.folds = (size_t)a.holdout_folds < ndocs ? a.holdout_folds : (long)ndocs;

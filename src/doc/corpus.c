@@ -559,7 +559,7 @@ int cet_entry_load(struct cet_doc **out, const struct cet_entry *e, unsigned fla
     int rc = -1;
     *out = NULL;
     if (e->gold_missing && !(flags & CET_LOAD_PAGE_ONLY)) {
-        cet_fail(err, "no gold standard");
+        cet_fail(err, CET_NO_GOLD);
         goto done;
     }
     char charset[40];

@@ -87,6 +87,10 @@ same_run "$TMP/ref" "$TMP/run" "from the uninterrupted run"
 mkdir -p "$TMP/semi/bbc"
 ln -s "$C"/portals/bbc/*.html "$TMP/semi/bbc/"
 for f in 01 03 07 09; do ln -s "$C/portals/bbc/bbc.co.uk_news_$f.txt" "$TMP/semi/bbc/"; done
+# On gold alone, the 8 are skipped, and evolve says what would use them.
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/accb.json" -d "$TMP/semi/bbc" --pop 4 \
+  --generations 1 --choose search -q -o "$TMP/gold-only"
+expect_grep "$TMP/err" "8 pages had no gold: with --fitness template the search trains on them too"
 SEMI="-p $SRC/params/accb.json -d $TMP/semi/bbc --fitness template --template-ref $REF --pop 8
       --generations 4 --patience 0 --resolution 0 --seed 3"
 expect_status 0 "$CETUNE" evolve $SEMI --threads 2 -o "$TMP/semi2"
