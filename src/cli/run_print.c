@@ -236,11 +236,18 @@ static void print_choice(const struct cet_run_info *info, size_t mark, int def_b
     const struct cet_site *site = cet_run_best_site(info);
     if (site) {
         size_t keep = cet_site_nkeep(site);
-        char from[64], counts[96];
-        if (info->estimate.chosen)
-            snprintf(from, sizeof from, "them");
+        char docs[64], from[96], counts[96];
+        /* On pseudo-gold the rules learn from the pages with gold alone. */
+        if (info->template_refs && info->has_estimate)
+            snprintf(docs, sizeof docs, "the %zu documents with gold", info->estimate.n);
+        else if (info->template_refs)
+            snprintf(docs, sizeof docs, "the documents with gold");
         else
-            snprintf(from, sizeof from, "the %ld documents as corrections of it", info->docs);
+            snprintf(docs, sizeof docs, "the %ld documents", info->docs);
+        if (info->estimate.chosen)
+            snprintf(from, sizeof from, "%s", info->template_refs ? docs : "them");
+        else
+            snprintf(from, sizeof from, "%s as corrections of it", docs);
         snprintf(counts, sizeof counts, "(%zu keep, %zu drop; docs/site.md)", keep,
                  site->n - keep);
         int len = printf("  with %zu site rule%s learned from %s", site->n,

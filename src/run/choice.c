@@ -169,7 +169,7 @@ double cet_choice_round(double x)
 int cet_choice_sentence(char *buf, size_t size, const struct cet_choice *c, const char *how,
                         const char *start, const char *tuned)
 {
-    char interval[160] = "";
+    char interval[512] = ""; /* how is up to 192 bytes (cet_run_choice_text) */
     if (!isnan(c->lo))
         snprintf(interval, sizeof interval, " (%.0f%% confidence interval %+.4f to %+.4f, from "
                                             "%s on %zu pages)",

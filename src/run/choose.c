@@ -203,13 +203,17 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
 {
     if (info->choose != CET_CHOOSE_CV || !info->has_estimate || info->holdout_docs)
         return -1;
-    char how[128], start[512], tuned[64];
-    /* The estimate is of the search as run: say how far it was held to the start. */
+    char how[192], start[512], tuned[64];
+    /* The estimate is of the search as run: say how far it was held to the
+     * start, and on pseudo-gold that only the pages with gold were held out. */
+    const char *held = (long)info->estimate.n < info->docs ? " holding out only pages with gold,"
+                                                           : "";
     if (shrink > 0)
-        snprintf(how, sizeof how, "%ld-fold cross-validation of a search held near the start by "
-                                  "--shrink %g,", info->folds, shrink);
+        snprintf(how, sizeof how, "%ld-fold cross-validation of a search held near the start "
+                                  "by --shrink %g,%s", info->folds, shrink, held);
     else
-        snprintf(how, sizeof how, "%ld-fold cross-validation", info->folds);
+        snprintf(how, sizeof how, "%ld-fold cross-validation%s%s", info->folds, *held ? "," : "",
+                 held);
     if (info->start_from) {
         const char *base = strrchr(info->start_from, '/');
         snprintf(start, sizeof start, "%s", base ? base + 1 : info->start_from);

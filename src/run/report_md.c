@@ -153,9 +153,10 @@ static int site_rules(const struct cet_report *r, struct cet_buf *b)
         if (cfg.site) {
             size_t keep = cet_site_nkeep(cfg.site);
             rc = cet_buf_printf(b, "`best.json` carries %zu site rules learned from the training "
-                                   "pages (%zu keep, %zu drop; docs/site.md); the fitness of the "
+                                   "pages%s (%zu keep, %zu drop; docs/site.md); the fitness of the "
                                    "table is without them, `best.json`'s own with them (%.4f).\n\n",
-                                cfg.site->n, keep, cfg.site->n - keep, cfg.fitness);
+                                cfg.site->n, r->run.template_refs ? " with gold" : "", keep,
+                                cfg.site->n - keep, cfg.fitness);
         }
         cet_config_free(&cfg);
     }

@@ -98,8 +98,10 @@ expect_grep "$TMP/semi2/run.json" '"rule":	"cv"'
 expect_grep "$TMP/semi2/run.json" '"folds":	4'
 expect_grep "$TMP/semi2/run.json" '"decision":	"\(tuned\|start\)"'
 expect_grep "$TMP/out" "cross-validation over 4 folds of the 4 training documents with gold"
+expect_grep "$TMP/semi2/run.json" "from 4-fold cross-validation, holding out only pages with gold, on 4 pages)"
 # Site rules from the 4 alone: each fold's start gets its other pages'.
 expect_grep "$TMP/semi2/heldout.csv" "^fold,document,f1_start,f1_tuned,gain,f1_start_site$"
+expect_grep "$TMP/out" "site rules learned from the 4 documents with gold"
 cut -d, -f2 "$TMP/semi2/heldout.csv" | tail -n +2 | sort >"$TMP/held"
 printf 'bbc/bbc.co.uk_news_%s\n' 01 03 07 09 >"$TMP/labelled"
 if cmp -s "$TMP/held" "$TMP/labelled"; then ok; else fail "held out: $(tr '\n' ' ' <"$TMP/held")"; fi
