@@ -541,11 +541,15 @@ static int md_folds(const struct cet_report *r, struct cet_buf *b)
     enum { MAX_FIELDS = 16 };
     if (!r->folds)
         return 0;
-    int rc = cet_buf_puts(b, "## Cross-validation\n\nThe search run on K-1 of K folds of the "
-                             "training documents, its best and the start scored on the "
-                             "held-out fold (`folds.csv`, every page in `heldout.csv`; each "
-                             "fold's run is in `folds/K`).  The folds estimate what tuning "
-                             "gains on unseen pages.\n\n");
+    int rc = cet_buf_printf(b, "## Cross-validation\n\nThe search run on K-1 of K folds of the "
+                               "training documents, its best and the start scored on the "
+                               "held-out fold (`folds.csv`, every page in `heldout.csv`; each "
+                               "fold's run is in `folds/K`).  The folds estimate what tuning "
+                               "gains on unseen pages.%s\n\n",
+                               r->run.template_refs ? "  On pseudo-gold only the pages with gold "
+                                                      "of their own are held out, scored against "
+                                                      "it; the others train in every fold."
+                                                    : "");
     char *text = strdup(r->folds), *f[MAX_FIELDS];
     double sum = 0, sq = 0, gains[128];
     size_t n = 0;

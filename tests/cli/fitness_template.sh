@@ -102,6 +102,9 @@ expect_grep "$TMP/semi2/run.json" "from 4-fold cross-validation, holding out onl
 # Site rules from the 4 alone: each fold's start gets its other pages'.
 expect_grep "$TMP/semi2/heldout.csv" "^fold,document,f1_start,f1_tuned,gain,f1_start_site$"
 expect_grep "$TMP/out" "site rules learned from the 4 documents with gold"
+expect_status 0 "$CETUNE" report "$TMP/semi2"
+expect_grep "$TMP/semi2/report.md" "On pseudo-gold only the pages with gold of their own are held out"
+expect_grep "$TMP/semi2/report.md" "site rules learned from the training pages with gold"
 cut -d, -f2 "$TMP/semi2/heldout.csv" | tail -n +2 | sort >"$TMP/held"
 printf 'bbc/bbc.co.uk_news_%s\n' 01 03 07 09 >"$TMP/labelled"
 if cmp -s "$TMP/held" "$TMP/labelled"; then ok; else fail "held out: $(tr '\n' ' ' <"$TMP/held")"; fi
