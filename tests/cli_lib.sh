@@ -32,9 +32,10 @@ expect_grep() { # expect_grep FILE PATTERN
 }
 # The generation of DIR's last checkpoint, empty before the first.
 generation() { sed -n 's/^[[:space:]]*"generation":[[:space:]]*\(-\{0,1\}[0-9]*\),$/\1/p' "$1/checkpoint.json" 2>/dev/null; }
-# wait_generation DIR N PID: waits until DIR's checkpoint has generation >= N.
+# wait_generation DIR N PID: waits until DIR's checkpoint has generation >= N
+# (at most 2 minutes: a sanitizer build under load runs folds first slowly).
 wait_generation() {
-  for _ in $(seq 600); do
+  for _ in $(seq 2400); do
     g=$(generation "$1")
     if [ -n "$g" ] && [ "$g" -ge "$2" ]; then return 0; fi
     kill -0 "$3" 2>/dev/null || return 1

@@ -132,7 +132,7 @@ same_files "$TMP/semi2" "$TMP/semi-int" "after --resume" best.json heldout.csv f
   individuals.csv folds/2/individuals.csv
 # Interrupted in the final search, after the folds: the same files, site
 # rules too (learned again from the labelled pages of the reloaded sample).
-LONGSEMI="${SEMI/--generations 4/--generations 30} --threads 2"
+LONGSEMI="${SEMI/--generations 4/--generations 30} --fold-evals 30 --threads 2"
 expect_status 0 "$CETUNE" evolve $LONGSEMI -o "$TMP/semi-ref"
 signal_at INT "$TMP/semi-int2" 3 "$CETUNE" evolve $LONGSEMI -o "$TMP/semi-int2"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/semi-int2"
