@@ -20,6 +20,13 @@
  * also learned on *suffix* slots, a block's last steps when they name an
  * id or a class, written with a first step "*" (CET_SITE_SUFFIX); a suffix rule
  * applies only to blocks no whole-path rule matches.
+ * Some boilerplate stands at the article's own place: an agency's copyright
+ * line after every story, a dateline, a "share this article" line.  No slot
+ * can drop it without the article, so a rule can also name a block's *text*
+ * (its words casefolded, digits dropped: "© 2005 The Associated Press" and
+ * "© 2006 ..." are one text): a block whose text the extraction kept on
+ * at least min_pages labelled pages and the gold never holds is dropped
+ * wherever it stands, whatever the slot rules say.
  *
  * `cetune evolve` learns the rules from its training pages (the tuning
  * procedure is the search plus the rules, and the cross-validation of the
@@ -65,6 +72,11 @@ struct cet_site {
     char **names;     /* alphabetical */
     uint64_t *hashes; /* their hashes, sorted */
     size_t nnames;
+    /* Texts to drop (cet_site_text): the block texts, alphabetical, and their
+     * hashes, sorted. */
+    char **drop_texts;
+    uint64_t *drop_hashes;
+    size_t ndrop_texts;
 };
 
 /* How rules are learned (cet_site_default gives the defaults in brackets). */
@@ -83,6 +95,7 @@ struct cet_site_opts {
     size_t depth;      /* also learn suffix rules: slots of a block's last depth steps,
                           used where no whole-path rule applies, and only when they name
                           an id or a class (2; 0: whole paths only) */
+    int texts;         /* also learn texts to drop (1; 0: slots only) */
 };
 
 void cet_site_default(struct cet_site_opts *o);
@@ -106,6 +119,15 @@ int cet_site_slots(const struct cet_site *s, const struct cet_doc *d, uint64_t *
 int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *kept,
                    const struct cet_site_opts *o, struct cet_site **out, struct cet_error *err);
 
+/* The text of d's block b as a text rule names it: the words of its text
+ * nodes as the metric reads them (casefolded), digits dropped, one space
+ * between; "" when it has none.  NULL when out of memory. */
+char *cet_site_text(const struct cet_doc *d, uint32_t b);
+/* The hash of each text node's block text (cet_site_text, hashed as
+ * cet_site_hash does) into h[0..d->ntexts), 0 for text outside any block
+ * or a block without words. */
+int cet_site_text_hashes(const struct cet_doc *d, uint64_t *h);
+
 /* Per text node of d: CET_SITE_KEEP, CET_SITE_DROP or CET_SITE_NONE (marks
  * holds d->ntexts bytes).  Computed once per page, applied per extraction. */
 enum { CET_SITE_NONE = 0, CET_SITE_KEEP = 1, CET_SITE_DROP = 2 };
@@ -120,6 +142,11 @@ int cet_site_run(const struct cet_site *s, const struct cet_doc *d, struct cet_s
 
 /* How many of s's rules are keep rules (the others drop). */
 size_t cet_site_nkeep(const struct cet_site *s);
+/* How many rules s has: slot rules and texts to drop. */
+size_t cet_site_nrules(const struct cet_site *s);
+/* "N keep, N drop" and ", N texts dropped" when s has texts to drop, into
+ * buf (size bytes). */
+void cet_site_counts(const struct cet_site *s, char *buf, size_t size);
 
 /* Builds rules from paths (keep[nkeep], drop[ndrop]) and the names their
  * slots may contain (names[nnames], to which every name the paths use is
@@ -127,8 +154,14 @@ size_t cet_site_nkeep(const struct cet_site *s);
 int cet_site_from_paths(struct cet_site **out, const char *const *keep, size_t nkeep,
                         const char *const *drop, size_t ndrop, const char *const *names,
                         size_t nnames, long pages, struct cet_error *err);
-/* Appends {"pages": N, "names": [...], "keep": [...], "drop": [...]}
- * ("pages" only when known), each list in alphabetical order. */
+/* Adds texts to drop to s (texts[n], written as cet_site_text writes them;
+ * other white space, upper case and digits are folded the same way); a
+ * text given twice or empty is refused (err names it). */
+int cet_site_set_texts(struct cet_site *s, const char *const *texts, size_t n,
+                       struct cet_error *err);
+/* Appends {"pages": N, "names": [...], "keep": [...], "drop": [...],
+ * "drop_text": [...]} ("pages" only when known, "drop_text" only when s has
+ * texts to drop), each list in alphabetical order. */
 int cet_site_json(struct cet_buf *out, const struct cet_site *s);
 void cet_site_free(struct cet_site *s);
 

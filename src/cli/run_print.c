@@ -235,8 +235,8 @@ static void print_choice(const struct cet_run_info *info, size_t mark, int def_b
         printf("best.json: the start, %s%s\n", start, def_best ? " (*)" : "");
     const struct cet_site *site = cet_run_best_site(info);
     if (site) {
-        size_t keep = cet_site_nkeep(site);
-        char docs[64], from[96], counts[96];
+        size_t nrules = cet_site_nrules(site);
+        char docs[64], from[96], counts[160], what[128];
         /* On pseudo-gold the rules learn from the pages with gold alone. */
         if (info->template_refs && info->has_estimate)
             snprintf(docs, sizeof docs, "the %zu documents with gold", info->estimate.n);
@@ -248,10 +248,10 @@ static void print_choice(const struct cet_run_info *info, size_t mark, int def_b
             snprintf(from, sizeof from, "%s", info->template_refs ? docs : "them");
         else
             snprintf(from, sizeof from, "%s as corrections of it", docs);
-        snprintf(counts, sizeof counts, "(%zu keep, %zu drop; docs/site.md)", keep,
-                 site->n - keep);
-        int len = printf("  with %zu site rule%s learned from %s", site->n,
-                         site->n == 1 ? "" : "s", from);
+        cet_site_counts(site, what, sizeof what);
+        snprintf(counts, sizeof counts, "(%s; docs/site.md)", what);
+        int len = printf("  with %zu site rule%s learned from %s", nrules, nrules == 1 ? "" : "s",
+                         from);
         /* The counts go on a line of their own past 100 columns. */
         printf(len + 1 + (int)strlen(counts) > 100 ? "\n    %s\n" : " %s\n", counts);
     }

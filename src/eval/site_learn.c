@@ -19,6 +19,7 @@ void cet_site_default(struct cet_site_opts *o)
     o->name_share = 0.5;
     o->slot_share = 0.3;
     o->depth = 2;
+    o->texts = 1;
 }
 
 /* Each labelled page's family (its package: a site family is a package of
@@ -168,21 +169,31 @@ static int cmp_slot(const void *a, const void *b)
     return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
-/* The records of labelled page p: one per text node with words in a block,
- * at its slot of depth steps (0: the whole path). */
-static int page_recs(const struct cet_site *s, const struct cet_doc *d, size_t depth, uint32_t f,
-                     uint32_t p, const uint8_t *kept, struct rec **v, size_t *n, size_t *cap)
+/* Which of labelled page d's words are gold, aligned as the metric aligns
+ * them, into *in (d->nwords bytes); 0, or -1 when out of memory. */
+static int align_gold(const struct cet_doc *d, uint8_t **in)
 {
-    uint64_t *slots = malloc((d->ntexts ? d->ntexts : 1) * sizeof *slots);
-    uint8_t *in = calloc(d->nwords ? d->nwords : 1, 1);
     uint32_t *g = malloc((d->ngold ? d->ngold : 1) * sizeof *g);
-    int rc = !slots || !in || !g || cet_site_slots_at(s, d, depth, slots);
+    *in = calloc(d->nwords ? d->nwords : 1, 1);
+    int rc = !g || !*in;
     for (uint32_t j = 0; j < d->ngold && !rc; j++)
         g[j] = cet_gold_word(d, j);
-    /* The alignment the metric counts: a gold word matches one place of the
-     * page, so "Home" in the menu stays out when the gold's is the article's. */
+    /* A gold word matches one place of the page, so "Home" in the menu
+     * stays out when the gold's is the article's. */
     if (!rc && d->ngold && d->nwords)
-        rc = cet_lcs_align(in, d->words, d->nwords, g, d->ngold, d->nvocab) != 0;
+        rc = cet_lcs_align(*in, d->words, d->nwords, g, d->ngold, d->nvocab) != 0;
+    free(g);
+    return rc ? -1 : 0;
+}
+
+/* The records of labelled page p: one per text node with words in a block,
+ * at its slot of depth steps (0: the whole path); in: its gold words. */
+static int page_recs(const struct cet_site *s, const struct cet_doc *d, size_t depth, uint32_t f,
+                     uint32_t p, const uint8_t *in, const uint8_t *kept, struct rec **v, size_t *n,
+                     size_t *cap)
+{
+    uint64_t *slots = malloc((d->ntexts ? d->ntexts : 1) * sizeof *slots);
+    int rc = !slots || cet_site_slots_at(s, d, depth, slots);
     for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
         const struct cet_node *t = &d->nodes[d->texts[k]];
         if (!slots[k] || t->w1 == t->w0 || (t->flags & CET_NF_UNSCORED))
@@ -201,8 +212,6 @@ static int page_recs(const struct cet_site *s, const struct cet_doc *d, size_t d
         }
     }
     free(slots);
-    free(in);
-    free(g);
     return rc ? -1 : 0;
 }
 
@@ -299,20 +308,141 @@ static int learn_rules(struct cet_site *s, const struct rec *v, size_t nv, size_
     return 0;
 }
 
+/* ---- texts to drop ---- */
+
+/* One block of a labelled page: its text (cet_site_text_hashes) and how
+ * many of its words are gold and kept by the extraction to correct. */
+struct trec {
+    uint64_t h;
+    uint32_t fam, page, block;
+    uint32_t words, gold, kept;
+};
+
+static int cmp_trec(const void *a, const void *b)
+{
+    const struct trec *x = a, *y = b;
+    if (x->h != y->h)
+        return x->h < y->h ? -1 : 1;
+    if (x->fam != y->fam)
+        return x->fam < y->fam ? -1 : 1;
+    if (x->page != y->page)
+        return x->page < y->page ? -1 : 1;
+    return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* The blocks of labelled page p with words, as records.  What counts as
+ * kept is the extraction corrected by the slot rules of s: a text they
+ * drop already needs no rule of its own, one a keep slot brings back may. */
+static int page_trecs(const struct cet_site *s, const struct cet_doc *d, uint32_t f, uint32_t p,
+                      const uint8_t *in, const uint8_t *kept, struct trec **v, size_t *n,
+                      size_t *cap)
+{
+    uint64_t *h = malloc((d->ntexts ? d->ntexts : 1) * sizeof *h);
+    size_t *at = malloc((d->nnodes ? d->nnodes : 1) * sizeof *at); /* block -> record + 1 */
+    uint8_t *marks = calloc(d->ntexts ? d->ntexts : 1, 1);
+    int rc = !h || !at || !marks || cet_site_text_hashes(d, h) || cet_site_marks(s, d, marks);
+    if (!rc)
+        memset(at, 0, (d->nnodes ? d->nnodes : 1) * sizeof *at);
+    for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
+        const struct cet_node *t = &d->nodes[d->texts[k]];
+        if (!h[k] || t->w1 == t->w0 || (t->flags & CET_NF_UNSCORED))
+            continue;
+        if (!at[t->block]) {
+            if (CET_GROW(*v, *cap, *n + 1, 256)) {
+                rc = -1;
+                break;
+            }
+            (*v)[*n] = (struct trec){h[k], f, p, t->block, 0, 0, 0};
+            at[t->block] = ++*n;
+        }
+        struct trec *r = &(*v)[at[t->block] - 1];
+        r->words += t->w1 - t->w0;
+        for (uint32_t w = t->w0; w < t->w1; w++)
+            r->gold += in[w];
+        if (marks[k] == CET_SITE_KEEP || (kept[k] && marks[k] != CET_SITE_DROP))
+            r->kept += t->w1 - t->w0;
+    }
+    free(h);
+    free(at);
+    free(marks);
+    return rc ? -1 : 0;
+}
+
+/* The texts to drop of the records v[0..nv), sorted: a block text that the
+ * extraction with the slot rules keeps on min_pages labelled pages of one
+ * family at least (a correction it makes there), that no page's gold holds
+ * (at most drop_share of its words over all pages, less than half on each)
+ * and that has min_words words over all of them.  A text that is gold anywhere, in
+ * any family, gives no rule.  Unlike a keep rule, it needs no slot: the
+ * copyright line under every story stands in the story's own place. */
+static int learn_texts(struct cet_site *s, const struct trec *v, size_t nv,
+                       struct cet_doc *const *docs, const struct cet_site_opts *o,
+                       struct cet_error *err)
+{
+    char **t = NULL;
+    size_t nt = 0, cap = 0;
+    int rc = 0;
+    for (size_t a = 0, b; a < nv && !rc; a = b) {
+        uint64_t words = 0, gold = 0;
+        size_t most = 0, kpages = 0; /* pages that keep it, of the family with most */
+        int below = 1;
+        for (b = a; b < nv && v[b].h == v[a].h;) {
+            size_t e = b;
+            uint64_t pw = 0, pg = 0, pk = 0;
+            for (; e < nv && v[e].h == v[a].h && v[e].page == v[b].page; e++) {
+                pw += v[e].words;
+                pg += v[e].gold;
+                pk += v[e].kept;
+            }
+            if (b > a && v[b].fam != v[b - 1].fam)
+                kpages = 0;
+            kpages += 2 * pk > pw;
+            most = kpages > most ? kpages : most;
+            below &= 2 * pg < pw;
+            words += pw;
+            gold += pg;
+            b = e;
+        }
+        if (!below || most < o->min_pages || words < o->min_words ||
+            (double)gold > o->drop_share * (double)words)
+            continue;
+        char *text =
+            CET_GROW(t, cap, nt + 1, 16) ? NULL : cet_site_text(docs[v[a].page], v[a].block);
+        if (!text)
+            rc = -1;
+        else
+            t[nt++] = text;
+    }
+    if (rc) {
+        for (size_t k = 0; k < nt; k++)
+            free(t[k]);
+        free(t);
+        return cet_fail(err, "out of memory learning site rules");
+    }
+    rc = nt ? cet_site_take_texts(s, t, nt, err) : 0;
+    free(t);
+    return rc;
+}
+
 int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *kept,
                    const struct cet_site_opts *o, struct cet_site **out, struct cet_error *err)
 {
     *out = NULL;
     struct rec *v = NULL;
-    size_t nv = 0, cap = 0, pages = 0;
+    struct trec *tv = NULL;
+    size_t nv = 0, cap = 0, ntv = 0, tcap = 0, pages = 0;
     struct cet_site *s = calloc(1, sizeof *s);
     uint32_t *fam = calloc(n ? n : 1, sizeof *fam);
     size_t *fpages = calloc(n ? n : 1, sizeof *fpages);
+    uint8_t **in = calloc(n ? n : 1, sizeof *in); /* each labelled page's gold words */
     for (size_t p = 0; p < n; p++)
         pages += docs[p]->has_gold != 0;
-    int rc = !s || !fam || !fpages;
+    int rc = !s || !fam || !fpages || !in;
     if (!rc)
         families(docs, n, fam, fpages);
+    for (size_t p = 0; p < n && !rc; p++)
+        if (docs[p]->has_gold)
+            rc = align_gold(docs[p], &in[p]);
     rc = rc || learn_names(s, docs, n, fam, fpages, o);
     /* Whole paths, then suffixes (applied only where no whole path rules). */
     const size_t depths[2] = {0, o->depth};
@@ -322,8 +452,8 @@ int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *
         size_t before = s->n;
         for (size_t p = 0; p < n && !rc; p++)
             if (docs[p]->has_gold)
-                rc = page_recs(s, docs[p], depth, fam[p], (uint32_t)p, kept ? kept[p] : NULL, &v,
-                               &nv, &cap);
+                rc = page_recs(s, docs[p], depth, fam[p], (uint32_t)p, in[p],
+                               kept ? kept[p] : NULL, &v, &nv, &cap);
         if (!rc && nv)
             qsort(v, nv, sizeof *v, cmp_rec);
         rc = rc || learn_rules(s, v, nv, depth, docs, fpages, kept != NULL, o);
@@ -332,14 +462,26 @@ int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *
     }
     if (!rc && s->n) /* found by slot (site.c) */
         qsort(s->v, s->n, sizeof *s->v, cmp_slot);
+    /* Texts to drop correct an extraction: without one there are none. */
+    for (size_t p = 0; p < n && !rc && kept && o->texts; p++)
+        if (docs[p]->has_gold)
+            rc = page_trecs(s, docs[p], fam[p], (uint32_t)p, in[p], kept[p], &tv, &ntv, &tcap);
+    if (!rc && ntv)
+        qsort(tv, ntv, sizeof *tv, cmp_trec);
+    int bad = rc;
+    rc = rc || learn_texts(s, tv, ntv, docs, o, err);
     free(v);
+    free(tv);
+    for (size_t p = 0; in && p < n; p++)
+        free(in[p]);
+    free(in);
     free(fam);
     free(fpages);
     if (rc) {
         cet_site_free(s);
-        return cet_fail(err, "out of memory learning site rules");
+        return bad ? cet_fail(err, "out of memory learning site rules") : -1;
     }
-    if (!s->n) {
+    if (!cet_site_nrules(s)) {
         cet_site_free(s);
         return 0;
     }
@@ -347,4 +489,3 @@ int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *
     *out = s;
     return 0;
 }
-

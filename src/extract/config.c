@@ -109,7 +109,8 @@ static int slot_list(const struct cet_json *j, const cJSON *site, const char *na
         return 0;
     if (!cJSON_IsArray(a))
         return cet_json_fail(j, a, 0, err, "\"site\": \"%s\" must be an array of strings "
-                                          "(slots such as \"html/body/div#main/p\", or names)",
+                                          "(slots such as \"html/body/div#main/p\", names or "
+                                          "texts)",
                              name);
     *v = malloc(((size_t)cJSON_GetArraySize(a) + 1) * sizeof **v);
     if (!*v)
@@ -123,7 +124,8 @@ static int slot_list(const struct cet_json *j, const cJSON *site, const char *na
     return 0;
 }
 
-/* The optional "site" member: {"pages": N, "names": [...], "keep": [...], "drop": [...]}. */
+/* The optional "site" member: {"pages": N, "names": [...], "keep": [...], "drop": [...],
+ * "drop_text": [...]}. */
 static int site_rules(struct cet_config *cfg, const struct cet_json *j, const cJSON *site,
                       struct cet_error *err)
 {
@@ -134,25 +136,30 @@ static int site_rules(struct cet_config *cfg, const struct cet_json *j, const cJ
                                               "\"drop\": [...]}");
     for (const cJSON *m = site->child; m; m = m->next)
         if (strcmp(m->string, "keep") && strcmp(m->string, "drop") && strcmp(m->string, "pages") &&
-            strcmp(m->string, "names"))
+            strcmp(m->string, "names") && strcmp(m->string, "drop_text"))
             return cet_json_fail(j, m, 1, err, "\"site\" has an unknown member \"%s\"",
                                  m->string);
     const cJSON *pages = cJSON_GetObjectItemCaseSensitive(site, "pages");
     if (pages && !(cJSON_IsNumber(pages) && pages->valuedouble >= 0 &&
                    pages->valuedouble < 1e9 && pages->valuedouble == floor(pages->valuedouble)))
         return cet_json_fail(j, pages, 0, err, "\"site\": \"pages\" must be a whole number");
-    const char **keep = NULL, **drop = NULL, **names = NULL;
-    size_t nkeep = 0, ndrop = 0, nnames = 0;
+    const char **keep = NULL, **drop = NULL, **names = NULL, **texts = NULL;
+    size_t nkeep = 0, ndrop = 0, nnames = 0, ntexts = 0;
     struct cet_error e;
     int rc = slot_list(j, site, "keep", &keep, &nkeep, err) ||
              slot_list(j, site, "drop", &drop, &ndrop, err) ||
-             slot_list(j, site, "names", &names, &nnames, err);
+             slot_list(j, site, "names", &names, &nnames, err) ||
+             slot_list(j, site, "drop_text", &texts, &ntexts, err);
     if (!rc && cet_site_from_paths(&cfg->site, keep, nkeep, drop, ndrop, names, nnames,
                                    pages ? (long)pages->valuedouble : -1, &e))
         rc = cet_json_fail(j, site, 0, err, "\"site\": %s", e.msg);
+    if (!rc && ntexts && cet_site_set_texts(cfg->site, texts, ntexts, &e))
+        rc = cet_json_fail(j, cJSON_GetObjectItemCaseSensitive(site, "drop_text"), 0, err,
+                           "\"site\": \"drop_text\": %s", e.msg);
     free(keep);
     free(drop);
     free(names);
+    free(texts);
     return rc ? -1 : 0;
 }
 

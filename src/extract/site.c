@@ -5,12 +5,14 @@
 #include "cetune/site.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "cetune/extractor.h"
+#include "cetune/text.h"
 #include "site_slots.h"
 #include "util/array.h"
 #include "util/fnv.h"
@@ -240,6 +242,156 @@ int cet_site_set_names(struct cet_site *s, char **v, size_t n)
     return 0;
 }
 
+/* ---- texts ---- */
+
+/* A text rule reads a word without its ASCII digits, so that a year, a
+ * date or a count does not make the same line of boilerplate another text.
+ * Feeds word w[0..n) so folded to *h and appends it to b (either may be
+ * NULL), after a space when *started; returns 0, or -1 when out of memory.
+ * A word of digits alone is left out. */
+static int fold_word(const char *w, size_t n, int *started, uint64_t *h, struct cet_buf *b)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < n; i++)
+        keep += !isdigit((unsigned char)w[i]);
+    if (!keep)
+        return 0;
+    if (*started) {
+        if (h)
+            *h = cet_fnv(*h, " ", 1);
+        if (b && cet_buf_add(b, " ", 1))
+            return -1;
+    }
+    *started = 1;
+    for (size_t i = 0, j; i < n; i = j + 1) {
+        for (j = i; j < n && !isdigit((unsigned char)w[j]); j++)
+            ;
+        if (h)
+            *h = cet_fnv(*h, w + i, j - i);
+        if (b && j > i && cet_buf_add(b, w + i, j - i))
+            return -1;
+    }
+    return 0;
+}
+
+char *cet_site_text(const struct cet_doc *d, uint32_t b)
+{
+    struct cet_buf t = {0};
+    int started = 0, rc = cet_buf_add(&t, "", 0);
+    for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
+        const struct cet_node *nd = &d->nodes[d->texts[k]];
+        for (uint32_t w = nd->w0; nd->block == b && w < nd->w1 && !rc; w++) {
+            const char *s = cet_word_str(d, d->words[w]);
+            rc = fold_word(s, strlen(s), &started, NULL, &t);
+        }
+    }
+    if (rc)
+        cet_buf_free(&t);
+    return rc ? NULL : t.p;
+}
+
+int cet_site_text_hashes(const struct cet_doc *d, uint64_t *h)
+{
+    uint32_t n = d->nnodes ? d->nnodes : 1;
+    uint64_t *state = malloc(n * sizeof *state);
+    int *started = calloc(n, sizeof *started);
+    if (!state || !started) {
+        free(state);
+        free(started);
+        return -1;
+    }
+    for (uint32_t k = 0; k < d->ntexts; k++) {
+        const struct cet_node *nd = &d->nodes[d->texts[k]];
+        if (nd->block == CET_NONE)
+            continue;
+        if (!started[nd->block])
+            state[nd->block] = CET_FNV_BASIS;
+        for (uint32_t w = nd->w0; w < nd->w1; w++) {
+            const char *s = cet_word_str(d, d->words[w]);
+            fold_word(s, strlen(s), &started[nd->block], &state[nd->block], NULL);
+        }
+    }
+    for (uint32_t k = 0; k < d->ntexts; k++) {
+        uint32_t b = d->nodes[d->texts[k]].block;
+        h[k] = b == CET_NONE || !started[b] ? 0 : finish(state[b]);
+    }
+    free(state);
+    free(started);
+    return 0;
+}
+
+/* The words of s as the metric reads them, folded as a text rule reads
+ * them (fold_word). */
+struct fold {
+    struct cet_buf b;
+    int started;
+};
+
+static int fold_cb(const char *w, size_t n, void *ctx)
+{
+    struct fold *f = ctx;
+    return fold_word(w, n, &f->started, NULL, &f->b);
+}
+
+/* Sorts s's texts and hashes them; a text given twice is refused. */
+static int finish_texts(struct cet_site *s, struct cet_error *err)
+{
+    qsort(s->drop_texts, s->ndrop_texts, sizeof *s->drop_texts, cmp_str);
+    for (size_t k = 0; k < s->ndrop_texts; k++) {
+        if (k && !strcmp(s->drop_texts[k], s->drop_texts[k - 1]))
+            return cet_fail(err, "the text \"%.300s\" is given twice", s->drop_texts[k]);
+        s->drop_hashes[k] = cet_site_hash(s->drop_texts[k]);
+    }
+    qsort(s->drop_hashes, s->ndrop_texts, sizeof *s->drop_hashes, cmp_u64);
+    return 0;
+}
+
+/* Room for n more texts in s. */
+static int grow_texts(struct cet_site *s, size_t n)
+{
+    size_t m = s->ndrop_texts + n + 1;
+    char **v = realloc(s->drop_texts, m * sizeof *v);
+    if (v)
+        s->drop_texts = v;
+    uint64_t *h = v ? realloc(s->drop_hashes, m * sizeof *h) : NULL;
+    if (h)
+        s->drop_hashes = h;
+    return v && h ? 0 : -1;
+}
+
+int cet_site_take_texts(struct cet_site *s, char **v, size_t n, struct cet_error *err)
+{
+    if (grow_texts(s, n)) {
+        for (size_t k = 0; k < n; k++)
+            free(v[k]);
+        return cet_fail(err, "out of memory");
+    }
+    for (size_t k = 0; k < n; k++)
+        s->drop_texts[s->ndrop_texts++] = v[k];
+    return finish_texts(s, err);
+}
+
+int cet_site_set_texts(struct cet_site *s, const char *const *texts, size_t n,
+                       struct cet_error *err)
+{
+    if (grow_texts(s, n))
+        return cet_fail(err, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        struct fold f = {{0}, 0};
+        if (cet_buf_add(&f.b, "", 0) || cet_words(texts[k], strlen(texts[k]), fold_cb, &f)) {
+            cet_buf_free(&f.b);
+            return cet_fail(err, "out of memory");
+        }
+        if (!f.b.len) {
+            cet_buf_free(&f.b);
+            return cet_fail(err, "the text \"%.300s\" has no word to match (digits do not count)",
+                            texts[k]);
+        }
+        s->drop_texts[s->ndrop_texts++] = f.b.p;
+    }
+    return finish_texts(s, err);
+}
+
 /* ---- applying ---- */
 
 static int cmp_rule(const void *a, const void *b)
@@ -257,7 +409,7 @@ static const struct cet_site_rule *find(const struct cet_site *s, uint64_t slot)
 /* The rule of one kind (suffix or not) at slot, or NULL. */
 static const struct cet_site_rule *rule_at(const struct cet_site *s, uint64_t slot, int suffix)
 {
-    const struct cet_site_rule *r = slot ? find(s, slot) : NULL;
+    const struct cet_site_rule *r = slot && s->n ? find(s, slot) : NULL;
     return r && r->suffix == suffix ? r : NULL;
 }
 
@@ -277,6 +429,15 @@ int cet_site_marks(const struct cet_site *s, const struct cet_doc *d, uint8_t *m
             r = rule_at(s, suffix[k], 1);
         marks[k] = !r ? CET_SITE_NONE : r->keep ? CET_SITE_KEEP : CET_SITE_DROP;
     }
+    /* A text to drop overrides the slots: it was learned where it stood at
+     * the article's own place, which a keep slot may hold. */
+    if (s->ndrop_texts && cet_site_text_hashes(d, slots)) {
+        free(slots);
+        return -1;
+    }
+    for (uint32_t k = 0; k < d->ntexts && s->ndrop_texts; k++)
+        if (slots[k] && bsearch(&slots[k], s->drop_hashes, s->ndrop_texts, sizeof *slots, cmp_u64))
+            marks[k] = CET_SITE_DROP;
     free(slots);
     return 0;
 }
@@ -315,6 +476,20 @@ size_t cet_site_nkeep(const struct cet_site *s)
     for (size_t k = 0; k < s->n; k++)
         keep += s->v[k].keep != 0;
     return keep;
+}
+
+size_t cet_site_nrules(const struct cet_site *s)
+{
+    return s->n + s->ndrop_texts;
+}
+
+void cet_site_counts(const struct cet_site *s, char *buf, size_t size)
+{
+    size_t keep = cet_site_nkeep(s);
+    int n = snprintf(buf, size, "%zu keep, %zu drop", keep, s->n - keep);
+    if (s->ndrop_texts && n >= 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, ", %zu text%s dropped", s->ndrop_texts,
+                 s->ndrop_texts == 1 ? "" : "s");
 }
 
 /* ---- the configuration's "site" member ---- */
@@ -452,6 +627,9 @@ int cet_site_json(struct cet_buf *out, const struct cet_site *s)
          string_list(out, (const char *const *)s->names, s->nnames) ||
          cet_buf_puts(out, ", \"keep\": ") || path_list(out, s, 1) ||
          cet_buf_puts(out, ", \"drop\": ") || path_list(out, s, 0);
+    if (!rc && s->ndrop_texts)
+        rc = cet_buf_puts(out, ", \"drop_text\": ") ||
+             string_list(out, (const char *const *)s->drop_texts, s->ndrop_texts);
     return rc || cet_buf_puts(out, "}") ? -1 : 0;
 }
 
@@ -466,5 +644,9 @@ void cet_site_free(struct cet_site *s)
         free(s->names[k]);
     free(s->names);
     free(s->hashes);
+    for (size_t k = 0; k < s->ndrop_texts; k++)
+        free(s->drop_texts[k]);
+    free(s->drop_texts);
+    free(s->drop_hashes);
     free(s);
 }

@@ -28,6 +28,9 @@ char *cet_site_path_of(const struct cet_doc *d, uint32_t i, const struct cet_sit
  * whole path); a suffix that names no id or class is no slot (0). */
 int cet_site_slots_at(const struct cet_site *s, const struct cet_doc *d, size_t depth,
                       uint64_t *slots);
+/* Adds the texts v[0..n) to drop, written as cet_site_text writes them,
+ * to s, which takes them over (freed on failure); a repeat is refused. */
+int cet_site_take_texts(struct cet_site *s, char **v, size_t n, struct cet_error *err);
 /* Sets s's names to v[0..n), which it takes over (repeats are freed). */
 int cet_site_set_names(struct cet_site *s, char **v, size_t n);
 

@@ -298,7 +298,7 @@ static cJSON *final_json(const struct cet_search *engine, const struct cet_run_i
     cJSON *j = cJSON_CreateObject();
     /* The site rules best.json carries (0: none; docs/site.md). */
     const struct cet_site *site = cet_run_best_site(run);
-    JSON_OK(cJSON_AddNumberToObject(j, "site_rules", site ? (double)site->n : 0));
+    JSON_OK(cJSON_AddNumberToObject(j, "site_rules", site ? (double)cet_site_nrules(site) : 0));
     if (run->choose == CET_CHOOSE_CV && !run->holdout_docs)
         return cv_json(engine, run, j, bad);
     JSON_OK(cJSON_AddStringToObject(j, "rule", run->holdout_docs ? "holdout" : "training"));

@@ -151,12 +151,13 @@ static int site_rules(const struct cet_report *r, struct cet_buf *b)
     int rc = 0;
     if (path && !cet_config_load(&cfg, path, &err)) {
         if (cfg.site) {
-            size_t keep = cet_site_nkeep(cfg.site);
+            char what[128];
+            cet_site_counts(cfg.site, what, sizeof what);
             rc = cet_buf_printf(b, "`best.json` carries %zu site rules learned from the training "
-                                   "pages%s (%zu keep, %zu drop; docs/site.md); the fitness of the "
-                                   "table is without them, `best.json`'s own with them (%.4f).\n\n",
-                                cfg.site->n, r->run.template_refs ? " with gold" : "", keep,
-                                cfg.site->n - keep, cfg.fitness);
+                                   "pages%s (%s; docs/site.md); the fitness of the table is "
+                                   "without them, `best.json`'s own with them (%.4f).\n\n",
+                                cet_site_nrules(cfg.site), r->run.template_refs ? " with gold" : "",
+                                what, cfg.fitness);
         }
         cet_config_free(&cfg);
     }

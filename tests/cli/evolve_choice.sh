@@ -93,7 +93,8 @@ if fin["decision"] == "start":
 elif fin["decision"] == "start+site":
     assert best["params"] == {"c1": 0.333, "c2": 4, "empty": "per_run"}, best
     # site.json holds the search's best's rules; best.json those of the start.
-    assert fin["site_rules"] == len(best["site"]["keep"]) + len(best["site"]["drop"]) > 0, best
+    assert fin["site_rules"] == (len(best["site"]["keep"]) + len(best["site"]["drop"]) +
+                                 len(best["site"].get("drop_text", []))) > 0, best
 else:
     assert best["params"] == top[0]["params"], (best, top[0])
     assert fin["chosen_rank"] == 1
@@ -157,7 +158,7 @@ expect_grep "$TMP/t/run.json" '"decision":	"start+site"'
 expect_grep "$TMP/out" "^best.json: the start, the defaults (\*)$"
 expect_grep "$TMP/out" "^  with [0-9]* site rules\? learned from the 30 documents as corrections of it$"
 # (past 100 columns, the counts go on the next line)
-expect_grep "$TMP/out" "^    ([0-9]* keep, [0-9]* drop; docs/site.md)$"
+expect_grep "$TMP/out" "^    ([0-9]* keep, [0-9]* drop\(, [0-9]* texts\? dropped\)\?; docs/site.md)$"
 expect_grep "$TMP/t/run.json" "30 pages), beyond doubt, but best.json keeps the start (the defaults)\. The start with site rules"
 expect_grep "$TMP/t/run.json" "+0\.[0-9]* more than tuning on the same pages (80% confidence interval +0\.[0-9]* to +0\.[0-9]*) without changing a parameter, so best.json adds to the start the [0-9]* site rules\? learned"
 check_fitness "$TMP/t"
@@ -168,14 +169,14 @@ expect_status 0 "$CETUNE" evolve -p "$SRC/params/crunch.json" -d "$DEMO" --sampl
 expect_grep "$TMP/c/run.json" '"decision":	"tuned"'
 expect_grep "$TMP/out" "^rank  *1\*  "
 expect_grep "$TMP/out" "^best.json: rank 1 (\*), the search's best on all 30 documents$"
-expect_grep "$TMP/out" "^  with [0-9]* site rules\? learned from them ([0-9]* keep, [0-9]* drop; docs/site.md)$"
+expect_grep "$TMP/out" "^  with [0-9]* site rules\? learned from them ([0-9]* keep, [0-9]* drop, [0-9]* texts\? dropped; docs/site.md)$"
 "$py" - "$TMP/c" <<'PY' && ok || fail "site rules: run.json, site.json and best.json disagree"
 import json, sys
 R = sys.argv[1]
 best, site = json.load(open(R + "/best.json")), json.load(open(R + "/site.json"))
 assert best["site"] == site and site["pages"] == 30, (best.get("site"), site)
 fin = json.load(open(R + "/run.json"))["final"]
-assert fin["site_rules"] == len(site["keep"]) + len(site["drop"])
+assert fin["site_rules"] == len(site["keep"]) + len(site["drop"]) + len(site.get("drop_text", []))
 assert fin["gain"] > fin["site_estimate"]["gain"] >= 0, fin
 PY
 check_fitness "$TMP/c"

@@ -2,7 +2,8 @@
  * here, as corrections of an extraction that misses a paragraph and keeps
  * the comments; the names a slot may hold; applying them to a page the
  * rules never saw; the configuration's "site" member, read back and
- * refused with its line and column; extraction with them (cet_page). */
+ * refused with its line and column; extraction with them (cet_page); texts
+ * to drop, learned and written by hand. */
 #include "test.h"
 
 #include "cetune/buf.h"
@@ -367,6 +368,130 @@ static void test_suffix(void)
         cet_doc_free(docs[i]);
 }
 
+/* Texts to drop: an agency's line closes every story inside the story's
+ * own paragraphs, its year changing from page to page.  No slot can drop
+ * it without the article; its text can.  Learned only where the extraction
+ * keeps it on 2 labelled pages at least and no page's gold holds it. */
+static struct cet_doc *agency_page(int i, int gold_has_line)
+{
+    struct cet_buf b = {0}, all = {0};
+    struct cet_error err;
+    struct cet_doc *d = NULL;
+    char gold[768];
+    page(&b, i);
+    const char *at = strstr(b.p, "<div class=\"aside\">");
+    cet_buf_printf(&all, "%.*s<p>&copy; %d The Example Agency. All rights reserved.</p>%s",
+                   (int)(at - b.p), b.p, 2005 + i, at);
+    gold_of(i, gold, sizeof gold);
+    if (gold_has_line)
+        snprintf(gold + strlen(gold), sizeof gold - strlen(gold),
+                 "\n(c) %d The Example Agency. All rights reserved.", 2005 + i);
+    CHECK(cet_doc_parse(&d, all.p, all.len, gold, strlen(gold), &err) == 0);
+    cet_buf_free(&b);
+    cet_buf_free(&all);
+    return d;
+}
+
+/* Learns from the agency pages with an extraction that keeps the story and
+ * the agency's line on the first `keeps` pages. */
+static struct cet_site *learn_agency(struct cet_doc **docs, int keeps)
+{
+    uint8_t *kept[NPAGES];
+    for (int i = 0; i < NPAGES; i++) {
+        kept[i] = calloc(docs[i]->ntexts + 1, 1);
+        for (uint32_t t = 0; t < docs[i]->ntexts; t++)
+            kept[i][t] = has(docs[i], t, "paragraph") || has(docs[i], t, "story") ||
+                         (i < keeps && has(docs[i], t, "Agency"));
+    }
+    struct cet_site_opts o;
+    cet_site_default(&o);
+    struct cet_site *s = NULL;
+    struct cet_error err;
+    CHECK(cet_site_learn(docs, NPAGES, (const uint8_t *const *)kept, &o, &s, &err) == 0);
+    for (int i = 0; i < NPAGES; i++)
+        free(kept[i]);
+    return s;
+}
+
+static void test_texts(void)
+{
+    struct cet_doc *docs[NPAGES];
+    for (int i = 0; i < NPAGES; i++)
+        docs[i] = agency_page(i, 0);
+    struct cet_site *s = learn_agency(docs, NPAGES);
+    CHECK(s && s->ndrop_texts == 1);
+    CHECK(s && s->ndrop_texts &&
+          !strcmp(s->drop_texts[0], "the example agency all rights reserved"));
+    CHECK(s && cet_site_nrules(s) == s->n + 1);
+    char counts[128];
+    if (s)
+        cet_site_counts(s, counts, sizeof counts);
+    CHECK(s && strstr(counts, ", 1 text dropped") != NULL);
+    /* On a page it never saw, in another year: that block alone is dropped. */
+    struct cet_doc *d = agency_page(4, 0);
+    uint8_t *m = calloc(d->ntexts + 1, 1);
+    if (s)
+        marks_of(s, d, m);
+    for (uint32_t k = 0; k < d->ntexts; k++)
+        if (has(d, k, "Agency") || has(d, k, "paragraph"))
+            CHECK_EQ_INT(m[k] == CET_SITE_DROP, has(d, k, "Agency"));
+    /* Written into a configuration and read back. */
+    struct cet_buf b = {0};
+    CHECK(cet_buf_puts(&b, "{\"extractor\": \"alltext\", \"site\": ") == 0);
+    CHECK(s && cet_site_json(&b, s) == 0);
+    CHECK(cet_buf_puts(&b, "}") == 0);
+    CHECK(strstr(b.p, "\"drop_text\": [\"the example agency all rights reserved\"]") != NULL);
+    struct cet_config cfg;
+    struct cet_error err;
+    CHECK(cet_config_parse(&cfg, b.p, b.len, "mem.json", &err) == 0);
+    CHECK(cfg.site && cfg.site->ndrop_texts == 1);
+    uint8_t *m2 = calloc(d->ntexts + 1, 1);
+    if (cfg.site)
+        marks_of(cfg.site, d, m2);
+    CHECK(memcmp(m, m2, d->ntexts) == 0);
+    cet_config_free(&cfg);
+    cet_buf_free(&b);
+    cet_site_free(s);
+
+    /* Kept on one labelled page only: one page cannot tell boilerplate from
+     * the page's own line.  Gold on one page: it is article there. */
+    s = learn_agency(docs, 1);
+    CHECK(!s || s->ndrop_texts == 0);
+    cet_site_free(s);
+    cet_doc_free(docs[2]);
+    docs[2] = agency_page(2, 1);
+    s = learn_agency(docs, NPAGES);
+    CHECK(!s || s->ndrop_texts == 0);
+    cet_site_free(s);
+
+    /* Written by hand, in any case and with any year, it overrides a keep
+     * slot: it was learned where it stood in the article's place. */
+    static const char hand[] =
+        "{\"extractor\": \"alltext\", \"site\": "
+        "{\"keep\": [\"html/body/div.story/div.story-body/p\"],"
+        " \"drop_text\": [\"(C) 1999 The Example  AGENCY. All rights reserved.\"]}}";
+    CHECK(cet_config_parse(&cfg, hand, strlen(hand), "hand.json", &err) == 0);
+    CHECK(cfg.site && cfg.site->ndrop_texts == 1 &&
+          !strcmp(cfg.site->drop_texts[0], "c the example agency all rights reserved"));
+    static const char hand2[] =
+        "{\"extractor\": \"alltext\", \"site\": "
+        "{\"keep\": [\"html/body/div.story/div.story-body/p\"],"
+        " \"drop_text\": [\"The Example Agency. All rights reserved.\"]}}";
+    cet_config_free(&cfg);
+    CHECK(cet_config_parse(&cfg, hand2, strlen(hand2), "hand.json", &err) == 0);
+    if (cfg.site)
+        marks_of(cfg.site, d, m);
+    for (uint32_t k = 0; k < d->ntexts; k++)
+        if (has(d, k, "Agency") || has(d, k, "paragraph"))
+            CHECK_EQ_INT(m[k], has(d, k, "Agency") ? CET_SITE_DROP : CET_SITE_KEEP);
+    cet_config_free(&cfg);
+    free(m);
+    free(m2);
+    cet_doc_free(d);
+    for (int i = 0; i < NPAGES; i++)
+        cet_doc_free(docs[i]);
+}
+
 static void refused(const char *text, const char *where, const char *what)
 {
     struct cet_config cfg;
@@ -393,6 +518,12 @@ static void test_refused(void)
             "whole number");
     refused("{\"extractor\": \"alltext\",\n \"site\": {\"drop\": [\"*/div.a/p\", \"*/b/div.a/p\"]}}",
             "bad.json:2:10", "suffix slot \"*/b/div.a/p\" has another number of steps");
+    refused("{\"extractor\": \"alltext\",\n \"site\": {\"drop_text\": [\"2005\"]}}",
+            "bad.json:2:24", "no word to match");
+    refused("{\"extractor\": \"alltext\",\n \"site\": {\"drop_text\": [\"A b\", \"a 1 B\"]}}",
+            "bad.json:2:24", "\"a b\" is given twice");
+    refused("{\"extractor\": \"alltext\",\n \"site\": {\"drop_text\": \"a\"}}", "bad.json:2:24",
+            "array of strings");
 }
 
 int main(void)
@@ -402,6 +533,7 @@ int main(void)
     RUN(test_json_round_trip);
     RUN(test_hand_written);
     RUN(test_suffix);
+    RUN(test_texts);
     RUN(test_refused);
     TEST_END();
 }
