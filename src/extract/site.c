@@ -320,8 +320,8 @@ int cet_site_text_hashes(const struct cet_doc *d, uint64_t *h)
     return 0;
 }
 
-/* The words of s as the metric reads them, folded as a text rule reads
- * them (fold_word). */
+/* cet_words' callback state for a hand-written text: the words as the
+ * metric reads them, folded as a text rule reads them (fold_word). */
 struct fold {
     struct cet_buf b;
     int started;
@@ -430,7 +430,8 @@ int cet_site_marks(const struct cet_site *s, const struct cet_doc *d, uint8_t *m
         marks[k] = !r ? CET_SITE_NONE : r->keep ? CET_SITE_KEEP : CET_SITE_DROP;
     }
     /* A text to drop overrides the slots: it was learned where it stood at
-     * the article's own place, which a keep slot may hold. */
+     * the article's own place, which a keep slot may hold.  (slots, done
+     * with, now holds each text node's block text.) */
     if (s->ndrop_texts && cet_site_text_hashes(d, slots)) {
         free(slots);
         return -1;
