@@ -559,10 +559,12 @@ int cet_run_labelled(const struct cet_run *run, const struct cet_corpus *c, uint
     *out = NULL;
     if (!run->info.template_refs)
         return 0;
-    if (!(*out = malloc(c->ndocs + 1)) || cet_corpus_labelled(c, &run->entries, *out, &n, err)) {
+    if (!(*out = malloc(c->ndocs + 1)))
+        return cet_fail(err, "out of memory");
+    if (cet_corpus_labelled(c, &run->entries, *out, &n, err)) { /* err says why */
         free(*out);
         *out = NULL;
-        return cet_fail(err, "out of memory");
+        return -1;
     }
     return 0;
 }
