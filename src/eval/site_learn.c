@@ -141,7 +141,8 @@ static int learn_names(struct cet_site *s, struct cet_doc *const *docs, size_t n
 
 /* ---- learning ---- */
 
-/* One text node of a labelled page: where it stands and how much of it is gold. */
+/* One text node of a labelled page: where it stands and how much of it is
+ * gold.  For texts to drop, one block: slot is then the block's text. */
 struct rec {
     uint64_t slot;
     uint32_t fam;        /* its page's family */
@@ -310,31 +311,13 @@ static int learn_rules(struct cet_site *s, const struct rec *v, size_t nv, size_
 
 /* ---- texts to drop ---- */
 
-/* One block of a labelled page: its text (cet_site_text_hashes) and how
- * many of its words are gold and kept by the extraction to correct. */
-struct trec {
-    uint64_t h;
-    uint32_t fam, page, block;
-    uint32_t words, gold, kept;
-};
-
-static int cmp_trec(const void *a, const void *b)
-{
-    const struct trec *x = a, *y = b;
-    if (x->h != y->h)
-        return x->h < y->h ? -1 : 1;
-    if (x->fam != y->fam)
-        return x->fam < y->fam ? -1 : 1;
-    if (x->page != y->page)
-        return x->page < y->page ? -1 : 1;
-    return x->block < y->block ? -1 : x->block > y->block;
-}
-
-/* The blocks of labelled page p with words, as records.  What counts as
- * kept is the extraction corrected by the slot rules of s: a text they
- * drop already needs no rule of its own, one a keep slot brings back may. */
+/* The blocks of labelled page p with words, as records of their text
+ * (cet_site_text_hashes) in place of a slot, each at its block and its
+ * first text node.  What counts as kept is the extraction corrected by the
+ * slot rules of s: a text they drop already needs no rule of its own, one a
+ * keep slot brings back may. */
 static int page_trecs(const struct cet_site *s, const struct cet_doc *d, uint32_t f, uint32_t p,
-                      const uint8_t *in, const uint8_t *kept, struct trec **v, size_t *n,
+                      const uint8_t *in, const uint8_t *kept, struct rec **v, size_t *n,
                       size_t *cap)
 {
     uint64_t *h = malloc((d->ntexts ? d->ntexts : 1) * sizeof *h);
@@ -352,10 +335,10 @@ static int page_trecs(const struct cet_site *s, const struct cet_doc *d, uint32_
                 rc = -1;
                 break;
             }
-            (*v)[*n] = (struct trec){h[k], f, p, t->block, 0, 0, 0};
+            (*v)[*n] = (struct rec){h[k], f, p, t->block, k, 0, 0, 0, 0};
             at[t->block] = ++*n;
         }
-        struct trec *r = &(*v)[at[t->block] - 1];
+        struct rec *r = &(*v)[at[t->block] - 1];
         r->words += t->w1 - t->w0;
         for (uint32_t w = t->w0; w < t->w1; w++)
             r->gold += in[w];
@@ -375,7 +358,7 @@ static int page_trecs(const struct cet_site *s, const struct cet_doc *d, uint32_
  * and that has min_words words over all of them.  A text that is gold anywhere, in
  * any family, gives no rule.  Unlike a keep rule, it needs no slot: the
  * copyright line under every story stands in the story's own place. */
-static int learn_texts(struct cet_site *s, const struct trec *v, size_t nv,
+static int learn_texts(struct cet_site *s, const struct rec *v, size_t nv,
                        struct cet_doc *const *docs, const struct cet_site_opts *o,
                        struct cet_error *err)
 {
@@ -386,10 +369,10 @@ static int learn_texts(struct cet_site *s, const struct trec *v, size_t nv,
         uint64_t words = 0, gold = 0;
         size_t most = 0, kpages = 0; /* pages that keep it, of the family with most */
         int below = 1;
-        for (b = a; b < nv && v[b].h == v[a].h;) {
+        for (b = a; b < nv && v[b].slot == v[a].slot;) {
             size_t e = b;
             uint64_t pw = 0, pg = 0, pk = 0;
-            for (; e < nv && v[e].h == v[a].h && v[e].page == v[b].page; e++) {
+            for (; e < nv && v[e].slot == v[a].slot && v[e].page == v[b].page; e++) {
                 pw += v[e].words;
                 pg += v[e].gold;
                 pk += v[e].kept;
@@ -407,7 +390,7 @@ static int learn_texts(struct cet_site *s, const struct trec *v, size_t nv,
             (double)gold > o->drop_share * (double)words)
             continue;
         char *text =
-            CET_GROW(t, cap, nt + 1, 16) ? NULL : cet_site_text(docs[v[a].page], v[a].block);
+            CET_GROW(t, cap, nt + 1, 16) ? NULL : cet_site_text(docs[v[a].page], v[a].node);
         if (!text)
             rc = -1;
         else
@@ -429,7 +412,7 @@ int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *
 {
     *out = NULL;
     struct rec *v = NULL;
-    struct trec *tv = NULL;
+    struct rec *tv = NULL;
     size_t nv = 0, cap = 0, ntv = 0, tcap = 0, pages = 0;
     struct cet_site *s = calloc(1, sizeof *s);
     uint32_t *fam = calloc(n ? n : 1, sizeof *fam);
@@ -467,7 +450,7 @@ int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *
         if (docs[p]->has_gold)
             rc = page_trecs(s, docs[p], fam[p], (uint32_t)p, in[p], kept[p], &tv, &ntv, &tcap);
     if (!rc && ntv)
-        qsort(tv, ntv, sizeof *tv, cmp_trec);
+        qsort(tv, ntv, sizeof *tv, cmp_rec);
     int bad = rc;
     rc = rc || learn_texts(s, tv, ntv, docs, o, err);
     free(v);
