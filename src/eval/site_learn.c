@@ -321,11 +321,9 @@ static int page_trecs(const struct cet_site *s, const struct cet_doc *d, uint32_
                       size_t *cap)
 {
     uint64_t *h = malloc((d->ntexts ? d->ntexts : 1) * sizeof *h);
-    size_t *at = malloc((d->nnodes ? d->nnodes : 1) * sizeof *at); /* block -> record + 1 */
+    size_t *at = calloc(d->nnodes ? d->nnodes : 1, sizeof *at); /* block -> record + 1 */
     uint8_t *marks = calloc(d->ntexts ? d->ntexts : 1, 1);
     int rc = !h || !at || !marks || cet_site_text_hashes(d, h) || cet_site_marks(s, d, marks);
-    if (!rc)
-        memset(at, 0, (d->nnodes ? d->nnodes : 1) * sizeof *at);
     for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
         const struct cet_node *t = &d->nodes[d->texts[k]];
         if (!h[k] || t->w1 == t->w0 || (t->flags & CET_NF_UNSCORED))
@@ -355,9 +353,10 @@ static int page_trecs(const struct cet_site *s, const struct cet_doc *d, uint32_
  * extraction with the slot rules keeps on min_pages labelled pages of one
  * family at least (a correction it makes there), that no page's gold holds
  * (at most drop_share of its words over all pages, less than half on each)
- * and that has min_words words over all of them.  A text that is gold anywhere, in
- * any family, gives no rule.  Unlike a keep rule, it needs no slot: the
- * copyright line under every story stands in the story's own place. */
+ * and that has min_words words over all of them.  A text that is gold
+ * anywhere, in any family, gives no rule.  Unlike a keep rule, it needs no
+ * slot: the copyright line under every story stands in the story's own
+ * place. */
 static int learn_texts(struct cet_site *s, const struct rec *v, size_t nv,
                        struct cet_doc *const *docs, const struct cet_site_opts *o,
                        struct cet_error *err)
