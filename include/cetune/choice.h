@@ -71,6 +71,11 @@ int cet_choice_passed(const struct cet_choice *c);
 int cet_choice_sentence(char *buf, size_t size, const struct cet_choice *c, const char *how,
                         const char *start, const char *tuned);
 
+/* "80% confidence interval +0.0118 to +0.0244": c's interval as every
+ * sentence about a choice gives it (an empty string when c has none).
+ * Returns as snprintf. */
+int cet_choice_interval(char *buf, size_t size, const struct cet_choice *c);
+
 /* x rounded to the 4 decimals figures are shown with, -0 made 0 (so that a
  * bound just below 0 does not print as "-0.0000"). */
 double cet_choice_round(double x);

@@ -166,14 +166,20 @@ double cet_choice_round(double x)
     return r == 0 ? 0 : r; /* no "-0.0000" */
 }
 
+int cet_choice_interval(char *buf, size_t size, const struct cet_choice *c)
+{
+    if (isnan(c->lo))
+        return snprintf(buf, size, "%s", "");
+    return snprintf(buf, size, "%.0f%% confidence interval %+.4f to %+.4f", 100 * c->level,
+                    cet_choice_round(c->lo), cet_choice_round(c->hi));
+}
+
 int cet_choice_sentence(char *buf, size_t size, const struct cet_choice *c, const char *how,
                         const char *start, const char *tuned)
 {
-    char interval[512] = ""; /* how is up to 192 bytes (cet_run_choice_text) */
-    if (!isnan(c->lo))
-        snprintf(interval, sizeof interval, " (%.0f%% confidence interval %+.4f to %+.4f, from "
-                                            "%s on %zu pages)",
-                 100 * c->level, cet_choice_round(c->lo), cet_choice_round(c->hi), how, c->n);
+    char interval[512] = "", bounds[96]; /* how is up to 192 bytes (cet_run_choice_text) */
+    if (!isnan(c->lo) && cet_choice_interval(bounds, sizeof bounds, c) > 0)
+        snprintf(interval, sizeof interval, " (%s, from %s on %zu pages)", bounds, how, c->n);
     else
         snprintf(interval, sizeof interval, " (%s on %zu page%s: too few for an interval)", how,
                  c->n, c->n == 1 ? "" : "s");

@@ -231,26 +231,24 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
         return 0;
     /* The fallback: the start with site rules (cet_run_site_start). */
     const struct cet_choice *e = &info->site_estimate;
-    char change[256];
+    char change[256], bounds[96];
     if (!(e->sd > 0) && cet_choice_round(e->gain) == 0)
         snprintf(change, sizeof change, "left every held-out page's F1 as it was");
-    else if (!isnan(e->lo))
-        snprintf(change, sizeof change, "changed F1 on held-out pages by %+.4f on average (%.0f%% "
-                                        "confidence interval %+.4f to %+.4f)",
-                 cet_choice_round(e->gain), 100 * e->level, cet_choice_round(e->lo),
-                 cet_choice_round(e->hi));
+    else if (cet_choice_interval(bounds, sizeof bounds, e) > 0)
+        snprintf(change, sizeof change, "changed F1 on held-out pages by %+.4f on average (%s)",
+                 cet_choice_round(e->gain), bounds);
     else
         snprintf(change, sizeof change, "changed F1 on held-out pages by %+.4f on average",
                  cet_choice_round(e->gain));
-    /* Tuning passed the rule but gave way to it (folds.c): by how much. */
+    /* Tuning passed the rule but gave way to it (folds.c): by how much.
+     * It passed, so the comparison has pages enough for an interval. */
     char over[256] = "";
     const struct cet_choice *v = &info->site_vs_tuned;
-    if (cet_choice_passed(&info->estimate) && info->has_site_vs_tuned)
-        snprintf(over, sizeof over, ", %+.4f more than tuning on the same pages (%.0f%% "
-                                    "confidence interval %+.4f to %+.4f) without changing a "
-                                    "parameter",
-                 cet_choice_round(v->gain), 100 * v->level, cet_choice_round(v->lo),
-                 cet_choice_round(v->hi));
+    if (cet_choice_passed(&info->estimate) && info->has_site_vs_tuned &&
+        cet_choice_interval(bounds, sizeof bounds, v) > 0)
+        snprintf(over, sizeof over, ", %+.4f more than tuning on the same pages (%s) without "
+                                    "changing a parameter",
+                 cet_choice_round(v->gain), bounds);
     snprintf(buf + len, size - (size_t)len,
              " The start with site rules learned from the other folds' pages %s%s, so best.json "
              "%s the %zu site rule%s learned from all the labelled pages.",

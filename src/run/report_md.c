@@ -571,11 +571,11 @@ static int md_folds(const struct cet_report *r, struct cet_buf *b)
     }
     free(text);
     const struct cet_choice *e = &r->run.estimate;
-    if (!rc && r->run.has_estimate && !isnan(e->lo))
+    char bounds[96];
+    if (!rc && r->run.has_estimate && cet_choice_interval(bounds, sizeof bounds, e) > 0)
         return cet_buf_printf(b, "\nEstimate: tuning gains %+.4f F1 over the start on held-out "
-                                 "pages (%.0f%% confidence interval %+.4f to %+.4f over %zu "
-                                 "pages).\n\n", cet_choice_round(e->gain), 100 * e->level,
-                              cet_choice_round(e->lo), cet_choice_round(e->hi), e->n);
+                                 "pages (%s over %zu pages).\n\n", cet_choice_round(e->gain),
+                              bounds, e->n);
     if (rc || n < 2)
         return rc || cet_buf_puts(b, "\n");
     for (size_t k = 0; k < n; k++)

@@ -89,8 +89,11 @@ static void test_choice__four_pages_and_the_level(void)
     CHECK(c.chosen == 0 && isnan(c.lo) && c.gain > 0.27);
     cet_choice_sentence(s, sizeof s, &c, "leave-one-out", "the defaults", "rank 1");
     CHECK(strstr(s, "too few for an interval") && strstr(s, "keeps the start (the defaults)"));
+    CHECK(cet_choice_interval(s, sizeof s, &c) == 0 && s[0] == 0);
     CHECK(cet_choice_decide(&c, f1, 2, 4, 0.8, 0, &err) == 0);
     CHECK(c.chosen == 1 && c.lo > 0);
+    CHECK(cet_choice_interval(s, sizeof s, &c) > 0 &&
+          !strcmp(s, "80% confidence interval +0.2000 to +0.4000"));
     cet_choice_sentence(s, sizeof s, &c, "leave-one-out", "the defaults", "rank 2");
     CHECK(strstr(s, "(80% confidence interval +0.2000 to +0.4000, from leave-one-out on 4 "
                     "pages), so best.json is the tuned configuration (rank 2).") != NULL);
