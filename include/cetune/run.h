@@ -152,6 +152,8 @@ struct cet_run_info {
     /* Site rules (cetune/site.h): part of the tuning procedure, so the folds
      * learn them too and the estimate covers them. */
     int site_learn;        /* learn them from the training pages (checkpoint "site") */
+    int guard;             /* their guard (cetune/site.h) too, for a run from a
+                              --seed-config (checkpoint "guard") */
     struct cet_site *site; /* learned (once, when first written) as corrections of the
                               search's best (site.json); NULL: none or not yet */
     struct cet_site *site_start; /* learned as corrections of the start, when
@@ -216,6 +218,10 @@ struct cet_run_settings {
     long fold_evals;               /* evaluations of each fold's search; 0: as the run's */
     int site;                      /* 1: learn site rules from the training pages for the
                                       tuned best.json (cetune/site.h; evolve's default) */
+    int guard;                     /* 1: with them, the guard that holds the tuned
+                                      parameters to the start where the training pages
+                                      show no gold, when the start is a --seed-config
+                                      (evolve's default) */
 };
 
 /* A run of the description in params_path with the given options (not yet

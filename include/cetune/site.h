@@ -27,6 +27,17 @@
  * "© 2006 ..." are one text): a block whose text the extraction kept on
  * at least min_pages labelled pages and the gold never holds is dropped
  * wherever it stands, whatever the slot rules say.
+ * The labelled pages show only some of the template's places, and tuned
+ * parameters are judged only there: a list of related stories absent from
+ * them may be kept by the tuned parameters on the next page.  So the rules
+ * may carry a *guard*, the parameters tuning started from and the slots
+ * where the labelled pages showed gold (*trusted* slots): where the start's
+ * parameters drop a block outside those slots, the boxes that hold them
+ * (their ancestors) and the same named box under another wrapper (their
+ * last step, when it names an id or a class), it is dropped, whatever the
+ * tuned ones say.  What tuning adds stands where the labelled pages showed
+ * it belongs; elsewhere the start's judgement, learned on many sites,
+ * holds (docs/site.md, "The guard").
  *
  * `cetune evolve` learns the rules from its training pages (the tuning
  * procedure is the search plus the rules, and the cross-validation of the
@@ -77,6 +88,18 @@ struct cet_site {
     char **drop_texts;
     uint64_t *drop_hashes;
     size_t ndrop_texts;
+    /* The guard: the start's parameters (nguard values of the extractor the
+     * rules go with; NULL: no guard), the trusted slots (whole paths sorted
+     * by slot; keep is 1, suffix 0) and the slots of those, of their
+     * ancestors (the boxes that hold them) and of their last step where it
+     * names an id or a class (sorted): where the guard leaves the tuned
+     * parameters' choice. */
+    double *guard;
+    size_t nguard;
+    struct cet_site_rule *trust;
+    size_t ntrust;
+    uint64_t *trusted;
+    size_t ntrusted;
 };
 
 /* How rules are learned (cet_site_default gives the defaults in brackets). */
@@ -96,6 +119,10 @@ struct cet_site_opts {
                           used where no whole-path rule applies, and only when they name
                           an id or a class (2; 0: whole paths only) */
     int texts;         /* also learn texts to drop (1; 0: slots only) */
+    const double *guard; /* the start's parameters, nguard of them: also learn the guard's
+                            trusted slots, the whole paths whose blocks hold more gold than
+                            not on every labelled page that has them (NULL: no guard) */
+    size_t nguard;
 };
 
 void cet_site_default(struct cet_site_opts *o);
@@ -132,20 +159,30 @@ int cet_site_text_hashes(const struct cet_doc *d, uint64_t *h);
  * holds d->ntexts bytes).  Computed once per page, applied per extraction. */
 enum { CET_SITE_NONE = 0, CET_SITE_KEEP = 1, CET_SITE_DROP = 2 };
 int cet_site_marks(const struct cet_site *s, const struct cet_doc *d, uint8_t *marks);
+struct cet_extractor;
+/* The guard of s on a page's marks (nothing when s has none): a text node
+ * marked CET_SITE_NONE that the start's parameters drop (ex run on d, with
+ * prep its ex->prepare of d or NULL to prepare here) and whose slot is
+ * neither trusted, nor a trusted slot's ancestor, nor ends in a trusted
+ * slot's named last step becomes CET_SITE_DROP.  0, or -1 when out of memory. */
+int cet_site_guard(const struct cet_site *s, const struct cet_extractor *ex,
+                   const struct cet_doc *d, void *prep, uint8_t *marks);
 /* Applies a page's marks to an extraction.  When a keep rule brings back
  * words, the text the extractor took from outside the visible page (a
  * fallback's JSON-LD or noscript copy, sel->extra) is dropped: it would
  * repeat the article the rule kept. */
 void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_sel *sel);
-/* cet_site_marks then cet_site_apply; 0, or -1 when out of memory. */
-int cet_site_run(const struct cet_site *s, const struct cet_doc *d, struct cet_sel *sel);
+/* cet_site_marks, cet_site_guard (ex and prep as there) then cet_site_apply;
+ * 0, or -1 when out of memory. */
+int cet_site_run(const struct cet_site *s, const struct cet_extractor *ex,
+                 const struct cet_doc *d, void *prep, struct cet_sel *sel);
 
 /* How many of s's rules are keep rules (the others drop). */
 size_t cet_site_nkeep(const struct cet_site *s);
 /* How many rules s has: slot rules and texts to drop. */
 size_t cet_site_nrules(const struct cet_site *s);
-/* "N keep, N drop" and ", N texts dropped" when s has texts to drop, into
- * buf (size bytes). */
+/* "N keep, N drop", ", N texts dropped" when s has texts to drop and ", a
+ * guard trusting N slots" when it has a guard, into buf (size bytes). */
 void cet_site_counts(const struct cet_site *s, char *buf, size_t size);
 
 /* Builds rules from paths (keep[nkeep], drop[ndrop]) and the names their
@@ -159,10 +196,17 @@ int cet_site_from_paths(struct cet_site **out, const char *const *keep, size_t n
  * text given twice or empty is refused (err names it). */
 int cet_site_set_texts(struct cet_site *s, const char *const *texts, size_t n,
                        struct cet_error *err);
+/* Sets s's guard: the start's parameters (n of them, copied) and its
+ * trusted slots (whole paths; the names they use join s's names); a slot
+ * given twice or a suffix slot is refused (err names it). */
+int cet_site_set_guard(struct cet_site *s, const double *params, size_t n,
+                       const char *const *trust, size_t ntrust, struct cet_error *err);
 /* Appends {"pages": N, "names": [...], "keep": [...], "drop": [...],
- * "drop_text": [...]} ("pages" only when known, "drop_text" only when s has
- * texts to drop), each list in alphabetical order. */
-int cet_site_json(struct cet_buf *out, const struct cet_site *s);
+ * "drop_text": [...], "guard": {"params": {...}, "trust": [...]}} ("pages"
+ * only when known, "drop_text" only when s has texts to drop, "guard" only
+ * when it has one: its parameters as ex names them), each list in
+ * alphabetical order. */
+int cet_site_json(struct cet_buf *out, const struct cet_site *s, const struct cet_extractor *ex);
 void cet_site_free(struct cet_site *s);
 
 CET_END_DECL

@@ -79,6 +79,11 @@ static const struct cli_opt own[] = {
              "carries the template slots the training pages' gold always keeps or drops, "
              "docs/site.md; never with --fitness template, --objective, --constraint or "
              "--pareto)"},
+    {.name = "no-guard", .type = CLI_FLAG, .off = ARG(no_guard),
+     .help = "site rules without their guard: by default, a run from a --seed-config keeps "
+             "the start's judgement where the training pages' gold shows nothing (a block the "
+             "start's parameters drop outside the slots where the gold holds text stays "
+             "dropped, docs/site.md)"},
     {.name = "fold-evals", .arg = "N", .type = CLI_LONG, .off = ARG(fold_evals),
      .max = 1000000000, .def = "0, as --max-evals",
      .help = "stop each fold's search after N evaluations; 0: as the run's search"},
@@ -280,7 +285,7 @@ static int cmd_evolve(int argc, char **argv)
         .fold_evals = a.fold_evals,
         /* The rules correct mean F1 against gold (docs/site.md); on
          * pseudo-gold they learn from the pages with gold of their own. */
-        .site = !a.no_site && cet_goal_judged_by_f1(&a.opt.goal)};
+        .site = !a.no_site && cet_goal_judged_by_f1(&a.opt.goal), .guard = !a.no_guard};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "

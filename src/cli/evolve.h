@@ -17,6 +17,7 @@ struct evolve_args {
     long holdout_folds;  /* the folds the deprecated --holdout maps to (capped at the documents) */
     int by_package, force, no_race, fitness, quiet, no_template_defaults;
     int no_site;         /* --no-site: best.json without site rules */
+    int no_guard;        /* --no-guard: site rules without their guard */
     int choose;          /* enum cet_choose; -1: not given (cv where it can work) */
     double progress, confidence, tolerance, holdout;
     struct cet_search_options opt;

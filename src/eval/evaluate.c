@@ -148,7 +148,8 @@ int cet_evaluator_set_site(struct cet_evaluator *ev, const struct cet_site *site
     for (size_t i = 0; i < c->ndocs; i++) {
         const struct cet_doc *d = c->docs[i];
         if (!(ev->site[i] = malloc(d->ntexts ? d->ntexts : 1)) ||
-            cet_site_marks(site, d, ev->site[i])) {
+            cet_site_marks(site, d, ev->site[i]) ||
+            cet_site_guard(site, ev->ex, d, ev->prep ? ev->prep[i] : NULL, ev->site[i])) {
 #pragma omp atomic write
             failed = 1;
         }

@@ -20,6 +20,8 @@ void cet_site_default(struct cet_site_opts *o)
     o->slot_share = 0.3;
     o->depth = 2;
     o->texts = 1;
+    o->guard = NULL;
+    o->nguard = 0;
 }
 
 /* Each labelled page's family (its package: a site family is a package of
@@ -309,6 +311,39 @@ static int learn_rules(struct cet_site *s, const struct rec *v, size_t nv, size_
     return 0;
 }
 
+/* The guard's trusted slots from the whole-path records v[0..nv), sorted:
+ * a slot whose blocks hold more gold than not on every labelled page that
+ * has it, one page being enough.  The guard does not keep anything there;
+ * it only lets the tuned parameters' choice stand, so it asks for less
+ * evidence than a keep rule (measured in docs/experiment.md, "The guard"). */
+static int learn_trust(struct cet_site *s, const struct rec *v, size_t nv,
+                       struct cet_doc *const *docs, const size_t *fpages,
+                       const struct cet_site_opts *o, struct cet_error *err)
+{
+    struct cet_site_opts t = *o;
+    t.min_pages = 1;
+    t.slot_share = 0;
+    t.min_words = 1;
+    t.keep_share = 0.5;
+    t.drop_share = 0; /* a slot never gold: a drop, which no slot trusts */
+    struct cet_site tmp = *s; /* the names of s, its own rules */
+    tmp.v = NULL;
+    tmp.n = 0;
+    int rc = learn_rules(&tmp, v, nv, 0, docs, fpages, 0, &t);
+    const char **paths = malloc((tmp.n ? tmp.n : 1) * sizeof *paths);
+    size_t np = 0;
+    for (size_t k = 0; k < tmp.n && paths; k++)
+        if (tmp.v[k].keep)
+            paths[np++] = tmp.v[k].path;
+    rc = rc || !paths ? cet_fail(err, "out of memory learning site rules")
+                      : cet_site_set_guard(s, o->guard, o->nguard, paths, np, err);
+    for (size_t k = 0; k < tmp.n; k++)
+        free(tmp.v[k].path);
+    free(tmp.v);
+    free((void *)paths);
+    return rc ? -1 : 0;
+}
+
 /* ---- texts to drop ---- */
 
 /* The blocks of labelled page p with words, as records of their text
@@ -438,7 +473,8 @@ int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *
                                kept ? kept[p] : NULL, &v, &nv, &cap);
         if (!rc && nv)
             qsort(v, nv, sizeof *v, cmp_rec);
-        rc = rc || learn_rules(s, v, nv, depth, docs, fpages, kept != NULL, o);
+        rc = rc || learn_rules(s, v, nv, depth, docs, fpages, kept != NULL, o) ||
+             (!depth && o->guard && learn_trust(s, v, nv, docs, fpages, o, err));
         if (!rc && depth && s->n > before)
             s->depth = depth;
     }
@@ -463,7 +499,7 @@ int cet_site_learn(struct cet_doc *const *docs, size_t n, const uint8_t *const *
         cet_site_free(s);
         return bad ? cet_fail(err, "out of memory learning site rules") : -1;
     }
-    if (!cet_site_nrules(s)) {
+    if (!cet_site_nrules(s) && !s->guard) {
         cet_site_free(s);
         return 0;
     }

@@ -98,6 +98,37 @@ static int json_value(const struct cet_json *j, const cJSON *v, const struct cet
 static int from_json(struct cet_config *cfg, struct cet_json *j, const char *path,
                      struct cet_error *err);
 
+/* A "params" object (NULL: none) into out, which holds ex's defaults or
+ * other values to change: each name known and given once, each value
+ * checked, none that the others switch off. */
+static int params_object(const struct cet_json *j, const struct cet_extractor *ex,
+                         const cJSON *params, double *out, struct cet_error *err)
+{
+    unsigned char *seen = calloc(ex->nparams + 1, 1);
+    int rc = seen ? 0 : cet_fail(err, "out of memory");
+    for (const cJSON *p = params ? params->child : NULL; p && !rc; p = p->next) {
+        int i = cet_param_index(ex, p->string);
+        if (i < 0)
+            rc = cet_json_fail(j, p, 1, err, "extractor '%s' has no parameter \"%s\"", ex->name,
+                               p->string);
+        else if (seen[i])
+            rc = cet_json_fail(j, p, 1, err, "parameter \"%s\" is given twice", p->string);
+        else {
+            seen[i] = 1;
+            rc = json_value(j, p, ex, (size_t)i, &out[i], err);
+        }
+    }
+    /* A parameter that the others switch off (a stage the pipeline does not
+     * use) would be silently ignored: a typo in a shipped configuration. */
+    for (const cJSON *p = params ? params->child : NULL; p && !rc; p = p->next)
+        if (!cet_param_active(ex, out, (size_t)cet_param_index(ex, p->string)))
+            rc = cet_json_fail(j, p, 1, err, "parameter \"%s\" has no effect here: the other "
+                                             "parameters switch it off (see 'cetune list %s')",
+                               p->string, ex->name);
+    free(seen);
+    return rc ? -1 : 0;
+}
+
 /* One list of slots of "site" (an array of strings), into v[0..*n). */
 static int slot_list(const struct cet_json *j, const cJSON *site, const char *name,
                      const char ***v, size_t *n, struct cet_error *err)
@@ -124,8 +155,42 @@ static int slot_list(const struct cet_json *j, const cJSON *site, const char *na
     return 0;
 }
 
+/* The optional "guard" of "site": {"params": {...}, "trust": [...]}, the
+ * start's parameters (the extractor's defaults where not given) and the
+ * trusted slots. */
+static int site_guard(struct cet_config *cfg, const struct cet_json *j, const cJSON *g,
+                      struct cet_error *err)
+{
+    if (!g)
+        return 0;
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(g, "params");
+    if (!cJSON_IsObject(g) || !cJSON_IsObject(params))
+        return cet_json_fail(j, g, 0, err, "\"site\": \"guard\" must be {\"params\": {...}, "
+                                           "\"trust\": [...]}: the start's parameters and the "
+                                           "trusted slots");
+    for (const cJSON *m = g->child; m; m = m->next)
+        if (strcmp(m->string, "params") && strcmp(m->string, "trust"))
+            return cet_json_fail(j, m, 1, err, "\"site\": \"guard\" has an unknown member "
+                                               "\"%s\"", m->string);
+    const struct cet_extractor *ex = cfg->ex;
+    double *start = malloc((ex->nparams + 1) * sizeof *start);
+    const char **trust = NULL;
+    size_t ntrust = 0;
+    struct cet_error e;
+    if (!start)
+        return cet_fail(err, "out of memory");
+    cet_params_default(ex, start);
+    int rc = params_object(j, ex, params, start, err) ||
+             slot_list(j, g, "trust", &trust, &ntrust, err);
+    if (!rc && cet_site_set_guard(cfg->site, start, ex->nparams, trust, ntrust, &e))
+        rc = cet_json_fail(j, g, 0, err, "\"site\": \"guard\": %s", e.msg);
+    free(start);
+    free(trust);
+    return rc ? -1 : 0;
+}
+
 /* The optional "site" member: {"pages": N, "names": [...], "keep": [...], "drop": [...],
- * "drop_text": [...]}. */
+ * "drop_text": [...], "guard": {...}}. */
 static int site_rules(struct cet_config *cfg, const struct cet_json *j, const cJSON *site,
                       struct cet_error *err)
 {
@@ -136,7 +201,8 @@ static int site_rules(struct cet_config *cfg, const struct cet_json *j, const cJ
                                               "\"drop\": [...]}");
     for (const cJSON *m = site->child; m; m = m->next)
         if (strcmp(m->string, "keep") && strcmp(m->string, "drop") && strcmp(m->string, "pages") &&
-            strcmp(m->string, "names") && strcmp(m->string, "drop_text"))
+            strcmp(m->string, "names") && strcmp(m->string, "drop_text") &&
+            strcmp(m->string, "guard"))
             return cet_json_fail(j, m, 1, err, "\"site\" has an unknown member \"%s\"",
                                  m->string);
     const cJSON *pages = cJSON_GetObjectItemCaseSensitive(site, "pages");
@@ -156,6 +222,7 @@ static int site_rules(struct cet_config *cfg, const struct cet_json *j, const cJ
     if (!rc && ntexts && cet_site_set_texts(cfg->site, texts, ntexts, &e))
         rc = cet_json_fail(j, cJSON_GetObjectItemCaseSensitive(site, "drop_text"), 0, err,
                            "\"site\": \"drop_text\": %s", e.msg);
+    rc = rc || site_guard(cfg, j, cJSON_GetObjectItemCaseSensitive(site, "guard"), err);
     free(keep);
     free(drop);
     free(names);
@@ -221,44 +288,8 @@ static int from_json(struct cet_config *cfg, struct cet_json *jp, const char *pa
         }
     }
     const cJSON *params = cet_jr_opt(&r, root, "params", cJSON_Object, NULL);
-    if (r.failed)
+    if (r.failed || params_object(&j, ex, params, cfg->params, err))
         goto done;
-    unsigned char *seen = calloc(ex->nparams + 1, 1);
-    if (!seen) {
-        cet_fail(err, "out of memory");
-        goto done;
-    }
-    for (const cJSON *p = params ? params->child : NULL; p; p = p->next) {
-        int i = cet_param_index(ex, p->string);
-        if (i < 0) {
-            cet_json_fail(&j, p, 1, err, "extractor '%s' has no parameter \"%s\"", ex->name, p->string);
-            free(seen);
-            goto done;
-        }
-        if (seen[i]) {
-            cet_json_fail(&j, p, 1, err, "parameter \"%s\" is given twice", p->string);
-            free(seen);
-            goto done;
-        }
-        seen[i] = 1;
-        if (json_value(&j, p, ex, (size_t)i, &cfg->params[i], err)) {
-            free(seen);
-            goto done;
-        }
-    }
-    /* A parameter that the others switch off (a stage the pipeline does not
-     * use) would be silently ignored: a typo in a shipped configuration. */
-    for (const cJSON *p = params ? params->child : NULL; p; p = p->next) {
-        int i = cet_param_index(ex, p->string);
-        if (!cet_param_active(ex, cfg->params, (size_t)i)) {
-            cet_json_fail(&j, p, 1, err, "parameter \"%s\" has no effect here: the other "
-                                         "parameters switch it off (see 'cetune list %s')",
-                          p->string, ex->name);
-            free(seen);
-            goto done;
-        }
-    }
-    free(seen);
     /* The scores a run adds are numbers; anything else is a damaged file. */
     static const char *const numbers[] = {"fitness", "docs", "precision", "recall", "f1",
                                           "words", "violation", "generation"};

@@ -459,10 +459,41 @@ void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_se
         sel->nextra = 0;
 }
 
-int cet_site_run(const struct cet_site *s, const struct cet_doc *d, struct cet_sel *sel)
+int cet_site_guard(const struct cet_site *s, const struct cet_extractor *ex,
+                   const struct cet_doc *d, void *prep, uint8_t *marks)
+{
+    if (!s->guard)
+        return 0;
+    struct cet_sel start = {0};
+    struct cet_error err;
+    void *own = NULL;
+    size_t n = d->ntexts ? d->ntexts : 1;
+    uint64_t *slots = malloc(2 * n * sizeof *slots), *last = slots ? slots + n : NULL;
+    if (!prep && ex->prepare)
+        prep = own = ex->prepare(d, &err);
+    int rc = !slots || (ex->prepare && !prep) || cet_site_slots(s, d, slots) ||
+             cet_site_slots_at(s, d, 1, last) || cet_sel_reset(&start, d) ||
+             ex->run(d, prep, s->guard, &start);
+    for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
+        int t = s->ntrusted && ((slots[k] && bsearch(&slots[k], s->trusted, s->ntrusted,
+                                                     sizeof *s->trusted, cmp_u64)) ||
+                                (last[k] && bsearch(&last[k], s->trusted, s->ntrusted,
+                                                    sizeof *s->trusted, cmp_u64)));
+        if (marks[k] == CET_SITE_NONE && !t && !start.keep[d->texts[k]])
+            marks[k] = CET_SITE_DROP;
+    }
+    if (own && ex->release)
+        ex->release(own);
+    cet_sel_free(&start);
+    free(slots);
+    return rc ? -1 : 0;
+}
+
+int cet_site_run(const struct cet_site *s, const struct cet_extractor *ex,
+                 const struct cet_doc *d, void *prep, struct cet_sel *sel)
 {
     uint8_t *marks = malloc(d->ntexts ? d->ntexts : 1);
-    if (!marks || cet_site_marks(s, d, marks)) {
+    if (!marks || cet_site_marks(s, d, marks) || cet_site_guard(s, ex, d, prep, marks)) {
         free(marks);
         return -1;
     }
@@ -489,8 +520,74 @@ void cet_site_counts(const struct cet_site *s, char *buf, size_t size)
     size_t keep = cet_site_nkeep(s);
     int n = snprintf(buf, size, "%zu keep, %zu drop", keep, s->n - keep);
     if (s->ndrop_texts && n >= 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, ", %zu text%s dropped", s->ndrop_texts,
-                 s->ndrop_texts == 1 ? "" : "s");
+        n += snprintf(buf + n, size - (size_t)n, ", %zu text%s dropped", s->ndrop_texts,
+                      s->ndrop_texts == 1 ? "" : "s");
+    if (s->guard && n >= 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, ", a guard trusting %zu slot%s", s->ntrust,
+                 s->ntrust == 1 ? "" : "s");
+}
+
+static void free_guard(struct cet_site *s)
+{
+    for (size_t k = 0; k < s->ntrust; k++)
+        free(s->trust[k].path);
+    free(s->trust);
+    free(s->trusted);
+    free(s->guard);
+    s->trust = NULL;
+    s->trusted = NULL;
+    s->guard = NULL;
+    s->ntrust = s->ntrusted = s->nguard = 0;
+}
+
+/* The slots the guard trusts, from the trusted slots t[0..n): theirs, their
+ * ancestors' (each path's prefixes up to a '/'), and their last step where
+ * it names an id or a class (the same box under another wrapper, as a
+ * suffix slot of one step: cet_site_slots_at), sorted and without repeats,
+ * into *out. */
+static int trusted_slots(const struct cet_site_rule *t, size_t n, uint64_t **out, size_t *nout)
+{
+    size_t cap = 0, m = 0;
+    uint64_t *h = NULL;
+    for (size_t k = 0; k < n; k++) {
+        char *p = strdup(t[k].path);
+        const char *last = p ? strrchr(p, '/') : NULL;
+        last = last ? last + 1 : p;
+        if (last && strpbrk(last, "#.")) {
+            if (CET_GROW(h, cap, m + 1, 64)) {
+                free(p);
+                free(h);
+                return -1;
+            }
+            h[m++] = cet_site_hash(last);
+        }
+        for (char *c = p; p && *c; c++) /* every prefix that ends a step */
+            if (c[1] == '/' || !c[1]) {
+                char keep = c[1];
+                c[1] = 0;
+                if (CET_GROW(h, cap, m + 1, 64)) {
+                    free(p);
+                    p = NULL;
+                    break;
+                }
+                h[m++] = cet_site_hash(p);
+                c[1] = keep;
+            }
+        if (!p) {
+            free(h);
+            return -1;
+        }
+        free(p);
+    }
+    if (m)
+        qsort(h, m, sizeof *h, cmp_u64);
+    size_t u = 0;
+    for (size_t k = 0; k < m; k++)
+        if (!u || h[k] != h[u - 1])
+            h[u++] = h[k];
+    *out = h;
+    *nout = u;
+    return 0;
 }
 
 /* ---- the configuration's "site" member ---- */
@@ -599,16 +696,17 @@ static int string_list(struct cet_buf *out, const char *const *v, size_t n)
     return rc || cet_buf_puts(out, "]") ? -1 : 0;
 }
 
-/* The keep or the drop paths, alphabetical: a diff of two runs' rules reads well. */
-static int path_list(struct cet_buf *out, const struct cet_site *s, int keep)
+/* The paths of rules r[0..nr) that keep (or drop), alphabetical: a diff of
+ * two runs' rules reads well. */
+static int path_list(struct cet_buf *out, const struct cet_site_rule *r, size_t nr, int keep)
 {
-    const struct cet_site_rule **v = malloc((s->n ? s->n : 1) * sizeof *v);
-    const char **p = malloc((s->n ? s->n : 1) * sizeof *p);
+    const struct cet_site_rule **v = malloc((nr ? nr : 1) * sizeof *v);
+    const char **p = malloc((nr ? nr : 1) * sizeof *p);
     size_t n = 0;
     int rc = !v || !p;
-    for (size_t k = 0; k < s->n && !rc; k++)
-        if (s->v[k].keep == keep)
-            v[n++] = &s->v[k];
+    for (size_t k = 0; k < nr && !rc; k++)
+        if (r[k].keep == keep)
+            v[n++] = &r[k];
     if (!rc) {
         qsort(v, n, sizeof *v, cmp_path);
         for (size_t k = 0; k < n; k++)
@@ -620,24 +718,116 @@ static int path_list(struct cet_buf *out, const struct cet_site *s, int keep)
     return rc ? -1 : 0;
 }
 
-int cet_site_json(struct cet_buf *out, const struct cet_site *s)
+/* {"params": {...}, "trust": [...]}: the guard's parameters as a
+ * configuration's, those the others switch off left out. */
+static int guard_json(struct cet_buf *out, const struct cet_site *s, const struct cet_extractor *ex)
+{
+    int rc = cet_buf_puts(out, "{\"params\": {");
+    const char *sep = "";
+    for (size_t i = 0; i < ex->nparams && !rc; i++) {
+        if (!cet_param_active(ex, s->guard, i))
+            continue;
+        char v[64];
+        cet_param_format(ex, i, s->guard[i], 1, v, sizeof v);
+        rc = cet_buf_printf(out, "%s\"%s\": %s", sep, ex->params[i].name, v);
+        sep = ", ";
+    }
+    return rc || cet_buf_puts(out, "}, \"trust\": ") || path_list(out, s->trust, s->ntrust, 1) ||
+                   cet_buf_puts(out, "}")
+               ? -1
+               : 0;
+}
+
+int cet_site_json(struct cet_buf *out, const struct cet_site *s, const struct cet_extractor *ex)
 {
     int rc = s->pages >= 0 ? cet_buf_printf(out, "{\"pages\": %ld, ", s->pages)
                            : cet_buf_puts(out, "{");
     rc = rc || cet_buf_puts(out, "\"names\": ") ||
          string_list(out, (const char *const *)s->names, s->nnames) ||
-         cet_buf_puts(out, ", \"keep\": ") || path_list(out, s, 1) ||
-         cet_buf_puts(out, ", \"drop\": ") || path_list(out, s, 0);
+         cet_buf_puts(out, ", \"keep\": ") || path_list(out, s->v, s->n, 1) ||
+         cet_buf_puts(out, ", \"drop\": ") || path_list(out, s->v, s->n, 0);
     if (!rc && s->ndrop_texts)
         rc = cet_buf_puts(out, ", \"drop_text\": ") ||
              string_list(out, (const char *const *)s->drop_texts, s->ndrop_texts);
+    if (!rc && s->guard)
+        rc = !ex || ex->nparams != s->nguard || cet_buf_puts(out, ", \"guard\": ") ||
+             guard_json(out, s, ex);
     return rc || cet_buf_puts(out, "}") ? -1 : 0;
+}
+
+int cet_site_set_guard(struct cet_site *s, const double *params, size_t n,
+                       const char *const *trust, size_t ntrust, struct cet_error *err)
+{
+    size_t nv = 0, cap = 0, nt = 0;
+    char **v = NULL;
+    double *g = malloc((n ? n : 1) * sizeof *g);
+    struct cet_site_rule *t = calloc(ntrust ? ntrust : 1, sizeof *t);
+    int rc = !g || !t;
+    for (size_t k = 0; k < s->nnames && !rc; k++)
+        rc = CET_GROW(v, cap, nv + 1, 16) || !(v[nv++] = strdup(s->names[k]));
+    for (size_t k = 0; k < ntrust && !rc; k++, nt++) {
+        if (!strncmp(trust[k], CET_SITE_SUFFIX, strlen(CET_SITE_SUFFIX))) {
+            cet_fail(err, "the trusted slot \"%.300s\" is a suffix slot; the guard trusts "
+                          "whole paths", trust[k]);
+            rc = 2;
+            break;
+        }
+        t[k] = (struct cet_site_rule){cet_site_hash(trust[k]), strdup(trust[k]), 1, 0};
+        rc = !t[k].path || path_names(trust[k], &v, &nv, &cap);
+    }
+    if (!rc) {
+        qsort(t, nt, sizeof *t, cmp_rule);
+        for (size_t k = 1; k < nt && !rc; k++)
+            if (t[k].slot == t[k - 1].slot) {
+                cet_fail(err, "the trusted slot \"%.300s\" is given twice", t[k].path);
+                rc = 2;
+            }
+    }
+    if (!rc) { /* the copy, with the trusted slots' names, replaces the names */
+        for (size_t k = 0; k < s->nnames; k++)
+            free(s->names[k]);
+        free(s->names);
+        free(s->hashes);
+        s->hashes = NULL;
+        rc = cet_site_set_names(s, v, nv) ? 1 : 0; /* takes v over */
+        v = NULL;
+        nv = 0;
+    }
+    for (size_t k = 0; k < nv; k++)
+        free(v[k]);
+    free(v);
+    if (rc) {
+        for (size_t k = 0; k < nt; k++)
+            free(t[k].path);
+        free(t);
+        free(g);
+        return rc == 2 ? -1 : cet_fail(err, "out of memory");
+    }
+    uint64_t *h = NULL;
+    size_t nh = 0;
+    if (trusted_slots(t, nt, &h, &nh)) {
+        for (size_t k = 0; k < nt; k++)
+            free(t[k].path);
+        free(t);
+        free(g);
+        return cet_fail(err, "out of memory");
+    }
+    memcpy(g, params, n * sizeof *g);
+    free_guard(s);
+    s->guard = g;
+    s->nguard = n;
+    s->trust = t;
+    s->ntrust = nt;
+    s->trusted = h;
+    s->ntrusted = nh;
+    return 0;
 }
 
 void cet_site_free(struct cet_site *s)
 {
     if (!s)
         return;
+    free_guard(s);
     for (size_t k = 0; k < s->n; k++)
         free(s->v[k].path);
     free(s->v);

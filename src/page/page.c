@@ -148,7 +148,7 @@ int cet_page_extract(struct cet_page *pg, const struct cet_config *cfg, const ch
         goto done;
     }
     if (cet_sel_reset(&pg->sel, doc) || ex->run(doc, prep, params, &pg->sel) ||
-        (site && cet_site_run(site, doc, &pg->sel))) {
+        (site && cet_site_run(site, ex, doc, prep, &pg->sel))) {
         cet_fail(err, "out of memory");
         goto done;
     }

@@ -86,6 +86,7 @@ static cJSON *choice_json(const struct cet_run_info *run, size_t ngenes, int *ba
     JSON_OK(cJSON_AddItemToObject(c, "tolerance", cet_json_exact(run->tolerance)));
     JSON_OK(cJSON_AddNumberToObject(c, "fold_evals", (double)run->fold_evals));
     JSON_OK(cJSON_AddBoolToObject(c, "site", run->site_learn));
+    JSON_OK(cJSON_AddBoolToObject(c, "guard", run->guard));
     if (run->start_from)
         JSON_OK(cJSON_AddStringToObject(c, "start_from", run->start_from));
     JSON_OK(cJSON_AddItemToObject(c, "start_train", num_or_null(run->start_train)));
@@ -168,6 +169,11 @@ static int read_choice(struct cet_json_reader *r, const cJSON *root,
     if (site && !cJSON_IsBool(site))
         return cet_jr_fail(r, site, "\"site\" must be true or false");
     run->site_learn = cJSON_IsTrue(site);
+    /* Runs started before the guard learn none. */
+    const cJSON *guard = cJSON_GetObjectItemCaseSensitive(c, "guard");
+    if (guard && !cJSON_IsBool(guard))
+        return cet_jr_fail(r, guard, "\"guard\" must be true or false");
+    run->guard = cJSON_IsTrue(guard);
     run->start_train = jr_num_or_nan(r, c, "start_train");
     const cJSON *sf = cJSON_GetObjectItemCaseSensitive(c, "start_from");
     if (sf && (!cJSON_IsString(sf) || !(run->start_from = strdup(sf->valuestring))))

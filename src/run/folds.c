@@ -280,7 +280,8 @@ static int fold_start(struct cet_run **out, struct cet_run *run, const char *fdi
     struct cet_run_settings s = {
         .dirs = (const char *const *)info->dirs, .ndirs = info->ndirs, .sample_from = train,
         .sample_size = -1, .top = info->top, .command = command, .threads = run->threads,
-        .site = info->site_learn, .template_refs = (const char *const *)info->template_refs,
+        .site = info->site_learn, .guard = info->guard,
+        .template_refs = (const char *const *)info->template_refs,
         .ntemplate_refs = info->ntemplate_refs, .template_defaults = info->template_defaults};
     rc = cet_run_start(*out, &s, &c, &e, err);
 done:
@@ -310,6 +311,8 @@ static char *fold_command(const struct cet_run *run, const char *fdir, const cha
               cet_buf_shell_word(&b, "--force");
     if (!resume && !info->site_learn)
         bad = bad || cet_buf_shell_word(&b, "--no-site");
+    if (!resume && info->site_learn && !info->guard)
+        bad = bad || cet_buf_shell_word(&b, "--no-guard");
     if (!resume && info->template_refs) {
         bad = bad || cet_buf_shell_word(&b, "--fitness") || cet_buf_shell_word(&b, "template");
         for (size_t i = 0; i < info->ntemplate_refs && !bad; i++)
@@ -387,7 +390,7 @@ static int start_rules(const struct cet_run_local *l, uint8_t *const *kept, cons
         return cet_fail(err, "out of memory");
     for (size_t i = 0; i < c->ndocs; i++)
         use[i] = folds[i] != k && (!labelled || labelled[i]);
-    int rc = cet_run_learn_rules(c, kept, use, out, err);
+    int rc = cet_run_learn_rules(c, kept, use, NULL, 0, out, err);
     free(use);
     return rc;
 }

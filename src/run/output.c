@@ -119,7 +119,7 @@ static int genome_json(const struct cet_search *engine, const struct cet_run_inf
     if (!open && !adhosts && !site)
         return 0;
     b->len = start + (b->len - start) - 1; /* reopen the object: drop its '}' */
-    if (site && (cet_buf_puts(b, ", \"site\": ") || cet_site_json(b, site)))
+    if (site && (cet_buf_puts(b, ", \"site\": ") || cet_site_json(b, site, d->ex)))
         return -1;
     if (adhosts) {
         /* the ad-host list the configuration was tuned with */
@@ -214,7 +214,7 @@ int cet_run_write_results(const struct cet_search *engine, const struct cet_run_
      * what another choice rule would have exported (docs/site.md). */
     if (run->site) {
         b.len = 0;
-        if (cet_site_json(&b, run->site) || cet_buf_puts(&b, "\n"))
+        if (cet_site_json(&b, run->site, cet_search_desc(engine)->ex) || cet_buf_puts(&b, "\n"))
             goto oom;
         if (write_buf(dir, CET_RUN_SITE, &b, err))
             goto done;

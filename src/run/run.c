@@ -337,6 +337,7 @@ int cet_run_start(struct cet_run *run, const struct cet_run_settings *s, struct 
     info->tolerance = s->tolerance > 0 ? s->tolerance : 0;
     info->fold_evals = s->fold_evals;
     info->site_learn = s->site;
+    info->guard = s->site && s->guard;
     info->start_train = NAN;
     if (info->choose == CET_CHOOSE_CV && info->folds < 2)
         return cet_fail(err, "a cross-validated choice needs at least 2 folds");
@@ -570,7 +571,8 @@ int cet_run_labelled(const struct cet_run *run, const struct cet_corpus *c, uint
 }
 
 int cet_run_learn_rules(const struct cet_corpus *c, uint8_t *const *kept, const uint8_t *use,
-                        struct cet_site **out, struct cet_error *err)
+                        const double *guard, size_t nguard, struct cet_site **out,
+                        struct cet_error *err)
 {
     struct cet_doc **docs = malloc((c->ndocs + 1) * sizeof *docs);
     const uint8_t **kk = malloc((c->ndocs + 1) * sizeof *kk);
@@ -583,6 +585,8 @@ int cet_run_learn_rules(const struct cet_corpus *c, uint8_t *const *kept, const 
         }
     struct cet_site_opts o;
     cet_site_default(&o);
+    o.guard = guard;
+    o.nguard = nguard;
     *out = NULL;
     rc = rc || cet_site_learn(docs, n, kk, &o, out, err);
     free(docs);
@@ -592,13 +596,14 @@ int cet_run_learn_rules(const struct cet_corpus *c, uint8_t *const *kept, const 
 
 /* Site rules learned from the training pages of l with gold of their own
  * (labelled; NULL: all) as corrections of full parameters params into
- * *out (NULL: none). */
+ * *out (NULL: none), with a guard to the start's full parameters guard (n
+ * of them) unless that is NULL. */
 static int learn_for(struct cet_run_local *l, const uint8_t *labelled, const double *params,
-                     struct cet_site **out, struct cet_error *err)
+                     const double *guard, size_t n, struct cet_site **out, struct cet_error *err)
 {
     uint8_t **kept = NULL;
     int rc = cet_run_local_kept(l, params, &kept, err) ||
-             cet_run_learn_rules(l->train, kept, labelled, out, err);
+             cet_run_learn_rules(l->train, kept, labelled, guard, n, out, err);
     cet_run_kept_free(kept, l->train->ndocs);
     return rc ? -1 : 0;
 }
@@ -623,11 +628,16 @@ static int learn_site(struct cet_run *run, struct cet_error *err)
         return cet_fail(err, "out of memory");
     cet_params_expand(&run->desc, cet_search_genes(run->engine, best), full);
     cet_params_expand(&run->desc, info->start, sfull);
+    /* The guard holds the tuned parameters to a start worth deferring to, a
+     * configuration tuned elsewhere; not to a description's defaults, and
+     * not when they are the start's own. */
+    int guard = info->guard && info->start_from &&
+                memcmp(full, sfull, P * sizeof *full) != 0;
     struct cet_run_local l = {0};
     uint8_t *labelled = NULL; /* on pseudo-gold, the rules learn from real gold alone */
     int rc = cet_run_local_open(run, &l, err) || cet_run_labelled(run, l.train, &labelled, err) ||
-             learn_for(&l, labelled, full, &info->site, err) ||
-             (start && learn_for(&l, labelled, sfull, &info->site_start, err));
+             learn_for(&l, labelled, full, guard ? sfull : NULL, P, &info->site, err) ||
+             (start && learn_for(&l, labelled, sfull, NULL, 0, &info->site_start, err));
     free(labelled);
     /* Tuning gave way to the start with its rules (folds.c), but all the
      * labelled pages together give the start no rule: the start alone

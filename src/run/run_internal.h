@@ -68,9 +68,11 @@ void cet_run_kept_free(uint8_t **kept, size_t n);
 int cet_run_labelled(const struct cet_run *run, const struct cet_corpus *c, uint8_t **out,
                      struct cet_error *err);
 /* Site rules from the documents of c marked in use (NULL: all) as
- * corrections of what kept (cet_run_local_kept) keeps, into *out (NULL:
- * none). */
+ * corrections of what kept (cet_run_local_kept) keeps, with a guard to the
+ * start's full parameters guard (nguard of them; NULL: none), into *out
+ * (NULL: none). */
 int cet_run_learn_rules(const struct cet_corpus *c, uint8_t *const *kept, const uint8_t *use,
+                        const double *guard, size_t nguard,
                         struct cet_site **out, struct cet_error *err);
 
 /* fitness.c: evaluates k full parameter vectors on train's documents

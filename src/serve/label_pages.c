@@ -262,7 +262,7 @@ int label_selection(struct cet_label *l, size_t i, uint32_t **keep, size_t *n,
             goto done;
         }
         /* The configuration's site rules, as extract applies them. */
-        if (l->cfg->site && cet_site_run(l->cfg->site, d, &sel)) {
+        if (l->cfg->site && cet_site_run(l->cfg->site, l->cfg->ex, d, NULL, &sel)) {
             rc = (cet_fail(err, "out of memory"), 500);
             goto done;
         }

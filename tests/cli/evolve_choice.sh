@@ -272,6 +272,21 @@ if cmp -s "$TMP/sc.start" "$TMP/sc.held"; then ok; else fail "heldout.csv's f1_s
 if grep -q "keeps the start (accb-start.json)\|is the tuned configuration" "$TMP/sc/run.json"; then ok
 else fail "run.json's sentence does not name the --seed-config start"; fi
 
+# The guard (docs/site.md): the rules of a run from a --seed-config hold the
+# tuned parameters to the start where the training pages show no gold, so
+# site.json and the tuned best.json carry the start's parameters (sigma at
+# its fixed value) and the trusted slots; the checkpoint keeps the choice.
+# --no-guard learns none, and tells its folds.
+expect_grep "$TMP/sc/site.json" '"guard": {"params": {"r": 30, "t": 0.7, "sigma": 0.5, "eps": 0.01, "max_steps": 50}, "trust": \["html/'
+expect_grep "$TMP/sc/checkpoint.json" '"guard":[[:space:]]*true'
+expect_grep "$TMP/sc/folds/1/best.json" '"guard": {"params": {"r": 30, "t": 0.7'
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/accb.json" -d "$DEMO" --sample-size 8 --seed 4 --pop 6 \
+  --generations 2 --seed-config "$TMP/accb-start.json" --no-guard -o "$TMP/ng"
+if [ -s "$TMP/ng/site.json" ] && ! grep -q '"guard"' "$TMP/ng/site.json" "$TMP/ng/best.json"; then ok
+else fail "--no-guard: site.json or best.json has a guard"; fi
+expect_grep "$TMP/ng/checkpoint.json" '"guard":[[:space:]]*false'
+expect_grep "$TMP/ng/folds/1/run.json" 'no-guard'
+
 # cv judges mean F1 against gold: not with another objective.
 expect_status 2 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --choose cv --objective precision -o "$TMP/obj"
 expect_grep "$TMP/err" "--choose cv judges mean F1 against gold on held-out pages: not with --objective"

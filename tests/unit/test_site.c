@@ -3,12 +3,13 @@
  * the comments; the names a slot may hold; applying them to a page the
  * rules never saw; the configuration's "site" member, read back and
  * refused with its line and column; extraction with them (cet_page); texts
- * to drop, learned and written by hand. */
+ * to drop, learned and written by hand; the guard. */
 #include "test.h"
 
 #include "cetune/buf.h"
 #include "cetune/config.h"
 #include "cetune/doc.h"
+#include "cetune/extractor.h"
 #include "cetune/page.h"
 #include "cetune/site.h"
 
@@ -247,7 +248,7 @@ static void test_json_round_trip(void)
     struct cet_site *s = learn(docs, 1);
     struct cet_buf b = {0};
     CHECK(cet_buf_puts(&b, "{\"extractor\": \"alltext\", \"site\": ") == 0);
-    CHECK(cet_site_json(&b, s) == 0);
+    CHECK(cet_site_json(&b, s, NULL) == 0);
     CHECK(cet_buf_puts(&b, "}") == 0);
     CHECK(strstr(b.p, "\"pages\": 4") != NULL);
     CHECK(strstr(b.p, "\"keep\": [\"*/div.story-body/p\", "
@@ -438,7 +439,7 @@ static void test_texts(void)
     /* Written into a configuration and read back. */
     struct cet_buf b = {0};
     CHECK(cet_buf_puts(&b, "{\"extractor\": \"alltext\", \"site\": ") == 0);
-    CHECK(s && cet_site_json(&b, s) == 0);
+    CHECK(s && cet_site_json(&b, s, NULL) == 0);
     CHECK(cet_buf_puts(&b, "}") == 0);
     CHECK(strstr(b.p, "\"drop_text\": [\"the example agency all rights reserved\"]") != NULL);
     struct cet_config cfg;
@@ -503,6 +504,137 @@ static void refused(const char *text, const char *where, const char *what)
     CHECK(strstr(err.msg, what) != NULL);
 }
 
+/* Guard pages: a story whose last paragraph is mostly a link (gold: the
+ * agency's credit), a menu; page 2, unseen, adds a list of related stories
+ * no labelled page had, and a paragraph in a box of its own. */
+static struct cet_doc *guard_page(int i, int with_gold)
+{
+    const char *t = topics[i];
+    struct cet_buf b = {0}, g = {0};
+    struct cet_error err;
+    struct cet_doc *d = NULL;
+    cet_buf_printf(&b, "<html><body><div id=\"menu\"><a href=\"/\">Home page of the paper</a> "
+                       "<a href=\"/w\">World news and more</a></div><div class=\"story\">"
+                       "<p>The %s report begins here and goes on for a while.</p>"
+                       "<p class=\"credit\"><a href=\"/agency\">Reported by the agency for the %s desk</a></p>"
+                       "</div>%s</body></html>",
+                   t, t,
+                   i < 2 ? ""
+                         : "<div id=\"related\"><ul><li><a href=\"/a\">Another story about "
+                           "the weather today</a></li><li><a href=\"/b\">A second story "
+                           "about the markets</a></li></ul></div><div class=\"box\"><p>A "
+                           "box with a note that a reader may like to read.</p></div>");
+    cet_buf_printf(&g, "The %s report begins here and goes on for a while.\nReported by the "
+                       "agency for the %s desk", t, t);
+    CHECK(cet_doc_parse(&d, b.p, b.len, with_gold ? g.p : NULL, with_gold ? g.len : 0, &err) == 0);
+    cet_buf_free(&b);
+    cet_buf_free(&g);
+    return d;
+}
+
+/* The guard: the link quota filter at t = 0.25 is the start, t = 1 (keep
+ * every block) the tuned parameters.  Learned from two labelled pages, it
+ * trusts the story's paragraphs, where the gold holds text, and not the
+ * menu; on an unseen page it drops what the start drops outside those
+ * slots and the boxes that hold them (the menu, the related stories), and
+ * leaves the tuned parameters' choice where the pages showed gold (the
+ * agency's link, a link in the story's own box, the agency's credit under
+ * another wrapper) and what the start keeps (the box).  Written out and read back, it guards alike. */
+static void test_guard(void)
+{
+    const struct cet_extractor *lqf = cet_extractor_find("lqf");
+    CHECK(lqf != NULL && lqf->nparams == 1);
+    const double start = 0.25;
+    struct cet_doc *docs[2] = {guard_page(0, 1), guard_page(1, 1)};
+    struct cet_site_opts o;
+    cet_site_default(&o);
+    o.guard = &start;
+    o.nguard = 1;
+    /* The tuned extraction keeps every block: the rules correct it by
+     * dropping the menu, and need no keep rule. */
+    uint8_t *all[2];
+    for (int i = 0; i < 2; i++)
+        memset(all[i] = malloc(docs[i]->ntexts + 1), 1, docs[i]->ntexts + 1);
+    const uint8_t *kept[2] = {all[0], all[1]};
+    struct cet_site *s = NULL;
+    struct cet_error err;
+    CHECK(cet_site_learn(docs, 2, kept, &o, &s, &err) == 0 && s != NULL);
+    CHECK(s && cet_site_nkeep(s) == 0 && s->n >= 1);
+    CHECK(s && s->guard && s->nguard == 1 && s->guard[0] == 0.25);
+    CHECK(s && s->ntrust == 2 && !strcmp(s->trust[0].path, "html/body/div.story/p") &&
+          !strcmp(s->trust[1].path, "html/body/div.story/p.credit"));
+    struct cet_doc *d = guard_page(2, 0);
+    uint8_t *m = calloc(d->ntexts + 1, 1);
+    CHECK(cet_site_marks(s, d, m) == 0);
+    CHECK(cet_site_guard(s, lqf, d, NULL, m) == 0);
+    size_t dropped = 0;
+    for (uint32_t k = 0; k < d->ntexts; k++) {
+        int outside = has(d, k, "story about") || has(d, k, "Home") || has(d, k, "World");
+        CHECK_EQ_INT(m[k], outside ? CET_SITE_DROP : CET_SITE_NONE);
+        dropped += m[k] == CET_SITE_DROP;
+    }
+    CHECK(dropped == 4);
+    /* Without a guard the marks leave the unseen list to the extractor. */
+    struct cet_site_opts plain;
+    cet_site_default(&plain);
+    struct cet_site *p = NULL;
+    CHECK(cet_site_learn(docs, 2, kept, &plain, &p, &err) == 0);
+    CHECK(p && !p->guard && p->n == s->n);
+    uint8_t *m0 = calloc(d->ntexts + 1, 1);
+    CHECK(p && cet_site_marks(p, d, m0) == 0 && cet_site_guard(p, lqf, d, NULL, m0) == 0);
+    for (uint32_t k = 0; k < d->ntexts; k++)
+        CHECK_EQ_INT(m0[k], has(d, k, "Home") || has(d, k, "World") ? CET_SITE_DROP
+                                                                      : CET_SITE_NONE);
+    free(m0);
+    free(all[0]);
+    free(all[1]);
+    /* Written out and read back. */
+    struct cet_buf b = {0};
+    CHECK(cet_buf_puts(&b, "{\"extractor\": \"lqf\", \"params\": {\"t\": 1}, \"site\": ") == 0);
+    CHECK(cet_site_json(&b, s, lqf) == 0);
+    CHECK(cet_buf_puts(&b, "}") == 0);
+    CHECK(strstr(b.p, "\"guard\": {\"params\": {\"t\": 0.25}, \"trust\": "
+                      "[\"html/body/div.story/p\", \"html/body/div.story/p.credit\"]}") != NULL);
+    struct cet_config cfg;
+    CHECK(cet_config_parse(&cfg, b.p, b.len, "guard.json", &err) == 0);
+    uint8_t *m2 = calloc(d->ntexts + 1, 1);
+    CHECK(cfg.site && cet_site_marks(cfg.site, d, m2) == 0 &&
+          cet_site_guard(cfg.site, lqf, d, NULL, m2) == 0);
+    CHECK(memcmp(m, m2, d->ntexts) == 0);
+    char counts[128];
+    cet_site_counts(cfg.site, counts, sizeof counts);
+    CHECK(strstr(counts, ", a guard trusting 2 slots") != NULL);
+    /* Extraction: the tuned parameters keep every block; the guard leaves
+     * the story, the agency's link and the box. */
+    struct cet_page *pg = NULL;
+    struct cet_buf out = {0}, html = {0};
+    cet_buf_printf(&html, "%s", "<html><body><div id=\"menu\"><a href=\"/\">Home page</a></div>"
+                                "<div class=\"story\"><a href=\"/y\">Linked words in the story's "
+                                "own box</a><p>A story of its own.</p><p><a href=\"/x"
+                                "\">Reported by the agency</a></p></div><div id=\"more\"><p class=\"credit\"><a "
+                                "href=\"/z\">A credit in a box of its own</a></p></div><div id=\"related\"><ul>"
+                                "<li><a href=\"/a\">Another story about it</a></li></ul></div>"
+                                "</body></html>");
+    CHECK(cet_page_new(&pg, &err) == 0);
+    CHECK(cet_page_extract(pg, &cfg, html.p, html.len, NULL, &out, NULL, &err) == 0);
+    CHECK(strstr(out.p, "A story of its own") && strstr(out.p, "Reported by the agency"));
+    CHECK(strstr(out.p, "Linked words in the story's own box") != NULL); /* the box of a trusted slot */
+    CHECK(strstr(out.p, "A credit in a box of its own") != NULL); /* a trusted slot's named last step */
+    CHECK(!strstr(out.p, "Another story") && !strstr(out.p, "Home"));
+    cet_page_free(pg);
+    cet_buf_free(&out);
+    cet_buf_free(&html);
+    free(m);
+    free(m2);
+    cet_config_free(&cfg);
+    cet_buf_free(&b);
+    cet_site_free(s);
+    cet_site_free(p);
+    cet_doc_free(d);
+    cet_doc_free(docs[0]);
+    cet_doc_free(docs[1]);
+}
+
 static void test_refused(void)
 {
     refused("{\"extractor\": \"alltext\",\n \"site\": [1]}", "bad.json:2:10", "must be an object");
@@ -524,6 +656,16 @@ static void test_refused(void)
             "bad.json:2:24", "\"a b\" is given twice");
     refused("{\"extractor\": \"alltext\",\n \"site\": {\"drop_text\": \"a\"}}", "bad.json:2:24",
             "array of strings");
+    refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"trust\": []}}}", "bad.json:2:20",
+            "\"guard\" must be {\"params\"");
+    refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"params\": {\"q\": 1}}}}",
+            "bad.json:2:32", "has no parameter \"q\"");
+    refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"params\": {}, \"trust\": "
+            "[\"*/div.a/p\"]}}}", "bad.json:2:20", "a suffix slot");
+    refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"params\": {}, \"trust\": "
+            "[\"a/p\", \"a/p\"]}}}", "bad.json:2:20", "given twice");
+    refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"params\": {}, \"trusted\": "
+            "[]}}}", "bad.json:2:35", "unknown member \"trusted\"");
 }
 
 int main(void)
@@ -534,6 +676,7 @@ int main(void)
     RUN(test_hand_written);
     RUN(test_suffix);
     RUN(test_texts);
+    RUN(test_guard);
     RUN(test_refused);
     TEST_END();
 }
