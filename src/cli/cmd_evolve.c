@@ -80,10 +80,10 @@ static const struct cli_opt own[] = {
              "docs/site.md; never with --fitness template, --objective, --constraint or "
              "--pareto)"},
     {.name = "no-guard", .type = CLI_FLAG, .off = ARG(no_guard),
-     .help = "site rules without their guard: by default, a run from a --seed-config keeps "
-             "the start's judgement where the training pages' gold shows nothing (a block the "
-             "start's parameters drop outside the slots where the gold holds text stays "
-             "dropped, docs/site.md)"},
+     .help = "site rules without their guard: by default, a run from a --seed-config on gold "
+             "keeps the start's judgement where the training pages' gold shows nothing (a block "
+             "the start's parameters drop outside the slots where the gold holds text stays "
+             "dropped, docs/site.md; never with --fitness template)"},
     {.name = "fold-evals", .arg = "N", .type = CLI_LONG, .off = ARG(fold_evals),
      .max = 1000000000, .def = "0, as --max-evals",
      .help = "stop each fold's search after N evaluations; 0: as the run's search"},
@@ -285,7 +285,10 @@ static int cmd_evolve(int argc, char **argv)
         .fold_evals = a.fold_evals,
         /* The rules correct mean F1 against gold (docs/site.md); on
          * pseudo-gold they learn from the pages with gold of their own. */
-        .site = !a.no_site && cet_goal_judged_by_f1(&a.opt.goal), .guard = !a.no_guard};
+        .site = !a.no_site && cet_goal_judged_by_f1(&a.opt.goal),
+        /* On pseudo-gold the search has seen the family's other pages
+         * already; there the guard cost more than it saved (docs/site.md). */
+        .guard = !a.no_guard && !a.fitness};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "
