@@ -89,6 +89,12 @@ int cet_param_parse(const struct cet_extractor *ex, size_t i, const char *value,
  * without the quotes when json is 0). */
 void cet_param_format(const struct cet_extractor *ex, size_t i, double v, int json,
                       char *buf, size_t size);
+struct cet_buf;
+/* Appends p as a configuration's "params" object, {"name": value, ...}:
+ * the parameters the others leave active, and of those the ones shown[i]
+ * marks (shown NULL: all).  0, or -1 when out of memory. */
+int cet_params_json(struct cet_buf *out, const struct cet_extractor *ex, const double *p,
+                    const uint8_t *shown);
 /* The names of enum parameter i joined by ", " (for messages). */
 void cet_param_values(const struct cet_extractor *ex, size_t i, char *buf, size_t size);
 

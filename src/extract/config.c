@@ -343,19 +343,8 @@ done:
 int cet_config_json(struct cet_buf *out, const struct cet_extractor *ex, const double *params,
                     const uint8_t *shown, double fitness, long docs)
 {
-    int rc = cet_buf_printf(out, "{\"extractor\": \"%s\", \"params\": {", ex->name);
-    const char *sep = "";
-    for (size_t i = 0; i < ex->nparams && rc == 0; i++) {
-        if (!cet_param_active(ex, params, i))
-            continue;
-        char v[64];
-        if (shown && !shown[i])
-            continue;
-        cet_param_format(ex, i, params[i], 1, v, sizeof v);
-        rc = cet_buf_printf(out, "%s\"%s\": %s", sep, ex->params[i].name, v);
-        sep = ", ";
-    }
-    rc = rc || cet_buf_puts(out, "}");
+    int rc = cet_buf_printf(out, "{\"extractor\": \"%s\", \"params\": ", ex->name) ||
+             cet_params_json(out, ex, params, shown);
     if (docs >= 0 && rc == 0) {
         char f[64];
         snprintf(f, sizeof f, "%.17g", fitness);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cetune/buf.h"
 #include "cetune/extractor.h"
 
 const char *cet_param_type_name(enum cet_ptype t)
@@ -96,4 +97,20 @@ void cet_param_values(const struct cet_extractor *ex, size_t i, char *buf, size_
     buf[0] = 0;
     for (size_t k = 0; pa->values && pa->values[k] && n < size; k++)
         n += (size_t)snprintf(buf + n, size - n, "%s%s", k ? ", " : "", pa->values[k]);
+}
+
+int cet_params_json(struct cet_buf *out, const struct cet_extractor *ex, const double *p,
+                    const uint8_t *shown)
+{
+    int rc = cet_buf_puts(out, "{");
+    const char *sep = "";
+    for (size_t i = 0; i < ex->nparams && rc == 0; i++) {
+        if (!cet_param_active(ex, p, i) || (shown && !shown[i]))
+            continue;
+        char v[64];
+        cet_param_format(ex, i, p[i], 1, v, sizeof v);
+        rc = cet_buf_printf(out, "%s\"%s\": %s", sep, ex->params[i].name, v);
+        sep = ", ";
+    }
+    return rc || cet_buf_puts(out, "}") ? -1 : 0;
 }

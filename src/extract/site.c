@@ -547,38 +547,33 @@ static void free_guard(struct cet_site *s)
  * into *out. */
 static int trusted_slots(const struct cet_site_rule *t, size_t n, uint64_t **out, size_t *nout)
 {
-    size_t cap = 0, m = 0;
-    uint64_t *h = NULL;
-    for (size_t k = 0; k < n; k++) {
-        char *p = strdup(t[k].path);
-        const char *last = p ? strrchr(p, '/') : NULL;
-        last = last ? last + 1 : p;
-        if (last && strpbrk(last, "#.")) {
-            if (CET_GROW(h, cap, m + 1, 64)) {
-                free(p);
-                free(h);
-                return -1;
-            }
-            h[m++] = cet_site_hash(last);
-        }
-        for (char *c = p; p && *c; c++) /* every prefix that ends a step */
-            if (c[1] == '/' || !c[1]) {
-                char keep = c[1];
-                c[1] = 0;
-                if (CET_GROW(h, cap, m + 1, 64)) {
-                    free(p);
-                    p = NULL;
-                    break;
-                }
-                h[m++] = cet_site_hash(p);
-                c[1] = keep;
-            }
-        if (!p) {
+    size_t m = 0, most = 0;
+    for (size_t k = 0; k < n; k++) /* a slot per step, and its last step */
+        for (const char *c = t[k].path; *c; c++)
+            most += *c == '/' ? 1 : !c[1] ? 2 : 0;
+    uint64_t *h = malloc((most ? most : 1) * sizeof *h);
+    char *p = NULL;
+    for (size_t k = 0; k < n && h; k++) {
+        free(p);
+        if (!(p = strdup(t[k].path))) {
             free(h);
             return -1;
         }
-        free(p);
+        const char *last = strrchr(p, '/');
+        last = last ? last + 1 : p;
+        if (strpbrk(last, "#."))
+            h[m++] = cet_site_hash(last);
+        for (char *c = p; *c; c++) /* every prefix that ends a step */
+            if (c[1] == '/' || !c[1]) {
+                char keep = c[1];
+                c[1] = 0;
+                h[m++] = cet_site_hash(p);
+                c[1] = keep;
+            }
     }
+    free(p);
+    if (!h)
+        return -1;
     if (m)
         qsort(h, m, sizeof *h, cmp_u64);
     size_t u = 0;
@@ -722,17 +717,8 @@ static int path_list(struct cet_buf *out, const struct cet_site_rule *r, size_t 
  * configuration's, those the others switch off left out. */
 static int guard_json(struct cet_buf *out, const struct cet_site *s, const struct cet_extractor *ex)
 {
-    int rc = cet_buf_puts(out, "{\"params\": {");
-    const char *sep = "";
-    for (size_t i = 0; i < ex->nparams && !rc; i++) {
-        if (!cet_param_active(ex, s->guard, i))
-            continue;
-        char v[64];
-        cet_param_format(ex, i, s->guard[i], 1, v, sizeof v);
-        rc = cet_buf_printf(out, "%s\"%s\": %s", sep, ex->params[i].name, v);
-        sep = ", ";
-    }
-    return rc || cet_buf_puts(out, "}, \"trust\": ") || path_list(out, s->trust, s->ntrust, 1) ||
+    return cet_buf_puts(out, "{\"params\": ") || cet_params_json(out, ex, s->guard, NULL) ||
+                   cet_buf_puts(out, ", \"trust\": ") || path_list(out, s->trust, s->ntrust, 1) ||
                    cet_buf_puts(out, "}")
                ? -1
                : 0;
@@ -796,21 +782,16 @@ int cet_site_set_guard(struct cet_site *s, const double *params, size_t n,
     for (size_t k = 0; k < nv; k++)
         free(v[k]);
     free(v);
+    uint64_t *h = NULL;
+    size_t nh = 0;
+    if (!rc && trusted_slots(t, nt, &h, &nh))
+        rc = 1;
     if (rc) {
         for (size_t k = 0; k < nt; k++)
             free(t[k].path);
         free(t);
         free(g);
         return rc == 2 ? -1 : cet_fail(err, "out of memory");
-    }
-    uint64_t *h = NULL;
-    size_t nh = 0;
-    if (trusted_slots(t, nt, &h, &nh)) {
-        for (size_t k = 0; k < nt; k++)
-            free(t[k].path);
-        free(t);
-        free(g);
-        return cet_fail(err, "out of memory");
     }
     memcpy(g, params, n * sizeof *g);
     free_guard(s);
