@@ -548,9 +548,11 @@ static void free_guard(struct cet_site *s)
 static int trusted_slots(const struct cet_site_rule *t, size_t n, uint64_t **out, size_t *nout)
 {
     size_t m = 0, most = 0;
-    for (size_t k = 0; k < n; k++) /* a slot per step, and its last step */
+    for (size_t k = 0; k < n; k++) { /* its last step, and a slot per prefix */
+        most++;
         for (const char *c = t[k].path; *c; c++)
-            most += *c == '/' ? 1 : !c[1] ? 2 : 0;
+            most += c[1] == '/' || !c[1];
+    }
     uint64_t *h = malloc((most ? most : 1) * sizeof *h);
     char *p = NULL;
     for (size_t k = 0; k < n && h; k++) {
