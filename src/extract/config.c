@@ -129,10 +129,22 @@ static int params_object(const struct cet_json *j, const struct cet_extractor *e
     return rc ? -1 : 0;
 }
 
-/* One list of slots of "site" (an array of strings), into v[0..*n). */
+/* Whether path is no slot: a step is empty ("html/body/", "a//b", "/p"),
+ * so no block can ever stand there. */
+static int empty_step(const char *path)
+{
+    if (!strncmp(path, CET_SITE_SUFFIX, strlen(CET_SITE_SUFFIX)))
+        path += strlen(CET_SITE_SUFFIX);
+    size_t len = strlen(path);
+    return !len || path[0] == '/' || path[len - 1] == '/' || strstr(path, "//");
+}
+
+/* One list of "site" (an array of strings), into v[0..*n); the entries of
+ * a list of slots (keep, drop, trust) must be slots. */
 static int slot_list(const struct cet_json *j, const cJSON *site, const char *name,
                      const char ***v, size_t *n, struct cet_error *err)
 {
+    int slots = !strcmp(name, "keep") || !strcmp(name, "drop") || !strcmp(name, "trust");
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(site, name);
     *v = NULL;
     *n = 0;
@@ -150,6 +162,11 @@ static int slot_list(const struct cet_json *j, const cJSON *site, const char *na
         if (!cJSON_IsString(e) || !e->valuestring[0])
             return cet_json_fail(j, e, 0, err, "\"site\": each entry of \"%s\" must be a "
                                               "non-empty string", name);
+        if (slots && empty_step(e->valuestring))
+            return cet_json_fail(j, e, 0, err, "\"site\": \"%.300s\" in \"%s\" has an empty "
+                                              "step, so it is no slot (steps are separated by "
+                                              "one '/', as in \"html/body/div#main/p\")",
+                                 e->valuestring, name);
         (*v)[(*n)++] = e->valuestring;
     }
     return 0;

@@ -563,6 +563,16 @@ static void test_guard(void)
     CHECK(s && s->guard && s->nguard == 1 && s->guard[0] == 0.25);
     CHECK(s && s->ntrust == 2 && !strcmp(s->trust[0].path, "html/body/div.story/p") &&
           !strcmp(s->trust[1].path, "html/body/div.story/p.credit"));
+    {   /* Paths with empty steps (the library does not refuse them; a
+         * configuration does): each prefix and last step is counted once
+         * (a path ending in '/' once overflowed the table). */
+        struct cet_site *odd = NULL;
+        const char *paths[] = {"a/", "a//b.c/", "/"};
+        CHECK(cet_site_from_paths(&odd, NULL, 0, NULL, 0, NULL, 0, 1, &err) == 0);
+        CHECK(odd && cet_site_set_guard(odd, &start, 1, paths, 3, &err) == 0);
+        CHECK(odd && odd->ntrust == 3 && odd->ntrusted == 5); /* a, a/, a//b.c, a//b.c/, / */
+        cet_site_free(odd);
+    }
     struct cet_doc *d = guard_page(2, 0);
     uint8_t *m = calloc(d->ntexts + 1, 1);
     CHECK(cet_site_marks(s, d, m) == 0);
@@ -666,6 +676,13 @@ static void test_refused(void)
             "[\"a/p\", \"a/p\"]}}}", "bad.json:2:20", "given twice");
     refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"params\": {}, \"trusted\": "
             "[]}}}", "bad.json:2:35", "unknown member \"trusted\"");
+    /* A slot with an empty step matches no block: a typo, refused where it stands. */
+    refused("{\"extractor\": \"alltext\",\n \"site\": {\"keep\": [\"html/body/\"]}}",
+            "bad.json:2:20", "\"html/body/\" in \"keep\" has an empty step");
+    refused("{\"extractor\": \"alltext\",\n \"site\": {\"drop\": [\"a/p\", \"*/\"]}}",
+            "bad.json:2:27", "\"*/\" in \"drop\" has an empty step");
+    refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"params\": {}, \"trust\": "
+            "[\"a//p\"]}}}", "bad.json:2:45", "\"a//p\" in \"trust\" has an empty step");
 }
 
 int main(void)
