@@ -29,7 +29,8 @@ uint64_t cet_site_hash(const char *path)
 }
 
 /* The tokens of an attribute value, lowercase and without digits, into
- * tok[] (pointers into buf); returns how many (at most max). */
+ * tok[] (pointers into buf); returns how many (at most max).  A '/' is
+ * dropped too: it separates a slot's steps ("w-1/2" is "w-"). */
 size_t cet_site_tokens(const char *v, char *buf, size_t size, char **tok, size_t max)
 {
     size_t n = 0, len = 0;
@@ -42,7 +43,7 @@ size_t cet_site_tokens(const char *v, char *buf, size_t size, char **tok, size_t
                 n++;
                 in = 0;
             }
-        } else if (!isdigit(c) && len + 2 < size) {
+        } else if (!isdigit(c) && c != '/' && len + 2 < size) {
             if (!in)
                 tok[n] = buf + len;
             buf[len++] = (char)tolower(c);
