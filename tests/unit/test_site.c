@@ -240,6 +240,28 @@ static void test_families(void)
 }
 
 /* The rules written into a configuration and read back mark a page alike. */
+/* s written into an alltext configuration (b) and read back into cfg. */
+static void read_back(const struct cet_site *s, struct cet_buf *b, struct cet_config *cfg)
+{
+    struct cet_error err;
+    CHECK(cet_buf_puts(b, "{\"extractor\": \"alltext\", \"site\": ") == 0);
+    CHECK(cet_site_json(b, s, NULL) == 0);
+    CHECK(cet_buf_puts(b, "}") == 0);
+    CHECK(cet_config_parse(cfg, b->p, b->len, "mem.json", &err) == 0);
+}
+
+/* a and b mark d's texts alike. */
+static void same_marks(const struct cet_site *a, const struct cet_site *b, const struct cet_doc *d)
+{
+    uint8_t *m1 = calloc(d->ntexts + 1, 1), *m2 = calloc(d->ntexts + 1, 1);
+    marks_of(a, d, m1);
+    if (b)
+        marks_of(b, d, m2);
+    CHECK(b && memcmp(m1, m2, d->ntexts) == 0);
+    free(m1);
+    free(m2);
+}
+
 static void test_json_round_trip(void)
 {
     struct cet_doc *docs[NPAGES];
@@ -247,22 +269,16 @@ static void test_json_round_trip(void)
         docs[i] = load(i, 1);
     struct cet_site *s = learn(docs, 1);
     struct cet_buf b = {0};
-    CHECK(cet_buf_puts(&b, "{\"extractor\": \"alltext\", \"site\": ") == 0);
-    CHECK(cet_site_json(&b, s, NULL) == 0);
-    CHECK(cet_buf_puts(&b, "}") == 0);
+    struct cet_config cfg;
+    struct cet_error err;
+    read_back(s, &b, &cfg);
     CHECK(strstr(b.p, "\"pages\": 4") != NULL);
     CHECK(strstr(b.p, "\"keep\": [\"*/div.story-body/p\", "
                       "\"html/body/div.story/div.story-body/p\"]") != NULL);
-    struct cet_config cfg;
-    struct cet_error err;
-    CHECK(cet_config_parse(&cfg, b.p, b.len, "mem.json", &err) == 0);
     CHECK(cfg.site != NULL && cfg.site->n == s->n && cfg.site->nnames == s->nnames);
     CHECK(cfg.site && cfg.site->depth == 2);
     struct cet_doc *d = load(4, 0);
-    uint8_t *m1 = calloc(d->ntexts + 1, 1), *m2 = calloc(d->ntexts + 1, 1);
-    marks_of(s, d, m1);
-    marks_of(cfg.site, d, m2);
-    CHECK(memcmp(m1, m2, d->ntexts) == 0);
+    same_marks(s, cfg.site, d);
 
     /* Extraction: alltext keeps everything; the rules drop the comments
      * and the footer, and leave the navigation. */
@@ -278,8 +294,6 @@ static void test_json_round_trip(void)
     cet_page_free(pg);
     cet_buf_free(&out);
     cet_buf_free(&html);
-    free(m1);
-    free(m2);
     cet_doc_free(d);
     cet_config_free(&cfg);
     cet_buf_free(&b);
@@ -313,19 +327,10 @@ static void test_slash_in_names(void)
     for (size_t k = 0; s && k < s->n; k++)
         CHECK(!strstr(s->v[k].path, "//") && s->v[k].path[strlen(s->v[k].path) - 1] != '/');
     struct cet_buf b = {0};
-    CHECK(cet_buf_puts(&b, "{\"extractor\": \"alltext\", \"site\": ") == 0);
-    CHECK(cet_site_json(&b, s, NULL) == 0);
-    CHECK(cet_buf_puts(&b, "}") == 0);
     struct cet_config cfg;
-    CHECK(cet_config_parse(&cfg, b.p, b.len, "mem.json", &err) == 0);
+    read_back(s, &b, &cfg);
     CHECK(cfg.site && s && cfg.site->n == s->n);
-    uint8_t *m1 = calloc(docs[0]->ntexts + 1, 1), *m2 = calloc(docs[0]->ntexts + 1, 1);
-    marks_of(s, docs[0], m1);
-    if (cfg.site)
-        marks_of(cfg.site, docs[0], m2);
-    CHECK(memcmp(m1, m2, docs[0]->ntexts) == 0);
-    free(m1);
-    free(m2);
+    same_marks(s, cfg.site, docs[0]);
     cet_config_free(&cfg);
     cet_buf_free(&b);
     cet_site_free(s);
