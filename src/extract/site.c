@@ -29,24 +29,31 @@ uint64_t cet_site_hash(const char *path)
 }
 
 /* The tokens of an attribute value, lowercase and without digits, into
- * tok[] (pointers into buf); returns how many (at most max).  A '/' is
- * dropped too: it separates a slot's steps ("w-1/2" is "w-"). */
+ * tok[] (pointers into buf); returns how many (at most max).  The
+ * characters a slot's syntax gives a meaning ('/' between steps, '#' and
+ * '.' before names) and '%' are written as %2f, %23, %2e and %25, so a
+ * name such as "col/" or "atbody.at.tbs" stays one name, apart from "col",
+ * and a slot written out reads back as the same slot. */
 size_t cet_site_tokens(const char *v, char *buf, size_t size, char **tok, size_t max)
 {
     size_t n = 0, len = 0;
     int in = 0;
     for (const char *p = v; p && *p && n < max; p++) {
         unsigned char c = (unsigned char)*p;
+        int esc = c == '/' || c == '#' || c == '.' || c == '%';
         if (isspace(c)) {
             if (in) {
                 buf[len++] = 0;
                 n++;
                 in = 0;
             }
-        } else if (!isdigit(c) && c != '/' && len + 2 < size) {
+        } else if (!isdigit(c) && len + (esc ? 4 : 2) < size) {
             if (!in)
                 tok[n] = buf + len;
-            buf[len++] = (char)tolower(c);
+            if (esc)
+                len += (size_t)snprintf(buf + len, 4, "%%%02x", c);
+            else
+                buf[len++] = (char)tolower(c);
             in = 1;
         }
     }

@@ -13,7 +13,8 @@
 #define CET_SITE_STEP_MAX 512
 
 /* The tokens of an attribute value (v may be NULL), lowercase and without
- * digits or '/', into tok[] (pointers into buf of size bytes); at most max. */
+ * digits, into tok[] (pointers into buf of size bytes); at most max.  '/',
+ * '#', '.' and '%' are written as %2f, %23, %2e and %25. */
 size_t cet_site_tokens(const char *v, char *buf, size_t size, char **tok, size_t max);
 uint64_t cet_site_token_hash(const char *t);
 /* 1 for <html> and <body>, whose names describe the page, not a place. */
