@@ -139,12 +139,11 @@ static int empty_step(const char *path)
     return !len || path[0] == '/' || path[len - 1] == '/' || strstr(path, "//");
 }
 
-/* One list of "site" (an array of strings), into v[0..*n); the entries of
- * a list of slots (keep, drop, trust) must be slots. */
-static int slot_list(const struct cet_json *j, const cJSON *site, const char *name,
+/* One list of "site" (an array of strings), into v[0..*n); with slots, a
+ * list of slots (keep, drop, trust), whose entries must be slots. */
+static int site_list(const struct cet_json *j, const cJSON *site, const char *name, int slots,
                      const char ***v, size_t *n, struct cet_error *err)
 {
-    int slots = !strcmp(name, "keep") || !strcmp(name, "drop") || !strcmp(name, "trust");
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(site, name);
     *v = NULL;
     *n = 0;
@@ -198,7 +197,7 @@ static int site_guard(struct cet_config *cfg, const struct cet_json *j, const cJ
         return cet_fail(err, "out of memory");
     cet_params_default(ex, start);
     int rc = params_object(j, ex, params, start, err) ||
-             slot_list(j, g, "trust", &trust, &ntrust, err);
+             site_list(j, g, "trust", 1, &trust, &ntrust, err);
     if (!rc && cet_site_set_guard(cfg->site, start, ex->nparams, trust, ntrust, &e))
         rc = cet_json_fail(j, g, 0, err, "\"site\": \"guard\": %s", e.msg);
     free(start);
@@ -229,10 +228,10 @@ static int site_rules(struct cet_config *cfg, const struct cet_json *j, const cJ
     const char **keep = NULL, **drop = NULL, **names = NULL, **texts = NULL;
     size_t nkeep = 0, ndrop = 0, nnames = 0, ntexts = 0;
     struct cet_error e;
-    int rc = slot_list(j, site, "keep", &keep, &nkeep, err) ||
-             slot_list(j, site, "drop", &drop, &ndrop, err) ||
-             slot_list(j, site, "names", &names, &nnames, err) ||
-             slot_list(j, site, "drop_text", &texts, &ntexts, err);
+    int rc = site_list(j, site, "keep", 1, &keep, &nkeep, err) ||
+             site_list(j, site, "drop", 1, &drop, &ndrop, err) ||
+             site_list(j, site, "names", 0, &names, &nnames, err) ||
+             site_list(j, site, "drop_text", 0, &texts, &ntexts, err);
     if (!rc && cet_site_from_paths(&cfg->site, keep, nkeep, drop, ndrop, names, nnames,
                                    pages ? (long)pages->valuedouble : -1, &e))
         rc = cet_json_fail(j, site, 0, err, "\"site\": %s", e.msg);
