@@ -239,7 +239,6 @@ static void test_families(void)
         cet_doc_free(docs[i]);
 }
 
-/* The rules written into a configuration and read back mark a page alike. */
 /* s written into an alltext configuration (b) and read back into cfg. */
 static void read_back(const struct cet_site *s, struct cet_buf *b, struct cet_config *cfg)
 {
@@ -262,6 +261,7 @@ static void same_marks(const struct cet_site *a, const struct cet_site *b, const
     free(m2);
 }
 
+/* The rules written into a configuration and read back mark a page alike. */
 static void test_json_round_trip(void)
 {
     struct cet_doc *docs[NPAGES];
@@ -302,6 +302,15 @@ static void test_json_round_trip(void)
         cet_doc_free(docs[i]);
 }
 
+/* in with its first from replaced by to, into out. */
+static void splice(struct cet_buf *out, const char *in, const char *from, const char *to)
+{
+    const char *at = strstr(in, from);
+    CHECK(at != NULL);
+    if (at)
+        CHECK(cet_buf_printf(out, "%.*s%s%s", (int)(at - in), in, to, at + strlen(from)) == 0);
+}
+
 /* A class or id with a '/' (Tailwind's "w-1/2") or a '.' would make a
  * slot read as other steps or names ("div#c/.w-/p"), and read back as
  * another slot: such characters are written %2f, %2e, so the rules a run
@@ -312,18 +321,12 @@ static void test_slash_in_names(void)
     struct cet_error err;
     char gold[512];
     for (int i = 0; i < NPAGES; i++) {
-        struct cet_buf b = {0}, w = {0};
+        struct cet_buf b = {0}, w = {0}, w2 = {0};
         page(&b, i);
-        const char *at = strstr(b.p, "<div class=\"comments\">");
-        CHECK(at != NULL);
-        CHECK(cet_buf_printf(&w, "%.*s<div class=\"comments w-1/2 x.y\" id=\"c/\">%s",
-                             (int)(at - b.p), b.p, at + strlen("<div class=\"comments\">")) == 0);
+        splice(&w, b.p, "<div class=\"comments\">",
+               "<div class=\"comments w-1/2 x.y\" id=\"c/\">");
         /* A class on one page is no name, unless "x.y" were read as two. */
-        struct cet_buf w2 = {0};
-        const char *story = strstr(w.p, "<div class=\"story ");
-        CHECK(story != NULL);
-        CHECK(cet_buf_printf(&w2, "%.*s<div class=\"%sstory %s", (int)(story - w.p), w.p,
-                             i ? "" : "x ", story + strlen("<div class=\"story ")) == 0);
+        splice(&w2, w.p, "<div class=\"story ", i ? "<div class=\"story " : "<div class=\"x story ");
         gold_of(i, gold, sizeof gold);
         CHECK(cet_doc_parse(&docs[i], w2.p, w2.len, gold, strlen(gold), &err) == 0);
         cet_buf_free(&b);
