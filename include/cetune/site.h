@@ -37,7 +37,11 @@
  * last step, when it names an id or a class), it is dropped, whatever the
  * tuned ones say.  What tuning adds stands where the labelled pages showed
  * it belongs; elsewhere the start's judgement, learned on many sites,
- * holds (docs/site.md, "The guard").
+ * holds (docs/site.md, "The guard").  The guard also *holds* the article's
+ * own places, the slots whose gold was the article on the labelled pages
+ * and whose text the tuned parameters kept there in full: a block the
+ * start keeps at such a slot stays kept, so tuned parameters cannot drop
+ * paragraphs of a story in a way the labelled pages never showed.
  *
  * `cetune evolve` learns the rules from its training pages (the tuning
  * procedure is the search plus the rules, and the cross-validation of the
@@ -100,6 +104,11 @@ struct cet_site {
     size_t ntrust;
     uint64_t *trusted;
     size_t ntrusted;
+    /* The held slots (whole paths sorted by slot; keep is 1, suffix 0): the
+     * article's own places, where a block the start's parameters keep stays
+     * kept whatever the tuned ones say (cet_site_guard). */
+    struct cet_site_rule *hold;
+    size_t nhold;
 };
 
 /* How rules are learned (cet_site_default gives the defaults in brackets). */
@@ -121,7 +130,10 @@ struct cet_site_opts {
     int texts;         /* also learn texts to drop (1; 0: slots only) */
     const double *guard; /* the start's parameters, nguard of them: also learn the guard's
                             trusted slots, the whole paths whose blocks hold more gold than
-                            not on every labelled page that has them (NULL: no guard) */
+                            not on every labelled page that has them, and its held slots,
+                            those of them that would be keep rules without a correction
+                            and whose words the extraction to correct (kept) keeps on
+                            every labelled page (NULL: no guard) */
     size_t nguard;
 };
 
@@ -164,7 +176,9 @@ struct cet_extractor;
  * marked CET_SITE_NONE that the start's parameters drop (ex run on d, with
  * prep its ex->prepare of d or NULL to prepare here) and whose slot is
  * neither trusted, nor a trusted slot's ancestor, nor ends in a trusted
- * slot's named last step becomes CET_SITE_DROP.  0, or -1 when out of memory. */
+ * slot's named last step becomes CET_SITE_DROP; one that the start's
+ * parameters keep at a held slot becomes CET_SITE_KEEP.  0, or -1 when out
+ * of memory. */
 int cet_site_guard(const struct cet_site *s, const struct cet_extractor *ex,
                    const struct cet_doc *d, void *prep, uint8_t *marks);
 /* Applies a page's marks to an extraction.  When a keep rule brings back
@@ -182,7 +196,8 @@ size_t cet_site_nkeep(const struct cet_site *s);
 /* How many rules s has: slot rules and texts to drop. */
 size_t cet_site_nrules(const struct cet_site *s);
 /* "N keep, N drop", ", N texts dropped" when s has texts to drop and ", a
- * guard trusting N slots" when it has a guard, into buf (size bytes). */
+ * guard trusting N slots" when it has a guard (" and holding N" when it
+ * holds slots), into buf (size bytes). */
 void cet_site_counts(const struct cet_site *s, char *buf, size_t size);
 
 /* Builds rules from paths (keep[nkeep], drop[ndrop]) and the names their
@@ -201,11 +216,16 @@ int cet_site_set_texts(struct cet_site *s, const char *const *texts, size_t n,
  * given twice or a suffix slot is refused (err names it). */
 int cet_site_set_guard(struct cet_site *s, const double *params, size_t n,
                        const char *const *trust, size_t ntrust, struct cet_error *err);
+/* Sets the held slots of s's guard (whole paths, after cet_site_set_guard,
+ * which clears them; the names they use join s's names); refused without
+ * a guard, or for a slot given twice or a suffix slot (err names it). */
+int cet_site_set_hold(struct cet_site *s, const char *const *hold, size_t n,
+                      struct cet_error *err);
 /* Appends {"pages": N, "names": [...], "keep": [...], "drop": [...],
- * "drop_text": [...], "guard": {"params": {...}, "trust": [...]}} ("pages"
- * only when known, "drop_text" only when s has texts to drop, "guard" only
- * when it has one: its parameters as ex names them), each list in
- * alphabetical order. */
+ * "drop_text": [...], "guard": {"params": {...}, "trust": [...], "hold":
+ * [...]}} ("pages" only when known, "drop_text" only when s has texts to
+ * drop, "guard" only when it has one: its parameters as ex names them;
+ * "hold" only when it has held slots), each list in alphabetical order. */
 int cet_site_json(struct cet_buf *out, const struct cet_site *s, const struct cet_extractor *ex);
 void cet_site_free(struct cet_site *s);
 

@@ -140,7 +140,7 @@ static int empty_step(const char *path)
 }
 
 /* One list of "site" (an array of strings), into v[0..*n); with slots, a
- * list of slots (keep, drop, trust), whose entries must be slots. */
+ * list of slots (keep, drop, trust, hold), whose entries must be slots. */
 static int site_list(const struct cet_json *j, const cJSON *site, const char *name, int slots,
                      const char ***v, size_t *n, struct cet_error *err)
 {
@@ -171,9 +171,9 @@ static int site_list(const struct cet_json *j, const cJSON *site, const char *na
     return 0;
 }
 
-/* The optional "guard" of "site": {"params": {...}, "trust": [...]}, the
- * start's parameters (the extractor's defaults where not given) and the
- * trusted slots. */
+/* The optional "guard" of "site": {"params": {...}, "trust": [...], "hold":
+ * [...]}, the start's parameters (the extractor's defaults where not given),
+ * the trusted slots and the held ones. */
 static int site_guard(struct cet_config *cfg, const struct cet_json *j, const cJSON *g,
                       struct cet_error *err)
 {
@@ -182,26 +182,29 @@ static int site_guard(struct cet_config *cfg, const struct cet_json *j, const cJ
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(g, "params");
     if (!cJSON_IsObject(g) || !cJSON_IsObject(params))
         return cet_json_fail(j, g, 0, err, "\"site\": \"guard\" must be {\"params\": {...}, "
-                                           "\"trust\": [...]}: the start's parameters and the "
-                                           "trusted slots");
+                                           "\"trust\": [...], \"hold\": [...]}: the start's "
+                                           "parameters, the trusted slots and the held ones");
     for (const cJSON *m = g->child; m; m = m->next)
-        if (strcmp(m->string, "params") && strcmp(m->string, "trust"))
+        if (strcmp(m->string, "params") && strcmp(m->string, "trust") && strcmp(m->string, "hold"))
             return cet_json_fail(j, m, 1, err, "\"site\": \"guard\" has an unknown member "
                                                "\"%s\"", m->string);
     const struct cet_extractor *ex = cfg->ex;
     double *start = malloc((ex->nparams + 1) * sizeof *start);
-    const char **trust = NULL;
-    size_t ntrust = 0;
+    const char **trust = NULL, **hold = NULL;
+    size_t ntrust = 0, nhold = 0;
     struct cet_error e;
     if (!start)
         return cet_fail(err, "out of memory");
     cet_params_default(ex, start);
     int rc = params_object(j, ex, params, start, err) ||
-             site_list(j, g, "trust", 1, &trust, &ntrust, err);
-    if (!rc && cet_site_set_guard(cfg->site, start, ex->nparams, trust, ntrust, &e))
+             site_list(j, g, "trust", 1, &trust, &ntrust, err) ||
+             site_list(j, g, "hold", 1, &hold, &nhold, err);
+    if (!rc && (cet_site_set_guard(cfg->site, start, ex->nparams, trust, ntrust, &e) ||
+                cet_site_set_hold(cfg->site, hold, nhold, &e)))
         rc = cet_json_fail(j, g, 0, err, "\"site\": \"guard\": %s", e.msg);
     free(start);
     free(trust);
+    free(hold);
     return rc ? -1 : 0;
 }
 

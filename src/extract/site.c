@@ -467,6 +467,13 @@ void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_se
         sel->nextra = 0;
 }
 
+/* Whether slot is one of s's held slots. */
+static int held(const struct cet_site *s, uint64_t slot)
+{
+    struct cet_site_rule key = {.slot = slot};
+    return bsearch(&key, s->hold, s->nhold, sizeof key, cmp_rule) != NULL;
+}
+
 int cet_site_guard(const struct cet_site *s, const struct cet_extractor *ex,
                    const struct cet_doc *d, void *prep, uint8_t *marks)
 {
@@ -487,8 +494,14 @@ int cet_site_guard(const struct cet_site *s, const struct cet_extractor *ex,
                                                      sizeof *s->trusted, cmp_u64)) ||
                                 (last[k] && bsearch(&last[k], s->trusted, s->ntrusted,
                                                     sizeof *s->trusted, cmp_u64)));
-        if (marks[k] == CET_SITE_NONE && !t && !start.keep[d->texts[k]])
-            marks[k] = CET_SITE_DROP;
+        if (marks[k] != CET_SITE_NONE)
+            continue;
+        if (!start.keep[d->texts[k]]) {
+            if (!t)
+                marks[k] = CET_SITE_DROP;
+        } else if (s->nhold && slots[k] && held(s, slots[k])) {
+            marks[k] = CET_SITE_KEEP;
+        }
     }
     if (own && ex->release)
         ex->release(own);
@@ -531,21 +544,24 @@ void cet_site_counts(const struct cet_site *s, char *buf, size_t size)
         n += snprintf(buf + n, size - (size_t)n, ", %zu text%s dropped", s->ndrop_texts,
                       s->ndrop_texts == 1 ? "" : "s");
     if (s->guard && n >= 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, ", a guard trusting %zu slot%s", s->ntrust,
-                 s->ntrust == 1 ? "" : "s");
+        n += snprintf(buf + n, size - (size_t)n, ", a guard trusting %zu slot%s", s->ntrust,
+                      s->ntrust == 1 ? "" : "s");
+    if (s->nhold && n >= 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, " and holding %zu", s->nhold);
 }
+
+static void free_rules(struct cet_site_rule *r, size_t n);
 
 static void free_guard(struct cet_site *s)
 {
-    for (size_t k = 0; k < s->ntrust; k++)
-        free(s->trust[k].path);
-    free(s->trust);
+    free_rules(s->trust, s->ntrust);
+    free_rules(s->hold, s->nhold);
     free(s->trusted);
     free(s->guard);
-    s->trust = NULL;
+    s->trust = s->hold = NULL;
     s->trusted = NULL;
     s->guard = NULL;
-    s->ntrust = s->ntrusted = s->nguard = 0;
+    s->ntrust = s->nhold = s->ntrusted = s->nguard = 0;
 }
 
 /* The slots the guard trusts, from the trusted slots t[0..n): theirs, their
@@ -729,6 +745,8 @@ static int guard_json(struct cet_buf *out, const struct cet_site *s, const struc
 {
     return cet_buf_puts(out, "{\"params\": ") || cet_params_json(out, ex, s->guard, NULL) ||
                    cet_buf_puts(out, ", \"trust\": ") || path_list(out, s->trust, s->ntrust, 1) ||
+                   (s->nhold && (cet_buf_puts(out, ", \"hold\": ") ||
+                                 path_list(out, s->hold, s->nhold, 1))) ||
                    cet_buf_puts(out, "}")
                ? -1
                : 0;
@@ -751,35 +769,44 @@ int cet_site_json(struct cet_buf *out, const struct cet_site *s, const struct ce
     return rc || cet_buf_puts(out, "}") ? -1 : 0;
 }
 
-int cet_site_set_guard(struct cet_site *s, const double *params, size_t n,
-                       const char *const *trust, size_t ntrust, struct cet_error *err)
+static void free_rules(struct cet_site_rule *r, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        free(r[k].path);
+    free(r);
+}
+
+/* The whole paths paths[0..n) as rules sorted by slot into *out, the names
+ * they use joined to s's names; what ("trusted", "held") names them when
+ * one is a suffix slot or given twice (refused). */
+static int guard_paths(struct cet_site *s, const char *what, const char *const *paths, size_t n,
+                       struct cet_site_rule **out, struct cet_error *err)
 {
     size_t nv = 0, cap = 0, nt = 0;
     char **v = NULL;
-    double *g = malloc((n ? n : 1) * sizeof *g);
-    struct cet_site_rule *t = calloc(ntrust ? ntrust : 1, sizeof *t);
-    int rc = !g || !t;
+    struct cet_site_rule *t = calloc(n ? n : 1, sizeof *t);
+    int rc = !t;
     for (size_t k = 0; k < s->nnames && !rc; k++)
         rc = CET_GROW(v, cap, nv + 1, 16) || !(v[nv++] = strdup(s->names[k]));
-    for (size_t k = 0; k < ntrust && !rc; k++, nt++) {
-        if (!strncmp(trust[k], CET_SITE_SUFFIX, strlen(CET_SITE_SUFFIX))) {
-            cet_fail(err, "the trusted slot \"%.300s\" is a suffix slot; the guard trusts "
-                          "whole paths", trust[k]);
+    for (size_t k = 0; k < n && !rc; k++, nt++) {
+        if (!strncmp(paths[k], CET_SITE_SUFFIX, strlen(CET_SITE_SUFFIX))) {
+            cet_fail(err, "the %s slot \"%.300s\" is a suffix slot; the guard takes whole paths",
+                     what, paths[k]);
             rc = 2;
             break;
         }
-        t[k] = (struct cet_site_rule){cet_site_hash(trust[k]), strdup(trust[k]), 1, 0};
-        rc = !t[k].path || path_names(trust[k], &v, &nv, &cap);
+        t[k] = (struct cet_site_rule){cet_site_hash(paths[k]), strdup(paths[k]), 1, 0};
+        rc = !t[k].path || path_names(paths[k], &v, &nv, &cap);
     }
     if (!rc) {
         qsort(t, nt, sizeof *t, cmp_rule);
         for (size_t k = 1; k < nt && !rc; k++)
             if (t[k].slot == t[k - 1].slot) {
-                cet_fail(err, "the trusted slot \"%.300s\" is given twice", t[k].path);
+                cet_fail(err, "the %s slot \"%.300s\" is given twice", what, t[k].path);
                 rc = 2;
             }
     }
-    if (!rc) { /* the copy, with the trusted slots' names, replaces the names */
+    if (!rc) { /* the copy, with the paths' names, replaces the names */
         for (size_t k = 0; k < s->nnames; k++)
             free(s->names[k]);
         free(s->names);
@@ -792,25 +819,55 @@ int cet_site_set_guard(struct cet_site *s, const double *params, size_t n,
     for (size_t k = 0; k < nv; k++)
         free(v[k]);
     free(v);
+    if (rc) {
+        free_rules(t, nt);
+        return rc == 2 ? -1 : cet_fail(err, "out of memory");
+    }
+    *out = t;
+    return 0;
+}
+
+int cet_site_set_guard(struct cet_site *s, const double *params, size_t n,
+                       const char *const *trust, size_t ntrust, struct cet_error *err)
+{
+    struct cet_site_rule *t = NULL;
+    double *g = malloc((n ? n : 1) * sizeof *g);
     uint64_t *h = NULL;
     size_t nh = 0;
-    if (!rc && trusted_slots(t, nt, &h, &nh))
-        rc = 1;
-    if (rc) {
-        for (size_t k = 0; k < nt; k++)
-            free(t[k].path);
-        free(t);
+    if (!g)
+        return cet_fail(err, "out of memory");
+    if (guard_paths(s, "trusted", trust, ntrust, &t, err)) {
         free(g);
-        return rc == 2 ? -1 : cet_fail(err, "out of memory");
+        return -1;
+    }
+    if (trusted_slots(t, ntrust, &h, &nh)) {
+        free_rules(t, ntrust);
+        free(g);
+        return cet_fail(err, "out of memory");
     }
     memcpy(g, params, n * sizeof *g);
     free_guard(s);
     s->guard = g;
     s->nguard = n;
     s->trust = t;
-    s->ntrust = nt;
+    s->ntrust = ntrust;
     s->trusted = h;
     s->ntrusted = nh;
+    return 0;
+}
+
+int cet_site_set_hold(struct cet_site *s, const char *const *hold, size_t n,
+                      struct cet_error *err)
+{
+    struct cet_site_rule *t = NULL;
+    if (!s->guard)
+        return cet_fail(err, "held slots need a guard: the start's parameters whose keeps "
+                             "they hold");
+    if (guard_paths(s, "held", hold, n, &t, err))
+        return -1;
+    free_rules(s->hold, s->nhold);
+    s->hold = t;
+    s->nhold = n;
     return 0;
 }
 

@@ -625,6 +625,7 @@ static void test_guard(void)
     CHECK(s && s->guard && s->nguard == 1 && s->guard[0] == 0.25);
     CHECK(s && s->ntrust == 2 && !strcmp(s->trust[0].path, "html/body/div.story/p") &&
           !strcmp(s->trust[1].path, "html/body/div.story/p.credit"));
+    CHECK(s && s->nhold == 2); /* all gold, and kept in full by the tuned extraction */
     {   /* Paths with empty steps (the library does not refuse them; a
          * configuration does): each prefix and last step is counted once
          * (a path ending in '/' once overflowed the table). */
@@ -642,7 +643,10 @@ static void test_guard(void)
     size_t dropped = 0;
     for (uint32_t k = 0; k < d->ntexts; k++) {
         int outside = has(d, k, "story about") || has(d, k, "Home") || has(d, k, "World");
-        CHECK_EQ_INT(m[k], outside ? CET_SITE_DROP : CET_SITE_NONE);
+        /* The story's paragraph, which the start keeps at a held slot, is kept. */
+        CHECK_EQ_INT(m[k], outside                    ? CET_SITE_DROP
+                           : has(d, k, "report begins") ? CET_SITE_KEEP
+                                                        : CET_SITE_NONE);
         dropped += m[k] == CET_SITE_DROP;
     }
     CHECK(dropped == 4);
@@ -666,6 +670,7 @@ static void test_guard(void)
     CHECK(cet_site_json(&b, s, lqf) == 0);
     CHECK(cet_buf_puts(&b, "}") == 0);
     CHECK(strstr(b.p, "\"guard\": {\"params\": {\"t\": 0.25}, \"trust\": "
+                      "[\"html/body/div.story/p\", \"html/body/div.story/p.credit\"], \"hold\": "
                       "[\"html/body/div.story/p\", \"html/body/div.story/p.credit\"]}") != NULL);
     struct cet_config cfg;
     CHECK(cet_config_parse(&cfg, b.p, b.len, "guard.json", &err) == 0);
@@ -675,7 +680,7 @@ static void test_guard(void)
     CHECK(memcmp(m, m2, d->ntexts) == 0);
     char counts[128];
     cet_site_counts(cfg.site, counts, sizeof counts);
-    CHECK(strstr(counts, ", a guard trusting 2 slots") != NULL);
+    CHECK(strstr(counts, ", a guard trusting 2 slots and holding 2") != NULL);
     /* Extraction: the tuned parameters keep every block; the guard leaves
      * the story, the agency's link and the box. */
     struct cet_page *pg = NULL;
@@ -703,6 +708,85 @@ static void test_guard(void)
     cet_site_free(s);
     cet_site_free(p);
     cet_doc_free(d);
+    cet_doc_free(docs[0]);
+    cet_doc_free(docs[1]);
+}
+
+/* Held slots: where the labelled pages' gold is the article and the tuned
+ * extraction kept all of it, a block the start keeps stays kept.  The
+ * tuned parameters (the link quota filter at t = 0.1) drop a story
+ * paragraph whose text is a fifth link, which the start (t = 0.25) keeps; where the
+ * tuned extraction dropped some of a slot's text on a labelled page (the
+ * credit), that was judged there, and the slot is not held. */
+static void test_hold(void)
+{
+    const struct cet_extractor *lqf = cet_extractor_find("lqf");
+    const double start = 0.25;
+    struct cet_doc *docs[2] = {guard_page(0, 1), guard_page(1, 1)};
+    struct cet_site_opts o;
+    cet_site_default(&o);
+    o.guard = &start;
+    o.nguard = 1;
+    uint8_t *all[2];
+    for (int i = 0; i < 2; i++) {
+        memset(all[i] = malloc(docs[i]->ntexts + 1), 1, docs[i]->ntexts + 1);
+        for (uint32_t k = 0; k < docs[i]->ntexts; k++)
+            if (i == 1 && has(docs[i], k, "Reported by"))
+                all[i][k] = 0; /* the tuned extraction drops one page's credit */
+    }
+    const uint8_t *kept[2] = {all[0], all[1]};
+    struct cet_site *s = NULL;
+    struct cet_error err;
+    CHECK(cet_site_learn(docs, 2, kept, &o, &s, &err) == 0 && s != NULL);
+    CHECK(s && s->ntrust == 2 && s->nhold == 1 &&
+          !strcmp(s->hold[0].path, "html/body/div.story/p"));
+    /* Without a guard nothing is held, and holding is refused. */
+    struct cet_site *plain = NULL;
+    const char *one[] = {"html/body/div.story/p"}, *suffix[] = {"*/div.story/p"},
+               *twice[] = {"a/p", "a/p"};
+    CHECK(cet_site_from_paths(&plain, NULL, 0, NULL, 0, NULL, 0, 1, &err) == 0);
+    CHECK(plain && cet_site_set_hold(plain, one, 1, &err) != 0 && strstr(err.msg, "need a guard"));
+    CHECK(plain && cet_site_set_guard(plain, &start, 1, NULL, 0, &err) == 0);
+    CHECK(plain && cet_site_set_hold(plain, suffix, 1, &err) != 0 &&
+          strstr(err.msg, "held slot \"*/div.story/p\" is a suffix slot"));
+    CHECK(plain && cet_site_set_hold(plain, twice, 2, &err) != 0 && strstr(err.msg, "given twice"));
+    CHECK(plain && cet_site_set_hold(plain, one, 1, &err) == 0 && plain->nhold == 1);
+    cet_site_free(plain);
+    /* Extraction with the rules written out and read back: the paragraph
+     * with a link stays; the same configuration without "hold" drops it. */
+    struct cet_buf b = {0};
+    CHECK(cet_buf_puts(&b, "{\"extractor\": \"lqf\", \"params\": {\"t\": 0.1}, \"site\": ") == 0);
+    CHECK(s && cet_site_json(&b, s, lqf) == 0);
+    CHECK(cet_buf_puts(&b, "}") == 0);
+    CHECK(strstr(b.p, "\"hold\": [\"html/body/div.story/p\"]}") != NULL);
+    const char *html = "<html><body><div class=\"story\"><p>The start keeps this paragraph, "
+                       "which has <a href=\"/l\">a link of some words</a> in it and goes on for a while.</p><p>A plain "
+                       "paragraph of the story, with many words and no link.</p></div></body></html>";
+    for (int with = 1; with >= 0; with--) {
+        struct cet_buf text = {0}, out = {0};
+        cet_buf_puts(&text, b.p);
+        if (!with) { /* the same configuration without its held slots */
+            char *h = strstr(text.p, ", \"hold\": [");
+            CHECK(h != NULL);
+            if (h)
+                memmove(h, strchr(h, ']') + 1, strlen(strchr(h, ']') + 1) + 1);
+        }
+        struct cet_config cfg;
+        struct cet_page *pg = NULL;
+        CHECK(cet_config_parse(&cfg, text.p, strlen(text.p), "hold.json", &err) == 0);
+        CHECK(cet_page_new(&pg, &err) == 0);
+        CHECK(cet_page_extract(pg, &cfg, html, strlen(html), NULL, &out, NULL, &err) == 0);
+        CHECK(out.p && strstr(out.p, "A plain paragraph"));
+        CHECK(out.p && (strstr(out.p, "The start keeps this paragraph") != NULL) == with);
+        cet_page_free(pg);
+        cet_config_free(&cfg);
+        cet_buf_free(&out);
+        cet_buf_free(&text);
+    }
+    cet_buf_free(&b);
+    cet_site_free(s);
+    free(all[0]);
+    free(all[1]);
     cet_doc_free(docs[0]);
     cet_doc_free(docs[1]);
 }
@@ -745,6 +829,10 @@ static void test_refused(void)
             "bad.json:2:27", "\"*/\" in \"drop\" has an empty step");
     refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"params\": {}, \"trust\": "
             "[\"a//p\"]}}}", "bad.json:2:45", "\"a//p\" in \"trust\" has an empty step");
+    refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"params\": {}, \"hold\": "
+            "[\"a/p\", \"a/\"]}}}", "bad.json:2:51", "\"a/\" in \"hold\" has an empty step");
+    refused("{\"extractor\": \"lqf\",\n \"site\": {\"guard\": {\"params\": {}, \"hold\": "
+            "[\"*/div.a/p\"]}}}", "bad.json:2:20", "held slot \"*/div.a/p\" is a suffix slot");
 }
 
 int main(void)
@@ -757,6 +845,7 @@ int main(void)
     RUN(test_suffix);
     RUN(test_texts);
     RUN(test_guard);
+    RUN(test_hold);
     RUN(test_refused);
     TEST_END();
 }
