@@ -27,7 +27,9 @@
  * resolved) is CET_SHRINK_DEFAULT for a run that starts from a
  * configuration (--seed-config) and is judged by mean F1: the lowest weight
  * at which no site family's run, tuned from configs/article.json, lost on
- * its test pages (docs/experiment.md, "Search objectives compared").  From
+ * its test pages (docs/experiment.md, "Search objectives compared"); where
+ * the site rules carry the guard, `evolve` uses CET_SHRINK_GUARDED instead
+ * (docs/experiment.md, "Held slots").  From
  * the description's defaults it is 0: that case was not measured, and the
  * demo's tuning (density from its defaults) gains less with it. */
 #ifndef CETUNE_OBJECTIVE_H
@@ -80,6 +82,11 @@ struct cet_goal {
 };
 
 #define CET_SHRINK_DEFAULT 0.03
+/* `evolve`'s weight for such a run when its site rules carry the guard
+ * (docs/site.md), which keeps what tuning adds and removes to what the
+ * labelled pages showed; CET_SHRINK_DEFAULT stays for runs without it
+ * (--no-guard, --no-site, --fitness template) and for the library. */
+#define CET_SHRINK_GUARDED 0.02
 
 /* What one evaluation measured (all means over the documents but macro-f1):
  * fit is the objective's value, viol the total constraint violation (0:

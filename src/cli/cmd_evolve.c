@@ -207,6 +207,11 @@ static int cmd_evolve(int argc, char **argv)
         a.opt.race = 0;
     if (!a.resume && (rc = evolve_choice_options(&a)))
         goto done;
+    /* Where the guard holds tuning to what the labelled pages showed, a
+     * lighter pull toward the start pays (docs/experiment.md, "Held slots"). */
+    if (!a.resume && a.opt.goal.shrink < 0 && a.seed_configs.n && !a.no_site && !a.no_guard &&
+        !a.fitness && !a.opt.race && cet_goal_judged_by_f1(&a.opt.goal))
+        a.opt.goal.shrink = CET_SHRINK_GUARDED;
     if ((rc = cli_adhosts(NULL)))
         goto done;
     if (!a.threads)

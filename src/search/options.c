@@ -111,8 +111,9 @@ const struct cet_option cet_search_options[] = {
      * once its --seed-config are known.  Checkpoints from before it had none (0). */
     {.name = "shrink", .arg = "W", .type = CET_OPT_DOUBLE, .off = OFF(goal.shrink), .def = -1,
      .min = -1, .max = 100, .strategies = ALL, .flags = CET_OPT_LATER, .absent = 0,
-     .def_text = "-1: 0.03 from a --seed-config when the fitness is mean F1 (measured on site "
-                 "families, docs/experiment.md), else 0",
+     .def_text = "-1: 0.02 from a --seed-config when the fitness is mean F1 and site rules "
+                 "carry the guard, 0.03 without the guard (measured on site families, "
+                 "docs/experiment.md), else 0",
      .help = "regularise toward the start: the fitness loses W/(training documents) times the "
              "distance to the start (the first --seed-config, else the defaults) in shares of "
              "each gene's range; 0: none; -1: the default"},

@@ -104,7 +104,8 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 signal_at INT "$TMP/int" 3 "$CETUNE" evolve $SH -o "$TMP/int"
 expect_status 0 "$CETUNE" evolve --resume "$TMP/int"
 same_run "$TMP/ref" "$TMP/int" "after --resume of a --shrink run"
-# The default weight: 0.03 from a --seed-config, 0 from the defaults, and 0
+# The default weight: 0.02 from a --seed-config with the guard of site
+# rules, 0.03 without it (--no-guard, --no-site), 0 from the defaults, and 0
 # with another objective or racing (their checks would refuse a weight).
 shrink_of() { tr -d '\n\t ' <"$1/run.json" | sed -n 's/.*"shrink":\([0-9.e-]*\).*/\1/p'; }
 D="$RUN -s $TMP/s.txt --generations 2 --choose search"
@@ -112,13 +113,16 @@ expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" -o "$TMP/d1"
 expect_status 0 "$CETUNE" evolve $D -o "$TMP/d2"
 expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" --race -o "$TMP/d3"
 expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" --objective precision -o "$TMP/d4"
-[ "$(shrink_of "$TMP/d1") $(shrink_of "$TMP/d2") $(shrink_of "$TMP/d3") $(shrink_of "$TMP/d4")" = "0.03 0 0 0" ] &&
-  ok || fail "default --shrink: $(shrink_of "$TMP/d1") $(shrink_of "$TMP/d2") $(shrink_of "$TMP/d3") $(shrink_of "$TMP/d4"), not 0.03 0 0 0"
+expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" --no-guard -o "$TMP/d7"
+expect_status 0 "$CETUNE" evolve $D --seed-config "$TMP/start.json" --no-site -o "$TMP/d8"
+got="$(shrink_of "$TMP/d1") $(shrink_of "$TMP/d2") $(shrink_of "$TMP/d3") $(shrink_of "$TMP/d4")"
+got="$got $(shrink_of "$TMP/d7") $(shrink_of "$TMP/d8")"
+[ "$got" = "0.02 0 0 0 0.03 0.03" ] && ok || fail "default --shrink: $got, not 0.02 0 0 0 0.03 0.03"
 # The estimate's sentence names the weight of a regularised search, and only of one.
 C="$RUN -s $TMP/s.txt --generations 2 --folds 2"
 expect_status 0 "$CETUNE" evolve $C --seed-config "$TMP/start.json" -o "$TMP/d5"
-expect_grep "$TMP/d5/run.json" 'cross-validation of a search held near the start by --shrink 0.03, on 10 pages'
-expect_grep "$TMP/out" 'held near the start by --shrink 0.03,'
+expect_grep "$TMP/d5/run.json" 'cross-validation of a search held near the start by --shrink 0.02, on 10 pages'
+expect_grep "$TMP/out" 'held near the start by --shrink 0.02,'
 expect_status 0 "$CETUNE" evolve $C -o "$TMP/d6"
 grep -q 'from 2-fold cross-validation on 10 pages' "$TMP/d6/run.json" && ! grep -q 'held near' "$TMP/d6/run.json" &&
   ok || fail "the sentence of a run without --shrink names a weight"
