@@ -594,6 +594,32 @@ static struct cet_doc *guard_page(int i, int with_gold)
     return d;
 }
 
+/* Rules learned from the two labelled guard pages as corrections of an
+ * extraction that keeps every block (but page 1's credit when drop_credit),
+ * with a guard to the link quota filter at t = *start unless start is NULL. */
+static struct cet_site *learn_guard_pages(struct cet_doc *const *docs, const double *start,
+                                          int drop_credit)
+{
+    struct cet_site_opts o;
+    cet_site_default(&o);
+    o.guard = start;
+    o.nguard = start ? 1 : 0;
+    uint8_t *all[2];
+    for (int i = 0; i < 2; i++) {
+        memset(all[i] = malloc(docs[i]->ntexts + 1), 1, docs[i]->ntexts + 1);
+        for (uint32_t k = 0; k < docs[i]->ntexts; k++)
+            if (drop_credit && i == 1 && has(docs[i], k, "Reported by"))
+                all[i][k] = 0;
+    }
+    const uint8_t *kept[2] = {all[0], all[1]};
+    struct cet_site *s = NULL;
+    struct cet_error err;
+    CHECK(cet_site_learn(docs, 2, kept, &o, &s, &err) == 0 && s != NULL);
+    free(all[0]);
+    free(all[1]);
+    return s;
+}
+
 /* The guard: the link quota filter at t = 0.25 is the start, t = 1 (keep
  * every block) the tuned parameters.  Learned from two labelled pages, it
  * trusts the story's paragraphs, where the gold holds text, and not the
@@ -608,19 +634,10 @@ static void test_guard(void)
     CHECK(lqf != NULL && lqf->nparams == 1);
     const double start = 0.25;
     struct cet_doc *docs[2] = {guard_page(0, 1), guard_page(1, 1)};
-    struct cet_site_opts o;
-    cet_site_default(&o);
-    o.guard = &start;
-    o.nguard = 1;
     /* The tuned extraction keeps every block: the rules correct it by
      * dropping the menu, and need no keep rule. */
-    uint8_t *all[2];
-    for (int i = 0; i < 2; i++)
-        memset(all[i] = malloc(docs[i]->ntexts + 1), 1, docs[i]->ntexts + 1);
-    const uint8_t *kept[2] = {all[0], all[1]};
-    struct cet_site *s = NULL;
+    struct cet_site *s = learn_guard_pages(docs, &start, 0);
     struct cet_error err;
-    CHECK(cet_site_learn(docs, 2, kept, &o, &s, &err) == 0 && s != NULL);
     CHECK(s && cet_site_nkeep(s) == 0 && s->n >= 1);
     CHECK(s && s->guard && s->nguard == 1 && s->guard[0] == 0.25);
     CHECK(s && s->ntrust == 2 && !strcmp(s->trust[0].path, "html/body/div.story/p") &&
@@ -651,10 +668,7 @@ static void test_guard(void)
     }
     CHECK(dropped == 4);
     /* Without a guard the marks leave the unseen list to the extractor. */
-    struct cet_site_opts plain;
-    cet_site_default(&plain);
-    struct cet_site *p = NULL;
-    CHECK(cet_site_learn(docs, 2, kept, &plain, &p, &err) == 0);
+    struct cet_site *p = learn_guard_pages(docs, NULL, 0);
     CHECK(p && !p->guard && p->n == s->n);
     uint8_t *m0 = calloc(d->ntexts + 1, 1);
     CHECK(p && cet_site_marks(p, d, m0) == 0 && cet_site_guard(p, lqf, d, NULL, m0) == 0);
@@ -662,8 +676,6 @@ static void test_guard(void)
         CHECK_EQ_INT(m0[k], has(d, k, "Home") || has(d, k, "World") ? CET_SITE_DROP
                                                                       : CET_SITE_NONE);
     free(m0);
-    free(all[0]);
-    free(all[1]);
     /* Written out and read back. */
     struct cet_buf b = {0};
     CHECK(cet_buf_puts(&b, "{\"extractor\": \"lqf\", \"params\": {\"t\": 1}, \"site\": ") == 0);
@@ -723,21 +735,8 @@ static void test_hold(void)
     const struct cet_extractor *lqf = cet_extractor_find("lqf");
     const double start = 0.25;
     struct cet_doc *docs[2] = {guard_page(0, 1), guard_page(1, 1)};
-    struct cet_site_opts o;
-    cet_site_default(&o);
-    o.guard = &start;
-    o.nguard = 1;
-    uint8_t *all[2];
-    for (int i = 0; i < 2; i++) {
-        memset(all[i] = malloc(docs[i]->ntexts + 1), 1, docs[i]->ntexts + 1);
-        for (uint32_t k = 0; k < docs[i]->ntexts; k++)
-            if (i == 1 && has(docs[i], k, "Reported by"))
-                all[i][k] = 0; /* the tuned extraction drops one page's credit */
-    }
-    const uint8_t *kept[2] = {all[0], all[1]};
-    struct cet_site *s = NULL;
+    struct cet_site *s = learn_guard_pages(docs, &start, 1); /* one page's credit dropped */
     struct cet_error err;
-    CHECK(cet_site_learn(docs, 2, kept, &o, &s, &err) == 0 && s != NULL);
     CHECK(s && s->ntrust == 2 && s->nhold == 1 &&
           !strcmp(s->hold[0].path, "html/body/div.story/p"));
     /* Without a guard nothing is held, and holding is refused. */
@@ -785,8 +784,6 @@ static void test_hold(void)
     }
     cet_buf_free(&b);
     cet_site_free(s);
-    free(all[0]);
-    free(all[1]);
     cet_doc_free(docs[0]);
     cet_doc_free(docs[1]);
 }
