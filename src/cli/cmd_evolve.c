@@ -207,10 +207,14 @@ static int cmd_evolve(int argc, char **argv)
         a.opt.race = 0;
     if (!a.resume && (rc = evolve_choice_options(&a)))
         goto done;
+    /* The rules correct mean F1 against gold (docs/site.md); on pseudo-gold
+     * they learn from the pages with gold of their own, and the guard is
+     * off: the search has seen the family's other pages already, and there
+     * the guard cost more than it saved (docs/site.md). */
+    int site = !a.no_site && cet_goal_judged_by_f1(&a.opt.goal), guard = !a.no_guard && !a.fitness;
     /* Where the guard holds tuning to what the labelled pages showed, a
      * lighter pull toward the start pays (docs/experiment.md, "Held slots"). */
-    if (!a.resume && a.opt.goal.shrink < 0 && a.seed_configs.n && !a.no_site && !a.no_guard &&
-        !a.fitness && !a.opt.race && cet_goal_judged_by_f1(&a.opt.goal))
+    if (!a.resume && a.opt.goal.shrink < 0 && a.seed_configs.n && site && guard && !a.opt.race)
         a.opt.goal.shrink = CET_SHRINK_GUARDED;
     if ((rc = cli_adhosts(NULL)))
         goto done;
@@ -287,13 +291,7 @@ static int cmd_evolve(int argc, char **argv)
         .ntemplate_refs = a.template_refs.n, .template_defaults = !a.no_template_defaults,
         .choose = a.choose, .confidence = a.confidence > 0 ? a.confidence : 0,
         .tolerance = a.tolerance >= 0 ? a.tolerance : CET_CHOICE_TOLERANCE,
-        .fold_evals = a.fold_evals,
-        /* The rules correct mean F1 against gold (docs/site.md); on
-         * pseudo-gold they learn from the pages with gold of their own. */
-        .site = !a.no_site && cet_goal_judged_by_f1(&a.opt.goal),
-        /* On pseudo-gold the search has seen the family's other pages
-         * already; there the guard cost more than it saved (docs/site.md). */
-        .guard = !a.no_guard && !a.fitness};
+        .fold_evals = a.fold_evals, .site = site, .guard = guard};
     if ((r = cet_run_start(run, &s, &corpus, &entries, &err)))
         goto dir_error;
     fprintf(stderr, "cetune: evolving %s (%zu parameter%s) on %zu documents: population %zu, "

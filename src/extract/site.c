@@ -467,11 +467,21 @@ void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_se
         sel->nextra = 0;
 }
 
+/* Whether the guard leaves the tuned parameters' choice at a block of whole
+ * path slot and last step last (0: none): a trusted slot's own, ancestor's
+ * or named last step (trusted_slots). */
+static int trusted_at(const struct cet_site *s, uint64_t slot, uint64_t last)
+{
+    return s->ntrusted &&
+           ((slot && bsearch(&slot, s->trusted, s->ntrusted, sizeof *s->trusted, cmp_u64)) ||
+            (last && bsearch(&last, s->trusted, s->ntrusted, sizeof *s->trusted, cmp_u64)));
+}
+
 /* Whether slot is one of s's held slots. */
 static int held(const struct cet_site *s, uint64_t slot)
 {
     struct cet_site_rule key = {.slot = slot};
-    return bsearch(&key, s->hold, s->nhold, sizeof key, cmp_rule) != NULL;
+    return s->nhold && bsearch(&key, s->hold, s->nhold, sizeof key, cmp_rule) != NULL;
 }
 
 int cet_site_guard(const struct cet_site *s, const struct cet_extractor *ex,
@@ -490,16 +500,12 @@ int cet_site_guard(const struct cet_site *s, const struct cet_extractor *ex,
              cet_site_slots_at(s, d, 1, last) || cet_sel_reset(&start, d) ||
              ex->run(d, prep, s->guard, &start);
     for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
-        int t = s->ntrusted && ((slots[k] && bsearch(&slots[k], s->trusted, s->ntrusted,
-                                                     sizeof *s->trusted, cmp_u64)) ||
-                                (last[k] && bsearch(&last[k], s->trusted, s->ntrusted,
-                                                    sizeof *s->trusted, cmp_u64)));
         if (marks[k] != CET_SITE_NONE)
             continue;
         if (!start.keep[d->texts[k]]) {
-            if (!t)
+            if (!trusted_at(s, slots[k], last[k]))
                 marks[k] = CET_SITE_DROP;
-        } else if (s->nhold && slots[k] && held(s, slots[k])) {
+        } else if (slots[k] && held(s, slots[k])) {
             marks[k] = CET_SITE_KEEP;
         }
     }
@@ -550,7 +556,12 @@ void cet_site_counts(const struct cet_site *s, char *buf, size_t size)
         snprintf(buf + n, size - (size_t)n, " and holding %zu", s->nhold);
 }
 
-static void free_rules(struct cet_site_rule *r, size_t n);
+static void free_rules(struct cet_site_rule *r, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        free(r[k].path);
+    free(r);
+}
 
 static void free_guard(struct cet_site *s)
 {
@@ -769,13 +780,6 @@ int cet_site_json(struct cet_buf *out, const struct cet_site *s, const struct ce
     return rc || cet_buf_puts(out, "}") ? -1 : 0;
 }
 
-static void free_rules(struct cet_site_rule *r, size_t n)
-{
-    for (size_t k = 0; k < n; k++)
-        free(r[k].path);
-    free(r);
-}
-
 /* The whole paths paths[0..n) as rules sorted by slot into *out, the names
  * they use joined to s's names; what ("trusted", "held") names them when
  * one is a suffix slot or given twice (refused). */
@@ -876,9 +880,7 @@ void cet_site_free(struct cet_site *s)
     if (!s)
         return;
     free_guard(s);
-    for (size_t k = 0; k < s->n; k++)
-        free(s->v[k].path);
-    free(s->v);
+    free_rules(s->v, s->n);
     for (size_t k = 0; k < s->nnames; k++)
         free(s->names[k]);
     free(s->names);
