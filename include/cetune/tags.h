@@ -93,7 +93,7 @@ enum {
     X(NOBR, "nobr", 0) \
     X(NOFRAMES, "noframes", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL) \
     X(NOSCRIPT, "noscript", CET_TAGF_INVISIBLE) \
-    X(OBJECT, "object", CET_TAGF_INVISIBLE) \
+    X(OBJECT, "object", 0) \
     X(OL, "ol", CET_TAGF_BLOCK | CET_TAGF_STRUCTURAL | CET_TAGF_PARA) \
     X(OPTGROUP, "optgroup", CET_TAGF_BLOCK) \
     X(OPTION, "option", CET_TAGF_BLOCK | CET_TAGF_BREAK) \

@@ -419,6 +419,53 @@ static void test_doc__broken_prolog_and_head_keep_text(void)
     }
 }
 
+/* Every text node of d joined by spaces, into buf[0..n). */
+static const char *all_text(const struct cet_doc *d, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (uint32_t k = 0; k < d->ntexts; k++)
+        at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s%s", at ? " " : "",
+                               cet_node_str(d, d->texts[k]));
+    return buf;
+}
+
+/* A script ends where a browser ends it, not at every "</script" libxml2
+ * would stop at (src/doc/script_data.c); an <object>'s fallback content is
+ * laid out, as a browser without the plugin shows it. */
+static void test_doc__script_ends_and_object_fallback(void)
+{
+    static const struct {
+        const char *html, *text;
+    } cases[] = {
+        {"<body><script>document.write('</SCRIPT\\> x'); var a = 1;</script><p>Gale closes "
+         "the port.</p></body>",
+         "Gale closes the port."},
+        {"<body><script><!--\ndocument.write('<script src=\"a.js\"></script>');\n//-->"
+         "</script><p>Gale closes the port.</p></body>",
+         "Gale closes the port."},
+        {"<body><script><!-- document.write('<SCRIPT src=a.js></SCRIPT>'); --></script>"
+         "<p>Gale</p><script>x = '</b>';</script><p>Ferries</p></body>",
+         "Gale Ferries"},
+        /* Only inside a script: a comment's or an attribute's "<script>" starts none. */
+        {"<body><!-- <script> --><p title=\"<script>\">Gale</p><!-- a --><script>y()</script>"
+         "<p>Ferries</p><script>z()</script><p>wait.</p></body>",
+         "Gale Ferries wait."},
+        {"<body><p>Gale</p><object classid=\"clsid:D27CDB6E\"><param name=\"movie\" "
+         "value=\"v.swf\"><p>The harbour master explains.</p></object><p>Ferries</p></body>",
+         "Gale The harbour master explains. Ferries"},
+    };
+    char buf[512];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct cet_doc *d = parse(cases[k].html, NULL);
+        CHECK(d != NULL);
+        if (!d)
+            continue;
+        CHECK_STR(all_text(d, buf, sizeof buf), cases[k].text);
+        cet_doc_free(d);
+    }
+}
+
 int main(void)
 {
     RUN(test_doc__structure);
@@ -427,6 +474,7 @@ int main(void)
     RUN(test_doc__declared_charsets);
     RUN(test_doc__bad_pages);
     RUN(test_doc__broken_prolog_and_head_keep_text);
+    RUN(test_doc__script_ends_and_object_fallback);
     RUN(test_doc__alternates);
     RUN(test_doc__memory_accounting);
     RUN(test_doc__evaluation_model_keeps_read_attributes);
