@@ -168,8 +168,16 @@ char *cet_site_text(const struct cet_doc *d, uint32_t b);
 int cet_site_text_hashes(const struct cet_doc *d, uint64_t *h);
 
 /* Per text node of d: CET_SITE_KEEP, CET_SITE_DROP or CET_SITE_NONE (marks
- * holds d->ntexts bytes).  Computed once per page, applied per extraction. */
-enum { CET_SITE_NONE = 0, CET_SITE_KEEP = 1, CET_SITE_DROP = 2 };
+ * holds d->ntexts bytes).  Computed once per page, applied per extraction.
+ * The guard adds CET_SITE_START where the start's parameters keep the text
+ * node (the rule is marks[k] & CET_SITE_RULE). */
+enum { CET_SITE_NONE = 0, CET_SITE_KEEP = 1, CET_SITE_DROP = 2, CET_SITE_RULE = 3,
+       CET_SITE_START = 4 };
+/* A guarded extraction has lost the article (cet_site_apply) when the
+ * start's parameters keep at least CET_SITE_LOST_WORDS words and it keeps
+ * fewer than that and less than a tenth of theirs (docs/site.md, "The
+ * guard"). */
+#define CET_SITE_LOST_WORDS 100
 int cet_site_marks(const struct cet_site *s, const struct cet_doc *d, uint8_t *marks);
 struct cet_extractor;
 /* The guard of s on a page's marks (nothing when s has none): a text node
@@ -177,14 +185,17 @@ struct cet_extractor;
  * prep its ex->prepare of d or NULL to prepare here) and whose slot is
  * neither trusted, nor a trusted slot's ancestor, nor ends in a trusted
  * slot's named last step becomes CET_SITE_DROP; one that the start's
- * parameters keep at a held slot becomes CET_SITE_KEEP.  0, or -1 when out
+ * parameters keep at a held slot becomes CET_SITE_KEEP.  Every text node
+ * the start's parameters keep also gets CET_SITE_START.  0, or -1 when out
  * of memory. */
 int cet_site_guard(const struct cet_site *s, const struct cet_extractor *ex,
                    const struct cet_doc *d, void *prep, uint8_t *marks);
 /* Applies a page's marks to an extraction.  When a keep rule brings back
  * words, the text the extractor took from outside the visible page (a
  * fallback's JSON-LD or noscript copy, sel->extra) is dropped: it would
- * repeat the article the rule kept. */
+ * repeat the article the rule kept.  Where the guard marked the start's
+ * extraction and the result has lost the article (CET_SITE_LOST_WORDS), the
+ * result is the start's extraction with the marks applied instead. */
 void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_sel *sel);
 /* cet_site_marks, cet_site_guard (ex and prep as there) then cet_site_apply;
  * 0, or -1 when out of memory. */

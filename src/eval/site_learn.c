@@ -404,7 +404,8 @@ static int page_trecs(const struct cet_site *s, const struct cet_doc *d, uint32_
         r->words += t->w1 - t->w0;
         for (uint32_t w = t->w0; w < t->w1; w++)
             r->gold += in[w];
-        if (marks[k] == CET_SITE_KEEP || (kept[k] && marks[k] != CET_SITE_DROP))
+        uint8_t rule = marks[k] & CET_SITE_RULE;
+        if (rule == CET_SITE_KEEP || (kept[k] && rule != CET_SITE_DROP))
             r->kept += t->w1 - t->w0;
     }
     free(h);

@@ -661,10 +661,10 @@ static void test_guard(void)
     for (uint32_t k = 0; k < d->ntexts; k++) {
         int outside = has(d, k, "story about") || has(d, k, "Home") || has(d, k, "World");
         /* The story's paragraph, which the start keeps at a held slot, is kept. */
-        CHECK_EQ_INT(m[k], outside                    ? CET_SITE_DROP
-                           : has(d, k, "report begins") ? CET_SITE_KEEP
-                                                        : CET_SITE_NONE);
-        dropped += m[k] == CET_SITE_DROP;
+        CHECK_EQ_INT(m[k] & CET_SITE_RULE, outside                    ? CET_SITE_DROP
+                                           : has(d, k, "report begins") ? CET_SITE_KEEP
+                                                                        : CET_SITE_NONE);
+        dropped += (m[k] & CET_SITE_RULE) == CET_SITE_DROP;
     }
     CHECK(dropped == 4);
     /* Without a guard the marks leave the unseen list to the extractor. */
@@ -675,6 +675,12 @@ static void test_guard(void)
     for (uint32_t k = 0; k < d->ntexts; k++)
         CHECK_EQ_INT(m0[k], has(d, k, "Home") || has(d, k, "World") ? CET_SITE_DROP
                                                                       : CET_SITE_NONE);
+    /* Each text node the start's parameters keep is marked so (the guard's
+     * lost-article fallback), and only those. */
+    for (uint32_t k = 0; k < d->ntexts; k++)
+        CHECK_EQ_INT(m[k] & CET_SITE_START, has(d, k, "report begins") || has(d, k, "A box with")
+                                                ? CET_SITE_START
+                                                : 0);
     free(m0);
     /* Written out and read back. */
     struct cet_buf b = {0};
@@ -730,6 +736,53 @@ static void test_guard(void)
  * paragraph whose text is a fifth link, which the start (t = 0.25) keeps; where the
  * tuned extraction dropped some of a slot's text on a labelled page (the
  * credit), that was judged there, and the slot is not held. */
+/* Tuned parameters that keep next to nothing where the start's keep an
+ * article have lost it: the start's extraction stands (cet_site_apply).
+ * lqf at t = 0 drops every block with a link, the start (t = 0.25) keeps
+ * the story's paragraphs, which have one each; the guard trusts their slot,
+ * so it lets the tuned choice stand. */
+static void test_lost_article(void)
+{
+    static const char cfg_text[] =
+        "{\"extractor\": \"lqf\", \"params\": {\"t\": 0},\n \"site\": {\"pages\": 5, "
+        "\"drop\": [\"html/body/div.menu/a\"], \"guard\": {\"params\": {\"t\": 0.25}, "
+        "\"trust\": [\"html/body/div.story/p\", \"html/body/div.story/div\"]}}}";
+    static const struct {
+        int paras, plain, lost; /* linked paragraphs of 24 words, one without a link */
+    } cases[] = {
+        {3, 0, 0}, /* 72 words the start keeps: below CET_SITE_LOST_WORDS, nothing stands */
+        {6, 0, 1}, /* 144: lost, the start's extraction stands */
+        {6, 1, 0}, /* the tuned parameters keep 24 words of the start's 168: not lost */
+    };
+    struct cet_config cfg;
+    struct cet_error err;
+    CHECK(cet_config_parse(&cfg, cfg_text, strlen(cfg_text), "lost.json", &err) == 0);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct cet_buf html = {0}, out = {0};
+        cet_buf_puts(&html, "<html><body><div class=\"menu\"><a href=\"/\">Home</a></div>"
+                            "<div class=\"story\">");
+        for (int k = 0; k < cases[c].paras; k++)
+            cet_buf_printf(&html, "<p>Paragraph %d of the glacier report, which goes on about the "
+                                  "ice and the <a href=\"/x\">valley</a> for a good many words "
+                                  "more until it ends.</p>",
+                           k + 1);
+        if (cases[c].plain)
+            cet_buf_puts(&html, "<div>A note without a link that tells of the weather on the "
+                                "pass and the road down to the lake for the walkers today.</div>");
+        cet_buf_puts(&html, "</div></body></html>");
+        struct cet_page *pg = NULL;
+        CHECK(cet_page_new(&pg, &err) == 0);
+        CHECK(pg && cet_page_extract(pg, &cfg, html.p, html.len, NULL, &out, NULL, &err) == 0);
+        CHECK(out.p && (strstr(out.p, "Paragraph 1 of the glacier") != NULL) == cases[c].lost);
+        CHECK(out.p && (strstr(out.p, "A note without a link") != NULL) == cases[c].plain);
+        CHECK(out.p && !strstr(out.p, "Home"));
+        cet_page_free(pg);
+        cet_buf_free(&out);
+        cet_buf_free(&html);
+    }
+    cet_config_free(&cfg);
+}
+
 static void test_hold(void)
 {
     const struct cet_extractor *lqf = cet_extractor_find("lqf");
@@ -843,6 +896,7 @@ int main(void)
     RUN(test_texts);
     RUN(test_guard);
     RUN(test_hold);
+    RUN(test_lost_article);
     RUN(test_refused);
     TEST_END();
 }
