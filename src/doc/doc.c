@@ -21,7 +21,7 @@
 #include "alt.h"
 #include "mark.h"
 #include "parse.h"
-#include "script_data.h"
+#include "prescan.h"
 #include "sax.h"
 #include "util/array.h"
 
@@ -909,14 +909,15 @@ static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
 /* The decoded page made ready for the parser: end tags and a doctype
  * before the first start tag blanked (blank_stray_end_tags), NUL
  * characters, which a browser drops and libxml2's pull parser ends the page
- * at, made spaces, and the "</script" a browser reads on at masked
- * (cet_mask_script_ends). */
+ * at, made spaces, and what a browser reads otherwise than libxml2
+ * rewritten (cet_prescan: the "</script" it reads on at, "&nbsp" without
+ * ";"). */
 static void ready_for_parser(char *utf8, size_t ulen)
 {
     blank_stray_end_tags(utf8, ulen);
     for (char *z = memchr(utf8, 0, ulen); z; z = memchr(z, 0, ulen - (size_t)(z - utf8)))
         *z = ' ';
-    cet_mask_script_ends(utf8, ulen);
+    cet_prescan(utf8, ulen);
 }
 
 /* A parser over utf8[0..ulen) (not empty: libxml2's memory parser refuses

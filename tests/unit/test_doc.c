@@ -431,8 +431,9 @@ static const char *all_text(const struct cet_doc *d, char *buf, size_t n)
 }
 
 /* A script ends where a browser ends it, not at every "</script" libxml2
- * would stop at (src/doc/script_data.c); an <object>'s fallback content is
- * laid out, as a browser without the plugin shows it. */
+ * would stop at, and a bare "&nbsp" is a space (src/doc/prescan.c); an
+ * <object>'s fallback content is laid out, as a browser without the plugin
+ * shows it. */
 static void test_doc__script_ends_and_object_fallback(void)
 {
     static const struct {
@@ -454,6 +455,9 @@ static void test_doc__script_ends_and_object_fallback(void)
         {"<body><p>Gale</p><object classid=\"clsid:D27CDB6E\"><param name=\"movie\" "
          "value=\"v.swf\"><p>The harbour master explains.</p></object><p>Ferries</p></body>",
          "Gale The harbour master explains. Ferries"},
+        /* A bare "&nbsp" is a no-break space, as "&nbsp;" is. */
+        {"<body><p>Gale&nbsp&nbspport&nbsp;closed</p></body>",
+         "Gale\xc2\xa0 \xc2\xa0 port\xc2\xa0" "closed"},
     };
     char buf[512];
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {

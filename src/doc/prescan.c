@@ -1,9 +1,12 @@
-/* Script ends as the HTML standard's tokenizer finds them (its script data,
- * escaped and double-escaped states), for libxml2, which ends a script at
- * the first "</script" whatever follows.  Without this, the rest of such a
+/* What libxml2 2.9 reads otherwise than a browser (prescan.h).  It ends a
+ * script at the first "</script" whatever follows, so the rest of such a
  * script (JavaScript, and the markup its strings hold) became text of the
- * page: "'); //-->" and advertisement code in old news pages. */
-#include "script_data.h"
+ * page: "'); //-->" and advertisement code in old news pages.  The HTML
+ * standard's script data, escaped and double-escaped states find where a
+ * browser ends it.  And it decodes a named character reference only with
+ * its ";", where a browser also decodes the legacy ones without it: menus
+ * separated by "&nbsp&nbsp" showed "nbsp" as words. */
+#include "prescan.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -83,15 +86,23 @@ static size_t script_end(char *s, size_t len, size_t i, size_t *masked)
     return len;
 }
 
-size_t cet_mask_script_ends(char *s, size_t len)
+size_t cet_prescan(char *s, size_t len)
 {
     size_t masked = 0, i = 0;
     while (i < len) {
-        const char *lt = memchr(s + i, '<', len - i);
-        if (!lt)
+        while (i < len && s[i] != '<' && s[i] != '&')
+            i++;
+        if (i >= len)
             break;
-        i = (size_t)(lt - s);
-        if (starts(s, len, i, "<!--")) {
+        if (s[i] == '&') { /* text: a bare "&nbsp" (not "&nbsp;") */
+            if (starts(s, len, i, "&nbsp") && (i + 5 == len || s[i + 5] != ';')) {
+                memcpy(s + i, "\xc2\xa0   ", 5);
+                masked++;
+                i += 5;
+            } else {
+                i++;
+            }
+        } else if (starts(s, len, i, "<!--")) {
             for (i += 4; i < len && !starts(s, len, i, "-->"); i++)
                 ;
             i = i < len ? i + 3 : len;
