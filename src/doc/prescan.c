@@ -57,7 +57,7 @@ static size_t past_tag(const char *s, size_t len, size_t i)
 
 /* From s[i], just after a <script> start tag, to the "</script" that ends
  * it (len when none does), masking the ones that do not on the way. */
-static size_t script_end(char *s, size_t len, size_t i, size_t *masked)
+static size_t script_end(char *s, size_t len, size_t i, size_t *rewritten)
 {
     enum { DATA, ESCAPED, DOUBLE } st = DATA;
     for (; i < len; i++) {
@@ -79,7 +79,7 @@ static size_t script_end(char *s, size_t len, size_t i, size_t *masked)
             if (whole)
                 st = ESCAPED;
             s[i + 1] = ' ';
-            (*masked)++;
+            (*rewritten)++;
             i += 7;
         }
     }
@@ -88,7 +88,7 @@ static size_t script_end(char *s, size_t len, size_t i, size_t *masked)
 
 size_t cet_prescan(char *s, size_t len)
 {
-    size_t masked = 0, i = 0;
+    size_t rewritten = 0, i = 0;
     while (i < len) {
         while (i < len && s[i] != '<' && s[i] != '&')
             i++;
@@ -97,7 +97,7 @@ size_t cet_prescan(char *s, size_t len)
         if (s[i] == '&') { /* text: a bare "&nbsp" (not "&nbsp;") */
             if (starts(s, len, i, "&nbsp") && (i + 5 == len || s[i + 5] != ';')) {
                 memcpy(s + i, "\xc2\xa0   ", 5);
-                masked++;
+                rewritten++;
                 i += 5;
             } else {
                 i++;
@@ -110,7 +110,7 @@ size_t cet_prescan(char *s, size_t len)
             int script = tag_at(s, len, i, "script", 0), style = tag_at(s, len, i, "style", 0);
             i = past_tag(s, len, i);
             if (script) {
-                i = script_end(s, len, i, &masked);
+                i = script_end(s, len, i, &rewritten);
             } else if (style) { /* its text is not markup either */
                 while (i < len && !tag_at(s, len, i, "style", 1))
                     i++;
@@ -119,5 +119,5 @@ size_t cet_prescan(char *s, size_t len)
             i++;
         }
     }
-    return masked;
+    return rewritten;
 }

@@ -451,20 +451,25 @@ int cet_site_marks(const struct cet_site *s, const struct cet_doc *d, uint8_t *m
     return 0;
 }
 
-/* The marks' rules on sel; returns the words kept from the page. */
-static uint64_t apply_rules(const struct cet_doc *d, const uint8_t *marks, struct cet_sel *sel)
+/* The marks' rules on sel; returns the words kept from the page, and the
+ * words the guard's start keeps into *start. */
+static uint64_t apply_rules(const struct cet_doc *d, const uint8_t *marks, struct cet_sel *sel,
+                            uint64_t *start)
 {
     uint32_t added = 0;
     uint64_t kept = 0;
+    *start = 0;
     for (uint32_t k = 0; k < d->ntexts; k++) {
         uint32_t i = d->texts[k], rule = marks[k] & CET_SITE_RULE;
+        uint32_t words = d->nodes[i].w1 - d->nodes[i].w0;
         if (rule == CET_SITE_KEEP && !sel->keep[i]) {
             sel->keep[i] = 1;
-            added += d->nodes[i].w1 - d->nodes[i].w0;
+            added += words;
         } else if (rule == CET_SITE_DROP) {
             sel->keep[i] = 0;
         }
-        kept += sel->keep[i] ? d->nodes[i].w1 - d->nodes[i].w0 : 0;
+        kept += sel->keep[i] ? words : 0;
+        *start += marks[k] & CET_SITE_START ? words : 0;
     }
     if (added)
         sel->nextra = 0;
@@ -473,12 +478,9 @@ static uint64_t apply_rules(const struct cet_doc *d, const uint8_t *marks, struc
 
 void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_sel *sel)
 {
-    uint64_t kept = apply_rules(d, marks, sel), start = 0;
+    uint64_t start, kept = apply_rules(d, marks, sel, &start);
     for (uint32_t k = 0; k < sel->nextra; k++)
         kept += d->nodes[sel->extra[k]].w1 - d->nodes[sel->extra[k]].w0;
-    for (uint32_t k = 0; k < d->ntexts; k++)
-        if (marks[k] & CET_SITE_START)
-            start += d->nodes[d->texts[k]].w1 - d->nodes[d->texts[k]].w0;
     /* Tuned parameters that keep next to nothing where the start finds an
      * article have lost it: the labelled pages showed them keeping their
      * articles, so the page is unlike them, and the start's judgement
@@ -488,7 +490,7 @@ void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_se
     for (uint32_t k = 0; k < d->ntexts; k++)
         sel->keep[d->texts[k]] = (marks[k] & CET_SITE_START) != 0;
     sel->nextra = 0;
-    apply_rules(d, marks, sel);
+    apply_rules(d, marks, sel, &start);
 }
 
 /* Whether the guard leaves the tuned parameters' choice at a block of whole

@@ -730,12 +730,6 @@ static void test_guard(void)
     cet_doc_free(docs[1]);
 }
 
-/* Held slots: where the labelled pages' gold is the article and the tuned
- * extraction kept all of it, a block the start keeps stays kept.  The
- * tuned parameters (the link quota filter at t = 0.1) drop a story
- * paragraph whose text is a fifth link, which the start (t = 0.25) keeps; where the
- * tuned extraction dropped some of a slot's text on a labelled page (the
- * credit), that was judged there, and the slot is not held. */
 /* Tuned parameters that keep next to nothing where the start's keep an
  * article have lost it: the start's extraction stands (cet_site_apply).
  * lqf at t = 0 drops every block with a link, the start (t = 0.25) keeps
@@ -783,6 +777,12 @@ static void test_lost_article(void)
     cet_config_free(&cfg);
 }
 
+/* Held slots: where the labelled pages' gold is the article and the tuned
+ * extraction kept all of it, a block the start keeps stays kept.  The
+ * tuned parameters (the link quota filter at t = 0.1) drop a story
+ * paragraph whose text is a fifth link, which the start (t = 0.25) keeps; where the
+ * tuned extraction dropped some of a slot's text on a labelled page (the
+ * credit), that was judged there, and the slot is not held. */
 static void test_hold(void)
 {
     const struct cet_extractor *lqf = cet_extractor_find("lqf");
