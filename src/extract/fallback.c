@@ -79,9 +79,10 @@ static int usable(const struct cet_fallback_opts *o, const struct cet_alt *a)
     return on >= 0.5 && (double)a->words >= o->alt_words && a->words > 0;
 }
 
-uint64_t cet_fallback_page_words(const struct cet_fallback_opts *o, const struct cet_doc *doc)
+uint64_t cet_fallback_page_words(const struct cet_fallback_opts *o, const struct cet_doc *doc,
+                                 uint64_t aside)
 {
-    uint64_t words = doc->nwords;
+    uint64_t words = doc->nwords > aside ? doc->nwords - aside : 0;
     for (uint32_t k = 0; k < doc->nalts; k++)
         if (usable(o, &doc->alts[k]) && doc->alts[k].words > words)
             words = doc->alts[k].words;

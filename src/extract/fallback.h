@@ -30,10 +30,13 @@ struct cet_fallback_opts {
     double alt_words; /* the fewest words of such an alternate (struct cet_alt) */
 };
 
-/* The words an extraction is measured against: the page's, or those of
- * the longest alternate the chain may take when it has more (a page built
- * by scripts shows little and carries its article). */
-uint64_t cet_fallback_page_words(const struct cet_fallback_opts *o, const struct cet_doc *doc);
+/* The words an extraction is measured against: the page's, less `aside`
+ * (shown text that is no candidate for the article: a signed comment
+ * thread, signatures.h), or those of the longest alternate the chain may
+ * take when it has more (a page built by scripts shows little and carries
+ * its article). */
+uint64_t cet_fallback_page_words(const struct cet_fallback_opts *o, const struct cet_doc *doc,
+                                 uint64_t aside);
 
 /* Whether an extraction of `kept` words out of the page's `page_words` is
  * too little: empty, or under either minimum. */

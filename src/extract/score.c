@@ -64,9 +64,10 @@
  *   page) is one, after trafilatura's xpaths.py and Readability:
  *   body_mark (itemprop articleBody, class/id article-body, entry-content,
  *   story-body...), meta (itemprop author, datePublished...; byline,
- *   dateline, timestamp), comments, related (related, teaser, recommend,
- *   popular, trending, outbrain...), share (share, social), notice
- *   (newsletter, subscribe, cookie, consent, modal), hidden (a hiding style,
+ *   dateline, timestamp), comments (and a thread recognised by its
+ *   signatures, signatures.c, as if a class named it comments), related
+ *   (related, teaser, recommend, popular, trending, outbrain...), share
+ *   (share, social), notice (newsletter, subscribe, cookie, consent, modal), hidden (a hiding style,
  *   hidden, aria-hidden="true", class hidden or sr-only), caption (figure,
  *   figcaption, caption, credit, gallery), landmark (<nav>, <aside>,
  *   <footer>, role navigation, complementary, contentinfo...), headline (h1,
@@ -117,6 +118,7 @@
 #include "ccb.h"
 #include "fallback.h"
 #include "names.h"
+#include "signatures.h"
 #include "sw.h"
 
 #define CCB_RADIUS 128    /* accb's best tuned r */
@@ -183,6 +185,7 @@ struct score_prep {
     uint32_t ncont;
     uint32_t *box;
     uint32_t *up;
+    uint64_t thread_words; /* words of the signed comment threads (signatures.c) */
 };
 
 #define FLAG(f) (1u << ((f) - F_CLASS_POS))
@@ -922,6 +925,17 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     cet_doc_depths(doc, depth);
     features(doc, acc, nb, anc, reg, rep, in_main, sw_scale, depth, sp->feat);
     free(depth);
+    /* A thread signed comment by comment (signatures.c) gets the flags a
+     * class "comments" gives its blocks (a negative name, an unlikely
+     * candidate, a comment region), though its markup names nothing; rep[]
+     * is free again. */
+    cet_signed_threads(doc, sp->text_block, nb, rep);
+    for (uint32_t b = 0; b < nb; b++)
+        if (rep[b]) {
+            sp->feat[b].flags |=
+                (uint16_t)(FLAG(F_CLASS_NEG) | FLAG(F_UNLIKELY) | FLAG(F_COMMENTS));
+            sp->thread_words += acc[b].words;
+        }
     if (containers(doc, acc, nb, sp))
         goto oom;
     goto done;
@@ -1198,7 +1212,7 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
                                    p[P_FALLBACK_MARGIN], p[P_FALLBACK_REGION],
                                    p[P_FALLBACK_JSONLD], p[P_FALLBACK_NOSCRIPT],
                                    p[P_FALLBACK_ALT_WORDS]};
-    uint64_t page_words = cet_fallback_page_words(&fo, doc);
+    uint64_t page_words = cet_fallback_page_words(&fo, doc, sp->thread_words);
     uint32_t alt = CET_NONE;
     if (cet_fallback_needed(&fo, kept, page_words) &&
         run_fallback(sp, score, best, &fo, &rules, p[P_T], kept, page_words, keep, sel, doc,

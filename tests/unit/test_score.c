@@ -477,6 +477,65 @@ static void test_score__subheads(void)
               LONG1 "\nThe repairs\n" LONG2);
 }
 
+/* A comment thread in the story's own markup, named by nothing but its
+ * signatures (signatures.c): its blocks from the first signature to the
+ * last get a comment region's flags. */
+#define STORY "<h1>Storm closes the harbour</h1><p class=\"story\">The harbour was closed.</p>"
+#define COMMENT(text, who) \
+    "<p class=\"story\">" text "</p><p class=\"posted\">Posted by: " who \
+    " | January 14, 2008 06:24 PM</p>"
+#define THREAD COMMENT("First!", "ann") COMMENT("Terrible storm.", "bob") \
+    COMMENT("Fix the pier.", "cy")
+static const char thread_kept[] = "Posted by: ann | January 14, 2008 06:24 PM\nTerrible storm.\n"
+                                  "Posted by: bob | January 14, 2008 06:24 PM\nFix the pier.\n"
+                                  "Posted by: cy | January 14, 2008 06:24 PM";
+
+static void test_score__signed_threads(void)
+{
+    const char *thread = "<html><body>" STORY THREAD "</body></html>";
+    /* The comment before the first signature is left to the other features. */
+    CHECK_STR(KEEP_IN(thread, "w_comments=1", "t=1"), thread_kept);
+    CHECK_STR(KEEP_IN(thread, "w_class_neg=1", "t=1"), thread_kept);
+    CHECK_STR(KEEP_IN(thread, "w_unlikely=1", "t=1"), thread_kept);
+    /* One signer under every post: a blog's front page, no thread. */
+    CHECK_STR(KEEP_IN("<html><body>" COMMENT("One.", "ann") COMMENT("Two.", "ann")
+                      COMMENT("Three.", "ann") "</body></html>", "w_comments=1", "t=1"), "");
+    /* A heading between two signatures ends a thread: two of one are none. */
+    CHECK_STR(KEEP_IN("<html><body>" COMMENT("One.", "ann") "<h2>Older posts</h2>"
+                      COMMENT("Two.", "bob") COMMENT("Three.", "cy") "</body></html>",
+                      "w_comments=1", "t=1"), "");
+    /* No date, no signature. */
+    CHECK_STR(KEEP_IN("<html><body><p>Posted by: ann</p><p>Posted by: bob</p>"
+                      "<p>Posted by: cy</p></body></html>", "w_comments=1", "t=1"), "");
+    /* The post's own byline in other markup is not the thread's. */
+    CHECK_STR(KEEP_IN("<html><body><p class=\"byline\">Posted by Eric on January 14, 2008</p>"
+                      STORY THREAD "</body></html>", "w_comments=1", "t=1"), thread_kept);
+    /* In the same markup above a story longer than any comment after it, it
+     * opens the thread without the story. */
+    struct cet_buf html = {0};
+    cet_buf_puts(&html, "<html><body><p class=\"posted\">Posted by: eric | January 14, 2008"
+                        "</p><p class=\"story\">");
+    for (int k = 0; k < 80; k++)
+        cet_buf_puts(&html, "The harbour was closed today. ");
+    cet_buf_puts(&html, "</p>" THREAD "</body></html>");
+    CHECK_STR(KEEP_IN(html.p, "w_comments=1", "t=1"), thread_kept);
+    cet_buf_free(&html);
+    /* The words of a signed thread are no candidate for the article: the
+     * fallback does not call the story tiny against them. */
+    struct cet_buf big = {0};
+    cet_buf_puts(&big, "<html><body>" STORY);
+    for (int k = 0; k < 20; k++)
+        cet_buf_puts(&big, COMMENT("The storm was the worst one this harbour has seen in "
+                                   "years, and the council knew it was coming.", "ann")
+                               COMMENT("It was not.", "bob") COMMENT("It was.", "cy"));
+    cet_buf_puts(&big, "</body></html>");
+    CHECK_STR(KEEP_IN(big.p, "w_h=2", "w_p=2", "w_comments=-5", "t=1", "fallback_share=0.5",
+                      "fallback_margin=10"),
+              "Storm closes the harbour\nThe harbour was closed.\nThe storm was the worst one "
+              "this harbour has seen in years, and the council knew it was coming.");
+    cet_buf_free(&big);
+}
+
 int main(void)
 {
     RUN(test_score__threshold_alone);
@@ -503,5 +562,6 @@ int main(void)
     RUN(test_score__lists);
     RUN(test_score__siblings);
     RUN(test_score__subheads);
+    RUN(test_score__signed_threads);
     TEST_END();
 }
