@@ -11,26 +11,29 @@
  * A signature is a text node that opens with "posted by", "submitted by",
  * "comment by" or "comment from" (after white space and punctuation) and has
  * a digit (a date or a time) within SIG_DIGIT_BYTES of text from there in
- * its block.  The word after the opener is the signer.  Consecutive signatures belong to one thread
- * when
+ * its block.  The word after the opener is the signer.  Consecutive
+ * signatures belong to one thread when
  * - their text nodes have the same parent markup (tag and class): a thread's
  *   signatures are printed by one template, and a post's own byline ("Posted
  *   by ERIC" above the story, in a span.posted where the comments use
  *   span.comments-post) is not one of them;
  * - no heading lies between them: a blog's front page signs each post too,
  *   and titles each one (CleanEval's gold keeps those posts);
- * - at most CET_THREAD_GAP_WORDS words lie between them (a comment's
- *   length): a longer stretch can be the article.
+ * - at most CET_THREAD_GAP_WORDS words lie between them (a long comment).
  * A thread has at least CET_THREAD_MIN_SIGNATURES signatures and three
  * signers (two when it has three signatures): readers sign a thread, where
- * a blog's front page, whose posts need no heading ("Posted by msshell at
- * 12:40 PM" under each), is signed by its one or two authors.  A thread's
- * regulars may sign most of its comments, so a share is not asked for.  Its blocks
- * from the first signature to the last are marked.  Whether a signature
- * comes before its comment or after it varies by site, so the comment
- * beyond either end is left to the other features: that costs one comment
- * of a thread, and guessing the side would cost the article's last
- * paragraph when the guess is wrong. */
+ * a blog's front page whose posts need no heading ("Posted by msshell at
+ * 12:40 PM" under each) is signed by its one or two authors.  A thread's
+ * regulars may sign most of its comments, so no share of signers is asked.
+ *
+ * Its blocks from the first signature to the last are marked, except that a
+ * first gap longer than CET_THREAD_SHORT_WORDS and than every later gap is
+ * the story under a byline in the comments' own markup: then the thread
+ * starts at its second signature.  Whether a signature comes before its
+ * comment or after it varies by site, so the comment beyond either end is
+ * left to the other features: that costs one comment of a thread, and a
+ * wrong guess of the side would cost the story's last paragraph.
+ */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
