@@ -146,6 +146,11 @@ enum cet_tag {
 enum cet_tag cet_tag_lookup(const char *name);
 /* CET_TAGF_* bits of a tag. */
 unsigned cet_tag_flags(enum cet_tag tag);
+/* Whether a tag is h1 to h6 (CET_TAG_LIST keeps them in order). */
+static inline int cet_tag_heading(enum cet_tag tag)
+{
+    return tag >= CET_TAG_H1 && tag <= CET_TAG_H6;
+}
 
 CET_END_DECL
 

@@ -197,12 +197,6 @@ static void pipe_release(void *prep)
     free(pp);
 }
 
-static int is_heading(enum cet_tag t)
-{
-    return t == CET_TAG_H1 || t == CET_TAG_H2 || t == CET_TAG_H3 || t == CET_TAG_H4 ||
-           t == CET_TAG_H5 || t == CET_TAG_H6;
-}
-
 static void *pipe_prepare(const struct cet_doc *doc, struct cet_error *err)
 {
     struct pipe_prep *pp = calloc(1, sizeof *pp);
@@ -229,7 +223,8 @@ static void *pipe_prepare(const struct cet_doc *doc, struct cet_error *err)
     uint32_t t = 0;
     for (uint32_t i = 0; i < doc->nnodes; i++) {
         const struct cet_node *nd = &doc->nodes[i];
-        in[i] = is_heading(nd->tag) || (nd->parent != CET_NONE && in[nd->parent]);
+        in[i] = cet_tag_heading((enum cet_tag)nd->tag) ||
+                (nd->parent != CET_NONE && in[nd->parent]);
         pp->ptext[i] = t;
         if (nd->kind == CET_TEXT) {
             pp->nwords[t] = nd->w1 - nd->w0;

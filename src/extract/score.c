@@ -67,8 +67,9 @@
  *   dateline, timestamp), comments (and a thread recognised by its
  *   signatures, signatures.c, as if a class named it comments), related
  *   (related, teaser, recommend, popular, trending, outbrain...), share
- *   (share, social), notice (newsletter, subscribe, cookie, consent, modal), hidden (a hiding style,
- *   hidden, aria-hidden="true", class hidden or sr-only), caption (figure,
+ *   (share, social), notice (newsletter, subscribe, cookie, consent,
+ *   modal), hidden (a hiding style, hidden, aria-hidden="true", class
+ *   hidden or sr-only), caption (figure,
  *   figcaption, caption, credit, gallery), landmark (<nav>, <aside>,
  *   <footer>, role navigation, complementary, contentinfo...), headline (h1,
  *   itemprop headline, h2-h3 named title or headline).  A name against a
@@ -700,7 +701,7 @@ static void features(const struct cet_doc *doc, const struct block_acc *acc, uin
             a->elem == CET_NONE ? CET_TAG_UNKNOWN : (enum cet_tag)doc->nodes[a->elem].tag;
         if (a->chars && a->anchor == a->chars)
             f->kind = F_KIND_A;
-        else if (tag >= CET_TAG_H1 && tag <= CET_TAG_H6)
+        else if (cet_tag_heading(tag))
             f->kind = F_KIND_H;
         else if (tag == CET_TAG_P)
             f->kind = F_KIND_P;

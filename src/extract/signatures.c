@@ -90,12 +90,6 @@ static int same_markup(const struct cet_doc *doc, uint32_t a, uint32_t b)
     return ca == cb || (ca && cb && !strcmp(ca, cb));
 }
 
-static int heading(const struct cet_doc *doc, uint32_t elem)
-{
-    return elem != CET_NONE && doc->nodes[elem].tag >= CET_TAG_H1 &&
-           doc->nodes[elem].tag <= CET_TAG_H6;
-}
-
 /* The thread being read: its first signature's block, its last signature
  * (text node and block), its signatures and signers, and what lies since
  * the last signature. */
@@ -170,7 +164,9 @@ void cet_signed_threads(const struct cet_doc *doc, const uint32_t *text_block, u
             th.gap_words += doc->nodes[t].w1 - doc->nodes[t].w0;
             if (text_block[k] != th.gap_block) {
                 th.gap_block = text_block[k];
-                th.gap_heading |= heading(doc, doc->nodes[t].block);
+                uint32_t e = doc->nodes[t].block;
+                th.gap_heading |=
+                    e != CET_NONE && cet_tag_heading((enum cet_tag)doc->nodes[e].tag);
             }
         }
     }

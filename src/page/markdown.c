@@ -53,7 +53,7 @@ static void context(const struct cet_doc *doc, uint32_t i, struct ctx *c)
         if (!(doc->nodes[p].flags & CET_NF_BLOCK))
             continue;
         in_block = 0;
-        if (t >= CET_TAG_H1 && t <= CET_TAG_H6 && c->block == CET_NONE) {
+        if (cet_tag_heading(t) && c->block == CET_NONE) {
             c->block = p;
             c->heading = 1 + (int)(t - CET_TAG_H1);
         } else if ((t == CET_TAG_LI || t == CET_TAG_DD || t == CET_TAG_DT) && !c->list_depth) {
