@@ -99,6 +99,7 @@ struct thread {
     uint32_t gap_words, gap_block;
     int gap_heading;
     uint32_t second_block, first_gap, other_gap; /* the second signature's block; gaps */
+    int first_signer; /* signer[0] is the first signature's, who signs no later one */
 };
 
 /* Marks the thread's blocks if it is one, and starts over. */
@@ -111,6 +112,12 @@ static void close_thread(struct thread *th, uint8_t *in_thread)
     if (th->first_gap > CET_THREAD_SHORT_WORDS && th->first_gap > th->other_gap) {
         first = th->second_block;
         th->sigs--;
+        /* The byline's author is no signer of the thread unless he signs a
+         * comment too. */
+        if (th->first_signer) {
+            memmove(th->signer, th->signer + 1, (th->nsigners - 1) * sizeof th->signer[0]);
+            th->nsigners--;
+        }
     }
     if (th->sigs >= CET_THREAD_MIN_SIGNATURES && th->nsigners >= 3 - (th->sigs == 3))
         memset(in_thread + first, 1, th->last_block - first + 1);
@@ -125,6 +132,7 @@ static void add_signature(const struct cet_doc *doc, const uint32_t *text_block,
     if (!th->sigs) {
         th->first = text_block[k];
         th->first_gap = th->other_gap = 0;
+        th->first_signer = 0;
     } else if (th->sigs == 1) {
         th->second_block = text_block[k];
         th->first_gap = th->gap_words;
@@ -135,8 +143,12 @@ static void add_signature(const struct cet_doc *doc, const uint32_t *text_block,
         uint32_t i = 0;
         while (i < th->nsigners && th->signer[i] != doc->words[w])
             i++;
+        if (i == 0 && th->sigs)
+            th->first_signer = 0; /* the first signer signs again */
         if (i == th->nsigners)
             th->signer[th->nsigners++] = doc->words[w];
+        if (!th->sigs)
+            th->first_signer = 1;
     }
     th->sigs++;
     th->last_text = t;

@@ -519,6 +519,22 @@ static void test_score__signed_threads(void)
         cet_buf_puts(&html, "The harbour was closed today. ");
     cet_buf_puts(&html, "</p>" THREAD "</body></html>");
     CHECK_STR(KEEP_IN(html.p, "w_comments=1", "t=1"), thread_kept);
+    /* The byline left out, its author is no signer of the thread: two
+     * readers signing four comments are none, but the author answering one
+     * of them is a third signer. */
+    size_t story_end = html.len - strlen(THREAD "</body></html>");
+    html.len = story_end;
+    cet_buf_puts(&html, COMMENT("One.", "ann") COMMENT("Two.", "bob") COMMENT("Three.", "ann")
+                        COMMENT("Four.", "bob") "</body></html>");
+    CHECK_STR(KEEP_IN(html.p, "w_comments=1", "t=1"), "");
+    html.len = story_end;
+    cet_buf_puts(&html, COMMENT("One.", "ann") COMMENT("Two.", "bob") COMMENT("Three.", "eric")
+                        COMMENT("Four.", "ann") "</body></html>");
+    CHECK_STR(KEEP_IN(html.p, "w_comments=1", "t=1"),
+              "Posted by: ann | January 14, 2008 06:24 PM\nTwo.\n"
+              "Posted by: bob | January 14, 2008 06:24 PM\nThree.\n"
+              "Posted by: eric | January 14, 2008 06:24 PM\nFour.\n"
+              "Posted by: ann | January 14, 2008 06:24 PM");
     cet_buf_free(&html);
     /* The words of a signed thread are no candidate for the article: the
      * fallback does not call the story tiny against them. */
