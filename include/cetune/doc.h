@@ -247,6 +247,9 @@ uint32_t cet_node_depth(const struct cet_doc *d, uint32_t i);
 void cet_doc_depths(const struct cet_doc *d, uint32_t *depth);
 /* Value of attribute name on element i, or NULL. */
 const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name);
+/* Whether nodes a and b have parents of the same markup (tag and class),
+ * as one template prints them; two top-level nodes count as the same. */
+int cet_same_parent_markup(const struct cet_doc *d, uint32_t a, uint32_t b);
 /* Whether a style attribute's value hides its element (display:none or
  * visibility:hidden, any spacing and case).  The model keeps style only then. */
 int cet_style_hides(const char *style);

@@ -654,6 +654,17 @@ const char *cet_node_attr(const struct cet_doc *d, uint32_t i, const char *name)
     return NULL;
 }
 
+int cet_same_parent_markup(const struct cet_doc *d, uint32_t a, uint32_t b)
+{
+    uint32_t pa = d->nodes[a].parent, pb = d->nodes[b].parent;
+    if (pa == CET_NONE || pb == CET_NONE)
+        return pa == pb;
+    if (d->nodes[pa].tag != d->nodes[pb].tag)
+        return 0;
+    const char *ca = cet_node_attr(d, pa, "class"), *cb = cet_node_attr(d, pb, "class");
+    return ca == cb || (ca && cb && !strcmp(ca, cb));
+}
+
 void cet_doc_depths(const struct cet_doc *d, uint32_t *depth)
 {
     /* Parents come before their children. */

@@ -78,18 +78,6 @@ static int dated(const struct cet_doc *doc, const uint32_t *text_block, uint32_t
     return 0;
 }
 
-/* Whether text nodes a and b have the same parent markup: tag and class. */
-static int same_markup(const struct cet_doc *doc, uint32_t a, uint32_t b)
-{
-    uint32_t pa = doc->nodes[a].parent, pb = doc->nodes[b].parent;
-    if (pa == CET_NONE || pb == CET_NONE)
-        return pa == pb;
-    if (doc->nodes[pa].tag != doc->nodes[pb].tag)
-        return 0;
-    const char *ca = cet_node_attr(doc, pa, "class"), *cb = cet_node_attr(doc, pb, "class");
-    return ca == cb || (ca && cb && !strcmp(ca, cb));
-}
-
 /* The thread being read: its first signature's block, its last signature
  * (text node and block), its signatures and signers, and what lies since
  * the last signature. */
@@ -168,7 +156,7 @@ void cet_signed_threads(const struct cet_doc *doc, const uint32_t *text_block, u
             dated(doc, text_block, k)) {
             if (th.sigs && text_block[k] == th.last_block)
                 continue; /* a second signature in a block: the block counts once */
-            if (th.sigs && !(same_markup(doc, th.last_text, t) && !th.gap_heading &&
+            if (th.sigs && !(cet_same_parent_markup(doc, th.last_text, t) && !th.gap_heading &&
                              th.gap_words <= CET_THREAD_GAP_WORDS))
                 close_thread(&th, in_thread);
             add_signature(doc, text_block, k, &th);
