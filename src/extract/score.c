@@ -120,6 +120,7 @@
 #include "fallback.h"
 #include "names.h"
 #include "signatures.h"
+#include "teasers.h"
 #include "sw.h"
 
 #define CCB_RADIUS 128    /* accb's best tuned r */
@@ -186,7 +187,8 @@ struct score_prep {
     uint32_t ncont;
     uint32_t *box;
     uint32_t *up;
-    uint64_t thread_words; /* words of the signed comment threads (signatures.c) */
+    uint64_t aside_words; /* words of signed threads and teaser lists, not the article's */
+    uint8_t *teaser_text; /* per text node: in a teaser list (teasers.c) */
 };
 
 #define FLAG(f) (1u << ((f) - F_CLASS_POS))
@@ -529,6 +531,7 @@ static void score_release(void *prep)
     free(sp->text_block);
     free(sp->box);
     free(sp->up);
+    free(sp->teaser_text);
     free(sp);
 }
 
@@ -935,8 +938,26 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
         if (rep[b]) {
             sp->feat[b].flags |=
                 (uint16_t)(FLAG(F_CLASS_NEG) | FLAG(F_UNLIKELY) | FLAG(F_COMMENTS));
-            sp->thread_words += acc[b].words;
+            sp->aside_words += acc[b].words;
         }
+    /* Likewise a list of teasers for other stories (teasers.c) gets a class
+     * "related"'s flags, and its words leave the page's total as a thread's
+     * do.  Its text nodes are marked for score_run. */
+    sp->teaser_text = calloc(nt ? nt : 1, 1);
+    if (!sp->teaser_text || cet_teaser_lists(doc, sp->text_block, nb, rep, sp->teaser_text))
+        goto oom;
+    for (uint32_t k = 0; k < nt; k++) {
+        uint32_t b = sp->text_block[k];
+        const struct cet_node *nd = &doc->nodes[doc->texts[k]];
+        if (sp->feat[b].flags & FLAG(F_COMMENTS))
+            sp->teaser_text[k] = 0; /* a signed thread's already */
+        else if (rep[b] || sp->teaser_text[k])
+            sp->aside_words += nd->w1 - nd->w0;
+    }
+    for (uint32_t b = 0; b < nb; b++)
+        if (rep[b] && !(sp->feat[b].flags & FLAG(F_COMMENTS)))
+            sp->feat[b].flags |=
+                (uint16_t)(FLAG(F_CLASS_NEG) | FLAG(F_UNLIKELY) | FLAG(F_RELATED));
     if (containers(doc, acc, nb, sp))
         goto oom;
     goto done;
@@ -1207,13 +1228,25 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
         !(rules.cont = cet_sel_buf(sel, 3, sp->ncont ? sp->ncont : 1)))
         return -1;
     uint64_t kept = classify(sp, score, p[P_T], &rules, keep);
+    /* A teaser list's text goes, also from a kept block (a block that holds
+     * a list scores as a block of text however it is flagged, and an old
+     * table layout's one cell holds the article and the lists below it),
+     * when the flags a list's block gets count against it.  The fallback
+     * judges what is left. */
+    int drop_teasers = p[F_CLASS_NEG] + p[F_UNLIKELY] + p[F_RELATED] < 0;
+    if (drop_teasers)
+        for (uint32_t k = 0; k < doc->ntexts; k++)
+            if (sp->teaser_text[k] && keep[sp->text_block[k]]) {
+                uint32_t w = doc->nodes[doc->texts[k]].w1 - doc->nodes[doc->texts[k]].w0;
+                kept = kept > w ? kept - w : 0;
+            }
     /* Too little kept (empty, or tiny against the page's text): the
      * fallback chain (fallback.c). */
     struct cet_fallback_opts fo = {p[P_FALLBACK],        p[P_FALLBACK_SHARE],
                                    p[P_FALLBACK_MARGIN], p[P_FALLBACK_REGION],
                                    p[P_FALLBACK_JSONLD], p[P_FALLBACK_NOSCRIPT],
                                    p[P_FALLBACK_ALT_WORDS]};
-    uint64_t page_words = cet_fallback_page_words(&fo, doc, sp->thread_words);
+    uint64_t page_words = cet_fallback_page_words(&fo, doc, sp->aside_words);
     uint32_t alt = CET_NONE;
     if (cet_fallback_needed(&fo, kept, page_words) &&
         run_fallback(sp, score, best, &fo, &rules, p[P_T], kept, page_words, keep, sel, doc,
@@ -1227,6 +1260,8 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
                 keep[b] = 0;
     for (uint32_t k = 0; k < doc->ntexts; k++) {
         if (!keep[sp->text_block[k]])
+            continue;
+        if (sp->teaser_text[k] && drop_teasers)
             continue;
         for (uint32_t i = doc->texts[k]; i != CET_NONE && !sel->keep[i]; i = doc->nodes[i].parent)
             sel->keep[i] = 1;

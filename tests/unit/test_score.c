@@ -552,6 +552,74 @@ static void test_score__signed_threads(void)
     cet_buf_free(&big);
 }
 
+/* A list of teasers for other stories (teasers.c): a linked headline, a
+ * byline, a sentence of the story, three times in one template.  Its text
+ * goes when a list's flags count against it, in its own blocks or in the
+ * article's; lists that only look alike stay. */
+#define TEASER(head, dek)                                                              \
+    "<a href=\"/story\">" head "</a><br><span class=\"by\">By Ann Lee</span><br>"      \
+    "<span class=\"dek\">" dek "</span><br>"
+#define TEASER1 TEASER("Harbour reopens after the storm", \
+                       "Crews cleared the wreckage from the piers on Tuesday morning.")
+#define TEASER2 TEASER("Council votes on the new sea wall", \
+                       "The town will borrow four million pounds to build the wall.")
+#define TEASER3 TEASER("Fishermen count the cost", \
+                       "Half of the boats in the harbour will not sail again this year.")
+#define TEASER_LIST TEASER1 TEASER2 TEASER3
+static void test_score__teasers(void)
+{
+    static const char own[] = "<html><body><p>" LONG1 "</p><p>" LONG2 "</p>"
+                              "<div><b>More stories</b><br>" TEASER_LIST "</div></body></html>";
+    const char *all = KEEP_IN(own, "w_words=1", "t=0.5");
+    CHECK(strstr(all, "Half of the boats") != NULL);
+    /* Its block goes with it: the label is a tenth of its words. */
+    CHECK_STR(KEEP_IN(own, "w_words=1", "t=0.5", "w_related=-1"), LONG1 "\n" LONG2);
+    /* The flags a list's block gets weigh nothing against it: it stays. */
+    CHECK(strstr(KEEP_IN(own, "w_words=1", "t=0.5", "w_related=-1", "w_unlikely=1"),
+                 "Half of the boats") != NULL);
+    /* In the article's own cell, below it. */
+    static const char cell[] = "<html><body><table><tr><td>" LONG1 "<br><br>" LONG2
+                               "<br><br>" TEASER_LIST "</td></tr></table></body></html>";
+    CHECK_STR(KEEP_IN(cell, "w_words=1", "t=0.5", "w_related=-1"), LONG1 "\n" LONG2);
+    /* The fallback judges what is left once the list's text is gone: here
+     * the list alone scores above t, and the article comes back (with the
+     * region the fallback keeps: the list's label, not the list). */
+    CHECK_STR(KEEP_IN(own, "w_words=1", "t=0.8", "w_related=-0.01", "fallback_words=5",
+                      "fallback_region=1"),
+              LONG1 "\n" LONG2 "\nMore stories");
+    /* Two teasers are no list. */
+    static const char two[] = "<html><body><p>" LONG1 "</p><div>" TEASER1 TEASER2
+                              "</div></body></html>";
+    CHECK(strstr(KEEP_IN(two, "w_words=1", "t=0.5", "w_related=-1"), "four million") != NULL);
+    /* One headline over every entry ("View this ad"): classified ads. */
+    static const char ads[] =
+        "<html><body><p>" LONG1 "</p><div>"
+        TEASER("View this ad", "Crews cleared the wreckage from the piers on Tuesday morning.")
+        TEASER("View this ad", "The town will borrow four million pounds to build the wall.")
+        TEASER("View this ad", "Half of the boats in the harbour will not sail again this year.")
+        "</div></body></html>";
+    CHECK(strstr(KEEP_IN(ads, "w_words=1", "t=0.5", "w_related=-1"), "four million") != NULL);
+    /* Links between an article's paragraphs, in the paragraphs' markup. */
+    static const char inline_links[] =
+        "<html><body><p>" LONG1 "</p>"
+        "<h3><a href=\"/a\">Harbour reopens after the storm</a></h3>"
+        "<p>Crews cleared the wreckage from the piers on Tuesday morning.</p>"
+        "<h3><a href=\"/b\">Council votes on the new sea wall</a></h3>"
+        "<p>The town will borrow four million pounds to build the wall.</p>"
+        "<h3><a href=\"/c\">Fishermen count the cost</a></h3>"
+        "<p>Half of the boats in the harbour will not sail again this year.</p>"
+        "</body></html>";
+    CHECK(strstr(KEEP_IN(inline_links, "w_words=1", "t=0.5", "w_related=-1"), "four million") !=
+          NULL);
+    /* A menu: a few words under each heading, no sentence. */
+    static const char menu[] =
+        "<html><body><p>" LONG1 "</p><div>"
+        TEASER("Family and carers", "Tips for carers") TEASER("Our children", "Talking with children")
+        TEASER("Other therapies", "Camps and workshops") "</div></body></html>";
+    CHECK(strstr(KEEP_IN(menu, "w_words=1", "t=0.5", "w_related=-1"), "Camps and workshops") !=
+          NULL);
+}
+
 int main(void)
 {
     RUN(test_score__threshold_alone);
@@ -579,5 +647,6 @@ int main(void)
     RUN(test_score__siblings);
     RUN(test_score__subheads);
     RUN(test_score__signed_threads);
+    RUN(test_score__teasers);
     TEST_END();
 }
