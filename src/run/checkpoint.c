@@ -62,6 +62,7 @@ static void estimate_json(cJSON *c, const char *name, const struct cet_choice *e
     cJSON *x = cJSON_AddObjectToObject(c, name);
     JSON_OK(x);
     JSON_OK(x && cJSON_AddNumberToObject(x, "pages", (double)e->n));
+    JSON_OK(x && cJSON_AddNumberToObject(x, "left_out", (double)e->left_out));
     JSON_OK(x && cJSON_AddNumberToObject(x, "chosen", (double)e->chosen));
     JSON_OK(x && cJSON_AddNumberToObject(x, "best", (double)e->best));
     JSON_OK(x && cJSON_AddItemToObject(x, "gain", cet_json_exact(e->gain)));
@@ -119,6 +120,10 @@ static int read_estimate(struct cet_json_reader *r, const cJSON *c, const char *
     if (!x)
         return 0;
     e->n = (size_t)cet_jr_whole(r, x, "pages", 0, 1e12);
+    /* Absent from checkpoints before pages without text were left out. */
+    e->left_out = cJSON_GetObjectItemCaseSensitive(x, "left_out")
+                      ? (size_t)cet_jr_whole(r, x, "left_out", 0, 1e12)
+                      : 0;
     e->chosen = (size_t)cet_jr_whole(r, x, "chosen", 0, 1e6);
     e->best = (size_t)cet_jr_whole(r, x, "best", 0, 1e6);
     e->gain = cet_jr_within(r, x, "gain", -1, 1);

@@ -177,12 +177,17 @@ int cet_choice_interval(char *buf, size_t size, const struct cet_choice *c)
 int cet_choice_sentence(char *buf, size_t size, const struct cet_choice *c, const char *how,
                         const char *start, const char *tuned)
 {
-    char interval[512] = "", bounds[96]; /* how is up to 192 bytes (cet_run_choice_text) */
+    char interval[640] = "", bounds[96], without[128] = "";
+    /* how is up to 192 bytes (cet_run_choice_text) */
+    if (c->left_out)
+        snprintf(without, sizeof without, ", not counting %zu page%s whose gold holds no text",
+                 c->left_out, c->left_out == 1 ? "" : "s");
     if (!isnan(c->lo) && cet_choice_interval(bounds, sizeof bounds, c) > 0)
-        snprintf(interval, sizeof interval, " (%s, from %s on %zu pages)", bounds, how, c->n);
+        snprintf(interval, sizeof interval, " (%s, from %s on %zu pages%s)", bounds, how, c->n,
+                 without);
     else
-        snprintf(interval, sizeof interval, " (%s on %zu page%s: too few for an interval)", how,
-                 c->n, c->n == 1 ? "" : "s");
+        snprintf(interval, sizeof interval, " (%s on %zu page%s%s: too few for an interval)", how,
+                 c->n, c->n == 1 ? "" : "s", without);
     int len = snprintf(buf, size, "On pages it did not see, tuning changed F1 by %+.4f on "
                                   "average%s", cet_choice_round(c->gain), interval);
     if (len < 0 || (size_t)len >= size)
@@ -209,9 +214,9 @@ int cet_choice_sentence(char *buf, size_t size, const struct cet_choice *c, cons
                                              "pages tuning does not help.", start);
     else if (c->pages_needed)
         more = snprintf(buf + at, size - at, "; %s, so best.json keeps the start (%s). With the "
-                                             "same gains, about %zu labelled pages would "
+                                             "same gains, about %zu labelled pages%s would "
                                              "settle it, and a longer search may gain more.",
-                        doubt, start, c->pages_needed);
+                        doubt, start, c->pages_needed, c->left_out ? " with text" : "");
     else
         more = snprintf(buf + at, size - at, "; %s, so best.json keeps the start (%s). More "
                                              "labelled pages or a longer search may settle it.",

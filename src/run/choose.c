@@ -206,8 +206,10 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
     char how[192], start[512], tuned[64];
     /* The estimate is of the search as run: say how far it was held to the
      * start, and on pseudo-gold that only the pages with gold were held out. */
-    const char *held = (long)info->estimate.n < info->docs ? " holding out only pages with gold,"
-                                                           : "";
+    const char *held =
+        (long)(info->estimate.n + info->estimate.left_out) < info->docs
+            ? " holding out only pages with gold,"
+            : "";
     if (shrink > 0)
         snprintf(how, sizeof how, "%ld-fold cross-validation of a search held near the start "
                                   "by --shrink %g,%s", info->folds, shrink, held);

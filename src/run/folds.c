@@ -152,6 +152,7 @@ struct page {
     char *name;
     uint32_t fold;
     double start, tuned, start_site; /* start_site: NaN without site rules */
+    int no_text;                     /* its gold holds no word: not counted by the rule */
 };
 /* The held-out pages of all folds, in fold order: the rule's input (choice.h). */
 typedef CET_ARRAY(struct page) pages_t;
@@ -214,7 +215,7 @@ static int heldout_f1(const struct cet_run_info *run, const struct cet_params_de
     for (size_t i = 0; i < c.ndocs && !rc; i++) {
         struct cet_buf name = {0};
         struct page pg = {NULL, k, sc[c.ndocs + i].f1, sc[i].f1,
-                          run->site_learn ? sc[2 * c.ndocs + i].f1 : NAN};
+                          run->site_learn ? sc[2 * c.ndocs + i].f1 : NAN, !c.docs[i]->ngold};
         rc = cet_buf_printf(&name, "%s/%s", c.docs[i]->package, c.docs[i]->name) ||
              (pg.name = name.p, CET_PUSH(*pages, pg));
         if (rc)
@@ -510,7 +511,7 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
     uint32_t *fold_of = malloc((train->ndocs + 1) * sizeof *fold_of);
     struct cet_fold *f = calloc(K ? K : 1, sizeof *f);
     pages_t pages = {0};
-    double *f1 = NULL;
+    double *f1 = NULL, *site_f1 = NULL;
     struct cet_run_local l = {0};
     uint8_t **kept = NULL, *labelled = NULL;
     int site = run->info.site_learn, rc = -1;
@@ -555,38 +556,55 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         rc = -1;
     }
     /* The start's F1 on every page, then the fold bests': the layout of
-     * cet_choice_decide's candidates. */
-    if (!(f1 = malloc((2 * pages.n + 1) * sizeof *f1))) {
+     * cet_choice_decide's candidates.  A page whose gold holds no text (an
+     * index or error page) is left out: its F1 is 0 or 1 whatever the
+     * setting does with articles, so one such page swings a 5-page
+     * estimate by 0.2, and a search buys it by dropping text everywhere
+     * (docs/choice.md, "Pages without text"). */
+    size_t n = 0, left_out = 0;
+    if (!(f1 = malloc((2 * pages.n + 1) * sizeof *f1)) ||
+        !(site_f1 = malloc((pages.n + 1) * sizeof *site_f1))) {
         cet_fail(err, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < pages.n; i++) {
-        f1[i] = pages.v[i].start;
-        f1[pages.n + i] = pages.v[i].tuned;
-    }
+    for (size_t i = 0; i < pages.n; i++)
+        if (pages.v[i].no_text)
+            left_out++;
+    for (size_t i = 0; i < pages.n; i++)
+        if (!pages.v[i].no_text) {
+            f1[n] = pages.v[i].start;
+            f1[pages.n - left_out + n] = pages.v[i].tuned;
+            site_f1[n++] = pages.v[i].start_site;
+        }
     double level = run->info.confidence; /* set when started (run.c) or read back */
     if (write_csv(run->dir, f, K, site, err) || write_pages(run->dir, &pages, site, err) ||
-        cet_choice_decide(&run->info.estimate, f1, 2, pages.n, level, run->info.tolerance, err))
+        cet_choice_decide(&run->info.estimate, f1, 2, n, level, run->info.tolerance, err))
         goto done;
+    run->info.estimate.left_out = left_out;
     run->info.has_estimate = 1;
     /* The start with its folds' rules against the start: the fallback's
      * estimate (cet_run_site_start). */
     if (site) {
-        for (size_t i = 0; i < pages.n; i++)
-            f1[pages.n + i] = pages.v[i].start_site;
-        if (cet_choice_decide(&run->info.site_estimate, f1, 2, pages.n, level,
+        double *second = f1 + n; /* the second candidate's F1 */
+        memcpy(second, site_f1, n * sizeof *f1);
+        if (cet_choice_decide(&run->info.site_estimate, f1, 2, n, level,
                               run->info.tolerance, err))
             goto done;
+        run->info.site_estimate.left_out = left_out;
         run->info.has_site_estimate = 1;
         /* Tuning against the fallback on the same pages, by the same rule:
          * the search's parameters give way to the start with its rules when
          * those did better beyond doubt (docs/choice.md).  With 5 pages
          * that never happened on the site families; with 30 it can. */
         struct cet_choice *e = &run->info.estimate, *vs = &run->info.site_vs_tuned;
-        for (size_t i = 0; i < pages.n; i++)
-            f1[i] = pages.v[i].tuned;
-        if (cet_choice_decide(vs, f1, 2, pages.n, level, run->info.tolerance, err))
+        for (size_t i = 0, j = 0; i < pages.n; i++)
+            if (!pages.v[i].no_text) {
+                f1[j] = pages.v[i].tuned;
+                second[j++] = pages.v[i].start_site;
+            }
+        if (cet_choice_decide(vs, f1, 2, n, level, run->info.tolerance, err))
             goto done;
+        vs->left_out = left_out;
         run->info.has_site_vs_tuned = 1;
         if (e->chosen && run->info.site_estimate.gain >= 0 && vs->chosen)
             e->chosen = 0;
@@ -605,6 +623,7 @@ done:
     free(labelled);
     free(f);
     free(f1);
+    free(site_f1);
     pages_free(&pages);
     return rc;
 }

@@ -258,6 +258,7 @@ static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info
     char sentence[2048];
     cet_run_choice_text(run, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence);
     JSON_OK(cJSON_AddNumberToObject(j, "pages", (double)e->n));
+    JSON_OK(cJSON_AddNumberToObject(j, "pages_without_text", (double)e->left_out));
     gain_json(j, e, bad);
     JSON_OK(cJSON_AddStringToObject(j, "decision", e->chosen               ? "tuned"
                                                    : cet_run_site_start(run) ? "start+site"

@@ -292,4 +292,29 @@ expect_status 2 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --choose cv 
 expect_grep "$TMP/err" "--choose cv judges mean F1 against gold on held-out pages: not with --objective"
 expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" $RUN --objective precision -o "$TMP/obj"
 if [ ! -e "$TMP/obj/folds" ]; then ok; else fail "--objective ran the folds of cv"; fi
+# Pages whose gold holds no text are left out of the rule and of the
+# estimate (docs/choice.md, "Pages without text"); heldout.csv still lists
+# them, and the sentence and run.json count them.
+mkdir -p "$TMP/nt"
+cp -r "$DEMO"/. "$TMP/nt/"
+grep -v '^#' "$TMP/h/sample.txt" | head -2 | while read -r p; do : >"$TMP/nt/$p.txt"; done
+expect_status 0 "$CETUNE" evolve -p "$SRC/params/density.json" -d "$TMP/nt" --sample-size 19 --seed 2 \
+  --pop 8 --generations 6 --folds 4 --threads 2 -o "$TMP/nt-run"
+if tr '\n' ' ' <"$TMP/out" | sed 's/  */ /g' | grep -q "on 17 pages, not counting 2 pages whose gold holds no text"; then ok
+else fail "the sentence does not count the 2 pages without text: $(cat "$TMP/out")"; fi
+if ! grep -q "holding out only pages with gold" "$TMP/out"; then ok
+else fail "pages without text were taken for pages without gold"; fi
+"$py" - "$TMP/nt-run" "$TMP/nt" <<'PY' && ok || fail "pages without text: run.json disagrees with heldout.csv"
+import csv, json, os, sys
+R, D = sys.argv[1], sys.argv[2]
+rows = list(csv.DictReader(open(R + "/heldout.csv")))
+assert len(rows) == 19, len(rows)
+text = [r for r in rows if os.path.getsize(os.path.join(D, r["document"] + ".txt")) > 0]
+assert len(text) == 17, len(text)
+fin = json.load(open(R + "/run.json"))["final"]
+assert fin["pages"] == 17 and fin["pages_without_text"] == 2, fin
+g = [float(r["gain"]) for r in text]
+assert abs(fin["gain"] - sum(g) / len(g)) < 1e-5, (fin["gain"], g)
+PY
+
 finish
