@@ -39,8 +39,6 @@ struct cet_choice {
     size_t best;         /* the candidate with the highest lower bound (the highest mean gain
                             when there is no bound), chosen or not; 0 with one candidate */
     size_t n;            /* pages */
-    size_t left_out;     /* held-out pages not counted in n: their gold holds no text (the
-                            caller's to set; folds.c) */
     double level;        /* the interval's confidence level */
     double tolerance;    /* the loss the rule accepts at the lower end (>= 0) */
     double gain;         /* best's mean per-page gain over the start */
@@ -50,6 +48,8 @@ struct cet_choice {
     size_t pages_needed; /* when best's mean gain is above 0 but lo is not above -tolerance:
                             the pages at which the same gains, repeated, would give lo above
                             it (0: none, or more than 100000) */
+    size_t left_out;     /* held-out pages not counted in n: their gold holds no text (the
+                            caller's to set; folds.c) */
 };
 
 /* Decides on f1[j * n + i], candidate j's F1 on page i when that page was
