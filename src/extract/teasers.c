@@ -22,19 +22,22 @@
  *   CET_TEASER_SUMMARY_WORDS words and at most BODY_LINK_SHARE of them in
  *   links, with ITEM_MIN_TEXT words outside links among them (else the
  *   list is a list of links, link density's case).
- * Every headline of a run has the same parent markup (tag and class): one
- * template prints the list.  An item ends where the next headline starts;
- * the last one ends at the first line in the markup of the first item's
- * last line, so a short paragraph of the article after the list is not
- * taken for a teaser's sentence.
+ * Every headline of a run has the same parent markup (tag and class), one
+ * template's, and each is another story's than the one before.  An item
+ * ends where the next headline starts; the last one at its first line in
+ * the markup of the first item's last line, so a short paragraph of the
+ * article after the list is not taken for a teaser's sentence.  A list
+ * whose last lines average fewer than TEASER_SENTENCE_WORDS words is a
+ * menu, and one whose sentences' markup goes on either side of it is a
+ * text that headlines interrupt (links between an article's paragraphs).
  *
- * Choices (docs/extractors.md, "Teaser lists"): a list of articles in the
- * article itself, with links for headings and a short paragraph under each,
- * looks the same.  CET_TEASER_SUMMARY_WORDS is what tells them apart:
- * a teaser gives a sentence or two of its story, a list's own entries run
- * longer.  A block counts as a list's when BLOCK_SHARE of its words lie in
- * one, so a block that holds the article and a list is left to the other
- * features.
+ * Which text nodes are a list's is what score.c needs: it flags a block of
+ * which BLOCK_SHARE of the words are a list's, and drops a list's text from
+ * the blocks it keeps (docs/extractors.md, "Teaser lists").  A list of
+ * articles in the article itself, with linked headings and a short
+ * paragraph under each, looks the same; the limit of
+ * CET_TEASER_SUMMARY_WORDS words per line is what tells them apart, as a
+ * teaser gives a sentence or two of its story.
  */
 #include <stdlib.h>
 #include <string.h>
