@@ -188,7 +188,7 @@ struct score_prep {
     uint32_t *box;
     uint32_t *up;
     uint64_t aside_words; /* words of signed threads and teaser lists, not the article's */
-    uint8_t *teaser_text; /* per text node: in a teaser list (teasers.c) */
+    uint8_t *teaser_text; /* per text node: in a teaser list (teasers.c); NULL: none */
 };
 
 #define FLAG(f) (1u << ((f) - F_CLASS_POS))
@@ -942,10 +942,12 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
         }
     /* Likewise a list of teasers for other stories (teasers.c) gets a class
      * "related"'s flags, and its words leave the page's total as a thread's
-     * do.  Its text nodes are marked for score_run. */
-    sp->teaser_text = calloc(nt ? nt : 1, 1);
+     * do.  Its text nodes are marked for score_run (none on most pages:
+     * then teaser_text is NULL and score_run skips them). */
+    sp->teaser_text = malloc(nt ? nt : 1);
     if (!sp->teaser_text || cet_teaser_lists(doc, sp->text_block, nb, rep, sp->teaser_text))
         goto oom;
+    int teasers = 0;
     for (uint32_t k = 0; k < nt; k++) {
         uint32_t b = sp->text_block[k];
         const struct cet_node *nd = &doc->nodes[doc->texts[k]];
@@ -953,6 +955,11 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
             sp->teaser_text[k] = 0; /* a signed thread's already */
         else if (rep[b] || sp->teaser_text[k])
             sp->aside_words += nd->w1 - nd->w0;
+        teasers |= sp->teaser_text[k];
+    }
+    if (!teasers) {
+        free(sp->teaser_text);
+        sp->teaser_text = NULL;
     }
     for (uint32_t b = 0; b < nb; b++)
         if (rep[b] && !(sp->feat[b].flags & FLAG(F_COMMENTS)))
@@ -1233,7 +1240,7 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
      * table layout's one cell holds the article and the lists below it),
      * when the flags a list's block gets count against it.  The fallback
      * judges what is left. */
-    int drop_teasers = p[F_CLASS_NEG] + p[F_UNLIKELY] + p[F_RELATED] < 0;
+    int drop_teasers = sp->teaser_text && p[F_CLASS_NEG] + p[F_UNLIKELY] + p[F_RELATED] < 0;
     if (drop_teasers)
         for (uint32_t k = 0; k < doc->ntexts; k++)
             if (sp->teaser_text[k] && keep[sp->text_block[k]]) {
@@ -1261,7 +1268,7 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
     for (uint32_t k = 0; k < doc->ntexts; k++) {
         if (!keep[sp->text_block[k]])
             continue;
-        if (sp->teaser_text[k] && drop_teasers)
+        if (drop_teasers && sp->teaser_text[k])
             continue;
         for (uint32_t i = doc->texts[k]; i != CET_NONE && !sel->keep[i]; i = doc->nodes[i].parent)
             sel->keep[i] = 1;

@@ -54,7 +54,7 @@
 #define TEASER_SENTENCE_WORDS 10 /* words of an item's last line, on average, at least */
 
 struct line {
-    uint32_t first;         /* its first text node with words */
+    uint32_t k;             /* its first text node with words (doc->texts[k]) */
     uint32_t w0;            /* its first word (doc->words) */
     uint32_t words, anchor; /* its words, and those in links */
 };
@@ -88,7 +88,7 @@ static uint32_t read_lines(const struct cet_doc *doc, const uint32_t *text_block
         }
         uint32_t w = nd->w1 - nd->w0;
         if (w && !l[cur].words) {
-            l[cur].first = t;
+            l[cur].k = k;
             l[cur].w0 = nd->w0;
         }
         l[cur].words += w;
@@ -109,13 +109,19 @@ static uint32_t text_words(const struct line *l, uint32_t a, uint32_t b)
     return w;
 }
 
+/* Whether lines a and b open in the same markup (one template's). */
+static int same_markup(const struct cet_doc *doc, const struct line *a, const struct line *b)
+{
+    return cet_same_parent_markup(doc, doc->texts[a->k], doc->texts[b->k]);
+}
+
 /* The last line of the item under headline i that the next headline (in
  * head's markup) ends, or CET_NONE. */
 static uint32_t item_before_head(const struct cet_doc *doc, const struct line *l, uint32_t n,
                                  uint32_t i, uint32_t head)
 {
     for (uint32_t j = i + 1; j <= i + ITEM_LINES && j + 1 < n && is_body(&l[j]); j++)
-        if (is_head(&l[j + 1]) && cet_same_parent_markup(doc, l[j + 1].first, l[head].first))
+        if (is_head(&l[j + 1]) && same_markup(doc, &l[j + 1], &l[head]))
             return text_words(l, i + 1, j) >= ITEM_MIN_TEXT ? j : CET_NONE;
     return CET_NONE;
 }
@@ -126,7 +132,7 @@ static uint32_t last_item(const struct cet_doc *doc, const struct line *l, uint3
                           uint32_t i, uint32_t last)
 {
     for (uint32_t j = i + 1; j <= i + ITEM_LINES && j < n && is_body(&l[j]); j++)
-        if (cet_same_parent_markup(doc, l[j].first, l[last].first))
+        if (same_markup(doc, &l[j], &l[last]))
             return text_words(l, i + 1, j) >= ITEM_MIN_TEXT ? j : CET_NONE;
     return CET_NONE;
 }
@@ -150,7 +156,7 @@ static uint32_t list_end(const struct cet_doc *doc, const struct line *l, uint32
         /* The next headline: in the first's markup, and another story's
          * ("View this ad" under each classified ad is none). */
         uint32_t h = end + 1;
-        if (h >= n || !is_head(&l[h]) || !cet_same_parent_markup(doc, l[h].first, l[i].first) ||
+        if (h >= n || !is_head(&l[h]) || !same_markup(doc, &l[h], &l[i]) ||
             same_words(doc, &l[h], &l[prev]))
             break;
         prev = h;
@@ -169,8 +175,8 @@ static uint32_t list_end(const struct cet_doc *doc, const struct line *l, uint32
      * the paragraphs of a text the headlines interrupt (links to other
      * stories between an article's paragraphs, or an article's list of
      * links with a paragraph under each). */
-    if ((i > 0 && cet_same_parent_markup(doc, l[i - 1].first, l[first_last].first)) ||
-        (end + 1 < n && cet_same_parent_markup(doc, l[end + 1].first, l[first_last].first)))
+    if ((i > 0 && same_markup(doc, &l[i - 1], &l[first_last])) ||
+        (end + 1 < n && same_markup(doc, &l[end + 1], &l[first_last])))
         return CET_NONE;
     return end;
 }
@@ -178,14 +184,12 @@ static uint32_t list_end(const struct cet_doc *doc, const struct line *l, uint32
 int cet_teaser_lists(const struct cet_doc *doc, const uint32_t *text_block, uint32_t nb,
                      uint8_t *in_list, uint8_t *text_listed)
 {
-    for (uint32_t b = 0; b < nb; b++)
-        in_list[b] = 0;
+    memset(in_list, 0, nb);
+    memset(text_listed, 0, doc->ntexts);
     struct line *l = malloc((doc->ntexts ? doc->ntexts : 1) * sizeof *l);
-    uint8_t *listed = calloc(doc->nnodes ? doc->nnodes : 1, 1); /* per text node */
     uint32_t *words = calloc(nb ? 2 * (size_t)nb : 1, sizeof *words); /* all, in lists */
-    if (!l || !listed || !words) {
+    if (!l || !words) {
         free(l);
-        free(listed);
         free(words);
         return -1;
     }
@@ -197,11 +201,9 @@ int cet_teaser_lists(const struct cet_doc *doc, const uint32_t *text_block, uint
         if (end == CET_NONE)
             continue;
         /* Lines are runs of text nodes: the list is the text nodes from
-         * its first line's first to its last line's, and beyond up to the
-         * next line's first. */
-        uint32_t stop = end + 1 < n ? l[end + 1].first : doc->nnodes;
-        for (uint32_t t = l[i].first; t < stop; t++)
-            listed[t] = 1;
+         * its first line's first up to the next line's first. */
+        uint32_t stop = end + 1 < n ? l[end + 1].k : doc->ntexts;
+        memset(text_listed + l[i].k, 1, stop - l[i].k);
         found = 1;
         i = end;
     }
@@ -209,16 +211,13 @@ int cet_teaser_lists(const struct cet_doc *doc, const uint32_t *text_block, uint
         for (uint32_t k = 0; k < doc->ntexts; k++) {
             const struct cet_node *nd = &doc->nodes[doc->texts[k]];
             words[2 * text_block[k]] += nd->w1 - nd->w0;
-            if (listed[doc->texts[k]])
+            if (text_listed[k])
                 words[2 * text_block[k] + 1] += nd->w1 - nd->w0;
-            if (text_listed)
-                text_listed[k] = listed[doc->texts[k]];
         }
         for (uint32_t b = 0; b < nb; b++)
             in_list[b] = words[2 * b] && words[2 * b + 1] >= BLOCK_SHARE * words[2 * b];
     }
     free(l);
-    free(listed);
     free(words);
     return 0;
 }
