@@ -503,6 +503,21 @@ static int write_pages(const char *dir, const pages_t *p, int site, struct cet_e
     return rc;
 }
 
+/* The rule (cet_choice_decide) on candidate `second` against `first`, each
+ * an F1 per counted page (n of them; left_out pages were not counted);
+ * pair is scratch of 2 n. */
+static int decide(const struct cet_run_info *info, const double *first, const double *second,
+                  size_t n, size_t left_out, double *pair, struct cet_choice *c,
+                  struct cet_error *err)
+{
+    memcpy(pair, first, n * sizeof *pair);
+    memcpy(pair + n, second, n * sizeof *pair);
+    if (cet_choice_decide(c, pair, 2, n, info->confidence, info->tolerance, err))
+        return -1;
+    c->left_out = left_out;
+    return 0;
+}
+
 int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct cet_fold **out,
                   struct cet_error *err)
 {
@@ -511,7 +526,7 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
     uint32_t *fold_of = malloc((train->ndocs + 1) * sizeof *fold_of);
     struct cet_fold *f = calloc(K ? K : 1, sizeof *f);
     pages_t pages = {0};
-    double *f1 = NULL, *site_f1 = NULL;
+    double *f1 = NULL;
     struct cet_run_local l = {0};
     uint8_t **kept = NULL, *labelled = NULL;
     int site = run->info.site_learn, rc = -1;
@@ -555,59 +570,46 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
             goto done;
         rc = -1;
     }
-    /* The start's F1 on every page, then the fold bests': the layout of
-     * cet_choice_decide's candidates.  A page whose gold holds no text (an
-     * index or error page) is left out: its F1 is 0 or 1 whatever the
-     * setting does with articles, so one such page swings a 5-page
-     * estimate by 0.2, and a search buys it by dropping text everywhere
-     * (docs/choice.md, "Pages without text"). */
-    size_t n = 0, left_out = 0;
-    if (!(f1 = malloc((2 * pages.n + 1) * sizeof *f1)) ||
-        !(site_f1 = malloc((pages.n + 1) * sizeof *site_f1))) {
+    /* The start's, the fold bests' and the start with its folds' rules' F1
+     * on every page the rule counts, and scratch for a pair of them.  A page
+     * whose gold holds no text (an index or error page) is left out: its F1
+     * is 0 or 1 whatever the setting does with articles, so one such page
+     * swings a 5-page estimate by 0.2, and a search buys it by dropping text
+     * everywhere (docs/choice.md, "Pages without text"). */
+    if (!(f1 = malloc((5 * pages.n + 1) * sizeof *f1))) {
         cet_fail(err, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < pages.n; i++)
-        if (pages.v[i].no_text)
-            left_out++;
+    double *start = f1, *tuned = f1 + pages.n, *start_site = f1 + 2 * pages.n,
+           *pair = f1 + 3 * pages.n;
+    size_t n = 0;
     for (size_t i = 0; i < pages.n; i++)
         if (!pages.v[i].no_text) {
-            f1[n] = pages.v[i].start;
-            f1[pages.n - left_out + n] = pages.v[i].tuned;
-            site_f1[n++] = pages.v[i].start_site;
+            start[n] = pages.v[i].start;
+            tuned[n] = pages.v[i].tuned;
+            start_site[n++] = pages.v[i].start_site;
         }
-    double level = run->info.confidence; /* set when started (run.c) or read back */
+    size_t left_out = pages.n - n;
+    struct cet_run_info *info = &run->info;
     if (write_csv(run->dir, f, K, site, err) || write_pages(run->dir, &pages, site, err) ||
-        cet_choice_decide(&run->info.estimate, f1, 2, n, level, run->info.tolerance, err))
+        decide(info, start, tuned, n, left_out, pair, &info->estimate, err))
         goto done;
-    run->info.estimate.left_out = left_out;
-    run->info.has_estimate = 1;
+    info->has_estimate = 1;
     /* The start with its folds' rules against the start: the fallback's
      * estimate (cet_run_site_start). */
     if (site) {
-        double *second = f1 + n; /* the second candidate's F1 */
-        memcpy(second, site_f1, n * sizeof *f1);
-        if (cet_choice_decide(&run->info.site_estimate, f1, 2, n, level,
-                              run->info.tolerance, err))
+        if (decide(info, start, start_site, n, left_out, pair, &info->site_estimate, err))
             goto done;
-        run->info.site_estimate.left_out = left_out;
-        run->info.has_site_estimate = 1;
+        info->has_site_estimate = 1;
         /* Tuning against the fallback on the same pages, by the same rule:
          * the search's parameters give way to the start with its rules when
          * those did better beyond doubt (docs/choice.md).  With 5 pages
          * that never happened on the site families; with 30 it can. */
-        struct cet_choice *e = &run->info.estimate, *vs = &run->info.site_vs_tuned;
-        for (size_t i = 0, j = 0; i < pages.n; i++)
-            if (!pages.v[i].no_text) {
-                f1[j] = pages.v[i].tuned;
-                second[j++] = pages.v[i].start_site;
-            }
-        if (cet_choice_decide(vs, f1, 2, n, level, run->info.tolerance, err))
+        if (decide(info, tuned, start_site, n, left_out, pair, &info->site_vs_tuned, err))
             goto done;
-        vs->left_out = left_out;
-        run->info.has_site_vs_tuned = 1;
-        if (e->chosen && run->info.site_estimate.gain >= 0 && vs->chosen)
-            e->chosen = 0;
+        info->has_site_vs_tuned = 1;
+        if (info->estimate.chosen && info->site_estimate.gain >= 0 && info->site_vs_tuned.chosen)
+            info->estimate.chosen = 0;
     }
     /* The folds' runs used the backend too (under MPI, the ranks hold the
      * last fold's documents): the run takes its own back. */
@@ -623,7 +625,6 @@ done:
     free(labelled);
     free(f);
     free(f1);
-    free(site_f1);
     pages_free(&pages);
     return rc;
 }
