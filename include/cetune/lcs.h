@@ -78,9 +78,13 @@ uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m);
 
 /* One longest common subsequence of a[0..n) and b[0..m) (symbols below
  * nsym), as the metric counts it: matched[i] = 1 for each a[i] in it.
- * Traced back from the end, so each b[j] takes the last a[i] an optimal
- * alignment allows (the article rather than the navigation above it).
- * Keeps the bit vector after each a[i] found in b: about n * m / 8 bytes.
+ * Of the two extreme optimal alignments, each b[j] at the last a[i] one
+ * allows (the article rather than the navigation above it) and each at the
+ * first, it takes between the pairs both share the one whose matches more
+ * often stand next to each other in a and b, the last on a tie: a gold
+ * headline matches the page's headline, not the same words scattered over
+ * the related links below it.  Two passes, each keeping the bit vector
+ * after each a[i] found in b: about n * m / 8 bytes.
  * Returns -1 when out of memory. */
 int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
                   uint32_t nsym);

@@ -141,12 +141,14 @@ static uint32_t prefix_lcs(const uint64_t *v, uint32_t j)
     return j - ones;
 }
 
-int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
-                  uint32_t nsym)
+/* One optimal alignment traced back from the end: pj[i] is the b index a[i]
+ * matches, or CET_NONE; each b[j] takes the last a[i] an optimal alignment
+ * allows.  0, or -1 when out of memory. */
+static int trace_last(uint32_t *pj, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
+                      uint32_t nsym)
 {
-    memset(matched, 0, n);
-    if (!n || !m)
-        return 0;
+    for (size_t i = 0; i < n; i++)
+        pj[i] = CET_NONE;
     struct cet_peq t;
     if (cet_peq_build(&t, b, m, nsym))
         return -1;
@@ -174,7 +176,7 @@ int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t 
     while (i > 0 && j > 0 && len > 0) {
         int in_b = t.row[a[i - 1]] != CET_NONE;
         if (a[i - 1] == b[j - 1]) { /* L(i, j) = L(i-1, j-1) + 1 */
-            matched[i - 1] = 1;
+            pj[i - 1] = j - 1;
             len--;
             j--;
             i--;
@@ -189,6 +191,62 @@ int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t 
     free(snap);
     cet_peq_free(&t);
     return 0;
+}
+
+/* Matched pairs of alignment pj in a[i0..i1) that follow the one before
+ * them in both sequences (i+1, j+1): how much of it runs together. */
+static size_t runs_together(const uint32_t *pj, size_t i0, size_t i1)
+{
+    size_t adj = 0, prev = (size_t)-1;
+    for (size_t i = i0; i < i1; i++) {
+        if (pj[i] == CET_NONE)
+            continue;
+        adj += prev != (size_t)-1 && prev + 1 == i && pj[prev] + 1 == pj[i];
+        prev = i;
+    }
+    return adj;
+}
+
+int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
+                  uint32_t nsym)
+{
+    memset(matched, 0, n);
+    if (!n || !m)
+        return 0;
+    uint32_t *last = malloc(n * sizeof *last), *first = malloc(n * sizeof *first);
+    uint32_t *ra = malloc(n * sizeof *ra), *rb = malloc(m * sizeof *rb);
+    int rc = !last || !first || !ra || !rb ? -1 : 0;
+    /* The first places: the last ones of the reversed sequences. */
+    for (size_t i = 0; !rc && i < n; i++)
+        ra[i] = a[n - 1 - i];
+    for (uint32_t j = 0; !rc && j < m; j++)
+        rb[j] = b[m - 1 - j];
+    if (!rc)
+        rc = trace_last(last, a, n, b, m, nsym) || trace_last(first, ra, n, rb, m, nsym) ? -1 : 0;
+    for (size_t i = 0; !rc && i < n; i++) /* first holds the reversed pairs */
+        ra[n - 1 - i] = first[i] == CET_NONE ? CET_NONE : m - 1 - first[i];
+    if (!rc)
+        memcpy(first, ra, n * sizeof *first);
+    /* Both are optimal and pass through the pairs they share, so between two
+     * shared pairs either one's stretch is an optimal alignment of what lies
+     * between, and the stretches can be chosen one by one. */
+    for (size_t i0 = 0, i1; !rc && i0 < n; i0 = i1) {
+        i1 = i0;
+        while (i1 < n && !(last[i1] != CET_NONE && last[i1] == first[i1]))
+            i1++;
+        size_t end = i1 < n ? i1 + 1 : n; /* the shared pair closes the stretch */
+        size_t from = i0 ? i0 - 1 : 0;    /* and the one before opens it */
+        const uint32_t *pick =
+            runs_together(first, from, end) > runs_together(last, from, end) ? first : last;
+        for (size_t i = i0; i < end; i++)
+            matched[i] = pick[i] != CET_NONE;
+        i1 = end;
+    }
+    free(last);
+    free(first);
+    free(ra);
+    free(rb);
+    return rc;
 }
 
 uint32_t cet_lcs_bits(const struct cet_peq *t, const uint32_t *a, size_t n, uint64_t *v)

@@ -226,8 +226,9 @@ static void test_lcs__empty_cases(void)
 
 /* cet_lcs_align marks a common subsequence of a and b (the marked a, in
  * order, is a subsequence of b) as long as the LCS, on random pairs across
- * block boundaries; and it takes the last occurrence: "home news" against
- * "home x home news" marks the second "home". */
+ * block boundaries; it takes the last occurrence when the two run together
+ * alike: "home news" against "home x home news" marks the second "home";
+ * and it takes the words that run together over the last ones. */
 static void test_lcs__alignment_is_an_lcs(void)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -264,6 +265,14 @@ static void test_lcs__alignment_is_an_lcs(void)
     const uint32_t page[] = {1, 9, 1, 2}, gold[] = {1, 2};
     CHECK(cet_lcs_align(mk, page, 4, gold, 2, 10) == 0);
     CHECK(!mk[0] && !mk[1] && mk[2] && mk[3]);
+    /* A headline (5 6 7) over related links holding its words apart
+     * (5 8 6 9 7), then the story (1 2 3): the gold's headline is the
+     * page's, where its words run together, not the last places. */
+    const uint32_t story[] = {5, 6, 7, 5, 8, 6, 9, 7, 1, 2, 3}, told[] = {5, 6, 7, 1, 2, 3};
+    CHECK(cet_lcs_align(mk, story, 11, told, 6, 10) == 0);
+    CHECK(mk[0] && mk[1] && mk[2]);
+    CHECK(!mk[3] && !mk[4] && !mk[5] && !mk[6] && !mk[7]);
+    CHECK(mk[8] && mk[9] && mk[10]);
     free(a);
     free(b);
     free(sub);
