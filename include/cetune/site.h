@@ -118,7 +118,7 @@ struct cet_site_opts {
                           over all pages (0.9) ... */
     double drop_share; /* ... a drop slot at most this share (0.1); on every single page
                           the slot's share is on the same side of one half */
-    size_t min_words;  /* a slot with fewer words over all pages gives no rule (10) */
+    size_t min_words;  /* a slot with fewer words over all pages gives no rule (3) */
     double name_share; /* a name is part of slots when on this share of one family's
                           labelled pages, and on min_pages at least (0.5) */
     double slot_share; /* a slot gives a rule only when on this share of one family's

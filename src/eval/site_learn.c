@@ -15,7 +15,7 @@ void cet_site_default(struct cet_site_opts *o)
     o->min_pages = 2;
     o->keep_share = 0.9;
     o->drop_share = 0.1;
-    o->min_words = 10;
+    o->min_words = 3;
     o->name_share = 0.5;
     o->slot_share = 0.3;
     o->depth = 2;

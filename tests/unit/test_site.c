@@ -131,21 +131,21 @@ static void test_learn_corrections(void)
     CHECK(c && !c->keep);
     /* The headline is right already: no keep rule.  Never gold (the aside
      * inside the story, the footer): drop rules, though the extraction
-     * drops them here, as boilerplate it might keep on the next page.  The
-     * navigation has too few words to show anything. */
+     * drops them here, as boilerplate it might keep on the next page: the
+     * navigation too, 2 words a page, since its evidence is its 4 pages. */
     CHECK(rule(s, "html/body/div.story/h1") == NULL);
     const struct cet_site_rule *a = rule(s, "html/body/div.story/div.story-body/div.aside/p");
     const struct cet_site_rule *f = rule(s, "html/body/div#footer");
     CHECK(a && !a->keep);
     CHECK(f && !f->keep);
-    CHECK(rule(s, "html/body/div#nav") == NULL);
+    CHECK(rule(s, "html/body/div#nav") && !rule(s, "html/body/div#nav")->keep);
     /* Each also as a suffix slot (the last 2 steps, named), for pages whose
      * outer layout differs; a whole path goes first where both match. */
     CHECK(rule(s, "*/div.story-body/p") && rule(s, "*/div.story-body/p")->keep &&
           rule(s, "*/div.story-body/p")->suffix);
     CHECK(rule(s, "*/div.comments/p") && !rule(s, "*/div.comments/p")->keep);
-    CHECK(rule(s, "*/div.aside/p") && rule(s, "*/body/div#footer"));
-    CHECK_EQ_INT((int)s->n, 8);
+    CHECK(rule(s, "*/div.aside/p") && rule(s, "*/body/div#footer") && rule(s, "*/body/div#nav"));
+    CHECK_EQ_INT((int)s->n, 10);
     CHECK_EQ_INT((int)s->depth, 2);
     CHECK_EQ_INT((int)s->pages, NPAGES);
     CHECK(has_name(s, "story-body"));
@@ -160,7 +160,8 @@ static void test_learn_corrections(void)
     for (uint32_t k = 0; k < d->ntexts; k++) {
         int para = has(d, k, "paragraph"), other = has(d, k, "reader") ||
                                                      has(d, k, "Read more") ||
-                                                     has(d, k, "Copyright");
+                                                     has(d, k, "Copyright") ||
+                                                     has(d, k, "Home") || has(d, k, "World");
         CHECK_EQ_INT(m[k], para ? CET_SITE_KEEP : other ? CET_SITE_DROP : CET_SITE_NONE);
     }
     /* Applied to an extraction that kept only the comments and an extra. */
@@ -181,8 +182,19 @@ static void test_learn_corrections(void)
      * rule: the headline's too. */
     struct cet_site *all = learn(docs, 0);
     CHECK(all && rule(all, "html/body/div.story/h1") && rule(all, "html/body/div.story/h1")->keep);
-    CHECK(all && all->n == 10);
+    CHECK(all && all->n == 12);
     cet_site_free(all);
+
+    /* Fewer words over all pages than min_words: the navigation's 8 give no
+     * rule at 9. */
+    struct cet_site_opts few;
+    cet_site_default(&few);
+    few.min_words = 9;
+    struct cet_site *nine = NULL;
+    struct cet_error e9;
+    CHECK(cet_site_learn(docs, NPAGES, NULL, &few, &nine, &e9) == 0);
+    CHECK(nine && !rule(nine, "html/body/div#nav") && rule(nine, "html/body/div#footer"));
+    cet_site_free(nine);
 
     /* One labelled page shows no template: no rules at all. */
     struct cet_site_opts o;
@@ -280,8 +292,8 @@ static void test_json_round_trip(void)
     struct cet_doc *d = load(4, 0);
     same_marks(s, cfg.site, d);
 
-    /* Extraction: alltext keeps everything; the rules drop the comments
-     * and the footer, and leave the navigation. */
+    /* Extraction: alltext keeps everything; the rules drop the comments,
+     * the footer and the navigation. */
     struct cet_page *pg = NULL;
     struct cet_buf out = {0}, html = {0};
     page(&html, 4);
@@ -290,7 +302,8 @@ static void test_json_round_trip(void)
     CHECK(strstr(out.p, "Second paragraph about the meadow") != NULL);
     CHECK(strstr(out.p, "reader") == NULL);
     CHECK(strstr(out.p, "Copyright") == NULL);
-    CHECK(strstr(out.p, "Home") != NULL);
+    CHECK(strstr(out.p, "Home") == NULL);
+    CHECK(strstr(out.p, "First paragraph of the meadow") != NULL);
     cet_page_free(pg);
     cet_buf_free(&out);
     cet_buf_free(&html);
