@@ -188,7 +188,7 @@ struct score_prep {
     uint32_t *box;
     uint32_t *up;
     uint64_t aside_words; /* words of signed threads and teaser lists, not the article's */
-    uint8_t *teaser_text; /* per text node: in a teaser list (teasers.c); NULL: none */
+    uint8_t *aside_text; /* per text node: 1 teaser list (teasers.c), 2 signed thread; NULL: none */
 };
 
 #define FLAG(f) (1u << ((f) - F_CLASS_POS))
@@ -531,7 +531,7 @@ static void score_release(void *prep)
     free(sp->text_block);
     free(sp->box);
     free(sp->up);
-    free(sp->teaser_text);
+    free(sp->aside_text);
     free(sp);
 }
 
@@ -934,6 +934,10 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
      * candidate, a comment region), though its markup names nothing; rep[]
      * is free again. */
     cet_signed_threads(doc, sp->text_block, nb, rep);
+    uint8_t *thread = malloc(nb ? nb : 1);
+    if (!thread)
+        goto oom;
+    memcpy(thread, rep, nb);
     for (uint32_t b = 0; b < nb; b++)
         if (rep[b]) {
             sp->feat[b].flags |=
@@ -943,23 +947,28 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
     /* Likewise a list of teasers for other stories (teasers.c) gets a class
      * "related"'s flags, and its words leave the page's total as a thread's
      * do.  Its text nodes are marked for score_run (none on most pages:
-     * then teaser_text is NULL and score_run skips them). */
-    sp->teaser_text = malloc(nt ? nt : 1);
-    if (!sp->teaser_text || cet_teaser_lists(doc, sp->text_block, nb, rep, sp->teaser_text))
+     * then aside_text is NULL and score_run skips them). */
+    sp->aside_text = malloc(nt ? nt : 1);
+    if (!sp->aside_text || cet_teaser_lists(doc, sp->text_block, nb, rep, sp->aside_text)) {
+        free(thread);
         goto oom;
-    int teasers = 0;
+    }
+    int asides = 0;
     for (uint32_t k = 0; k < nt; k++) {
         uint32_t b = sp->text_block[k];
         const struct cet_node *nd = &doc->nodes[doc->texts[k]];
-        if (sp->feat[b].flags & FLAG(F_COMMENTS))
-            sp->teaser_text[k] = 0; /* a signed thread's already */
-        else if (rep[b] || sp->teaser_text[k])
+        if (thread[b])
+            sp->aside_text[k] = 2; /* a signed thread's, counted above */
+        else if (sp->feat[b].flags & FLAG(F_COMMENTS))
+            sp->aside_text[k] = 0;
+        else if (rep[b] || sp->aside_text[k])
             sp->aside_words += nd->w1 - nd->w0;
-        teasers |= sp->teaser_text[k];
+        asides |= sp->aside_text[k];
     }
-    if (!teasers) {
-        free(sp->teaser_text);
-        sp->teaser_text = NULL;
+    free(thread);
+    if (!asides) {
+        free(sp->aside_text);
+        sp->aside_text = NULL;
     }
     for (uint32_t b = 0; b < nb; b++)
         if (rep[b] && !(sp->feat[b].flags & FLAG(F_COMMENTS)))
@@ -1235,15 +1244,18 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
         !(rules.cont = cet_sel_buf(sel, 3, sp->ncont ? sp->ncont : 1)))
         return -1;
     uint64_t kept = classify(sp, score, p[P_T], &rules, keep);
-    /* A teaser list's text goes, also from a kept block (a block that holds
-     * a list scores as a block of text however it is flagged, and an old
-     * table layout's one cell holds the article and the lists below it),
-     * when the flags a list's block gets count against it.  The fallback
-     * judges what is left. */
-    int drop_teasers = sp->teaser_text && p[F_CLASS_NEG] + p[F_UNLIKELY] + p[F_RELATED] < 0;
-    if (drop_teasers)
+    /* A teaser list's or a signed thread's text goes, also from a kept
+     * block (a block that holds a list scores as a block of text however it
+     * is flagged, an old table layout's one cell holds the article and the
+     * lists below it, and a thread's long comments outweigh its flags with
+     * tuned weights), when the flags its blocks get count against it.  The
+     * fallback judges what is left. */
+    uint8_t drop_kind[3] = {0, sp->aside_text && p[F_CLASS_NEG] + p[F_UNLIKELY] + p[F_RELATED] < 0,
+                            sp->aside_text && p[F_CLASS_NEG] + p[F_UNLIKELY] + p[F_COMMENTS] < 0};
+    int drop_aside = drop_kind[1] || drop_kind[2];
+    if (drop_aside)
         for (uint32_t k = 0; k < doc->ntexts; k++)
-            if (sp->teaser_text[k] && keep[sp->text_block[k]]) {
+            if (drop_kind[sp->aside_text[k]] && keep[sp->text_block[k]]) {
                 uint32_t w = doc->nodes[doc->texts[k]].w1 - doc->nodes[doc->texts[k]].w0;
                 kept = kept > w ? kept - w : 0;
             }
@@ -1268,7 +1280,7 @@ static int score_run(const struct cet_doc *doc, const void *prep, const double *
     for (uint32_t k = 0; k < doc->ntexts; k++) {
         if (!keep[sp->text_block[k]])
             continue;
-        if (drop_teasers && sp->teaser_text[k])
+        if (drop_aside && drop_kind[sp->aside_text[k]])
             continue;
         for (uint32_t i = doc->texts[k]; i != CET_NONE && !sel->keep[i]; i = doc->nodes[i].parent)
             sel->keep[i] = 1;

@@ -536,6 +536,12 @@ static void test_score__signed_threads(void)
               "Posted by: eric | January 14, 2008 06:24 PM\nFour.\n"
               "Posted by: ann | January 14, 2008 06:24 PM");
     cet_buf_free(&html);
+    /* Its text goes, also from blocks kept for their words, when the flags
+     * it gets count against it (as a teaser list's); while they weigh
+     * nothing against it, it stays. */
+    CHECK_STR(KEEP_IN(thread, "w_words=1", "t=0.1", "w_comments=-0.01"),
+              "Storm closes the harbour\nThe harbour was closed.\nFirst!");
+    CHECK(strstr(KEEP_IN(thread, "w_words=1", "t=0.1", "w_comments=0.01"), "Fix the pier.") != NULL);
     /* The words of a signed thread are no candidate for the article: the
      * fallback does not call the story tiny against them. */
     struct cet_buf big = {0};
