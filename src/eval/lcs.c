@@ -215,33 +215,35 @@ int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t 
         return 0;
     uint32_t *last = malloc(n * sizeof *last), *first = malloc(n * sizeof *first);
     uint32_t *ra = malloc(n * sizeof *ra), *rb = malloc(m * sizeof *rb);
-    int rc = !last || !first || !ra || !rb ? -1 : 0;
+    int rc = -1;
+    if (!last || !first || !ra || !rb)
+        goto done;
     /* The first places: the last ones of the reversed sequences. */
-    for (size_t i = 0; !rc && i < n; i++)
+    for (size_t i = 0; i < n; i++)
         ra[i] = a[n - 1 - i];
-    for (uint32_t j = 0; !rc && j < m; j++)
+    for (uint32_t j = 0; j < m; j++)
         rb[j] = b[m - 1 - j];
-    if (!rc)
-        rc = trace_last(last, a, n, b, m, nsym) || trace_last(first, ra, n, rb, m, nsym) ? -1 : 0;
-    for (size_t i = 0; !rc && i < n; i++) /* first holds the reversed pairs */
+    if (trace_last(last, a, n, b, m, nsym) || trace_last(first, ra, n, rb, m, nsym))
+        goto done;
+    for (size_t i = 0; i < n; i++) /* first holds the reversed pairs */
         ra[n - 1 - i] = first[i] == CET_NONE ? CET_NONE : m - 1 - first[i];
-    if (!rc)
-        memcpy(first, ra, n * sizeof *first);
+    memcpy(first, ra, n * sizeof *first);
     /* Both are optimal and pass through the pairs they share, so between two
      * shared pairs either one's stretch is an optimal alignment of what lies
      * between, and the stretches can be chosen one by one. */
-    for (size_t i0 = 0, i1; !rc && i0 < n; i0 = i1) {
-        i1 = i0;
+    for (size_t i0 = 0, end; i0 < n; i0 = end) {
+        size_t i1 = i0;
         while (i1 < n && !(last[i1] != CET_NONE && last[i1] == first[i1]))
             i1++;
-        size_t end = i1 < n ? i1 + 1 : n; /* the shared pair closes the stretch */
-        size_t from = i0 ? i0 - 1 : 0;    /* and the one before opens it */
+        end = i1 < n ? i1 + 1 : n;     /* the shared pair closes the stretch */
+        size_t from = i0 ? i0 - 1 : 0; /* and the one before opens it */
         const uint32_t *pick =
             runs_together(first, from, end) > runs_together(last, from, end) ? first : last;
         for (size_t i = i0; i < end; i++)
             matched[i] = pick[i] != CET_NONE;
-        i1 = end;
     }
+    rc = 0;
+done:
     free(last);
     free(first);
     free(ra);

@@ -32,9 +32,9 @@ struct cet_fallback_opts {
 
 /* The words an extraction is measured against: the page's, less `aside`
  * (shown text that is no candidate for the article: a signed comment
- * thread, signatures.h, or a teaser list, teasers.h), or those of the longest alternate the chain may
- * take when it has more (a page built by scripts shows little and carries
- * its article). */
+ * thread, signatures.h, or a teaser list, teasers.h), or those of the
+ * longest alternate the chain may take when it has more (a page built by
+ * scripts shows little and carries its article). */
 uint64_t cet_fallback_page_words(const struct cet_fallback_opts *o, const struct cet_doc *doc,
                                  uint64_t aside);
 
