@@ -11,12 +11,27 @@
 #include "fuzz_fitness.h"
 #include "run/run_internal.h"
 
+static char dir[] = "/tmp/cetune-fuzz-checkpoint-XXXXXX";
+
+/* Every input is written to and removed from the same directory, so
+ * only the directory itself is left when the fuzzer or replayer ends. */
+static void remove_dir(void)
+{
+    char path[64];
+    snprintf(path, sizeof path, "%s/checkpoint.json", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[] = "/tmp/cetune-fuzz-checkpoint-XXXXXX";
     static int made;
-    if (!made && !(made = mkdtemp(dir) != NULL))
-        abort();
+    if (!made) {
+        if (!mkdtemp(dir))
+            abort();
+        made = 1;
+        atexit(remove_dir);
+    }
     char path[64];
     snprintf(path, sizeof path, "%s/checkpoint.json", dir);
     FILE *f = fopen(path, "wb");
