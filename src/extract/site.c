@@ -476,6 +476,13 @@ static uint64_t apply_rules(const struct cet_doc *d, const uint8_t *marks, struc
     return kept;
 }
 
+/* Whether an extraction of kept words has lost the article the start's
+ * parameters find (start words): CET_SITE_LOST_WORDS. */
+static int lost(uint64_t start, uint64_t kept)
+{
+    return start >= CET_SITE_LOST_WORDS && kept < CET_SITE_LOST_WORDS && 10 * kept < start;
+}
+
 void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_sel *sel)
 {
     uint64_t start, kept = apply_rules(d, marks, sel, &start);
@@ -485,12 +492,20 @@ void cet_site_apply(const struct cet_doc *d, const uint8_t *marks, struct cet_se
      * article have lost it: the labelled pages showed them keeping their
      * articles, so the page is unlike them, and the start's judgement
      * stands (measured in docs/experiment.md, "A lost article"). */
-    if (start < CET_SITE_LOST_WORDS || kept >= CET_SITE_LOST_WORDS || 10 * kept >= start)
+    if (!lost(start, kept))
         return;
     for (uint32_t k = 0; k < d->ntexts; k++)
         sel->keep[d->texts[k]] = (marks[k] & CET_SITE_START) != 0;
     sel->nextra = 0;
-    apply_rules(d, marks, sel, &start);
+    if (!lost(start, apply_rules(d, marks, sel, &start)))
+        return;
+    /* The slot rules lose it too: they drop a place that held no gold on
+     * the labelled pages and holds the article here (l3s-gn1
+     * telegraph.co.uk: p.story, a teaser there, the story here).  The page
+     * is unlike them again, so only the keep rules are applied. */
+    for (uint32_t k = 0; k < d->ntexts; k++)
+        sel->keep[d->texts[k]] =
+            (marks[k] & CET_SITE_START) || (marks[k] & CET_SITE_RULE) == CET_SITE_KEEP;
 }
 
 /* Whether the guard leaves the tuned parameters' choice at a block of whole

@@ -790,6 +790,44 @@ static void test_lost_article(void)
     cet_config_free(&cfg);
 }
 
+/* A drop rule at the article's own place (a teaser's slot on the labelled
+ * pages, the story's on this one) loses it even from the start's
+ * extraction: then only the keep rules apply to the start's.  The tuned
+ * parameters are the start's, so the guard changes nothing; a keep rule
+ * brings back a note the start drops (it has a link). */
+static void test_lost_to_a_drop_rule(void)
+{
+    static const char cfg_text[] =
+        "{\"extractor\": \"lqf\", \"params\": {\"t\": 0.25},\n \"site\": {\"pages\": 5, "
+        "\"keep\": [\"html/body/div.note\"], \"drop\": [\"html/body/div.story/p\"], "
+        "\"guard\": {\"params\": {\"t\": 0.25}, \"trust\": [\"html/body/div.story/p\"]}}}";
+    struct cet_config cfg;
+    struct cet_error err;
+    CHECK(cet_config_parse(&cfg, cfg_text, strlen(cfg_text), "lost.json", &err) == 0);
+    for (int paras = 3; paras <= 6; paras += 3) { /* 72 words, below the bound; 144 */
+        struct cet_buf html = {0}, out = {0};
+        cet_buf_puts(&html, "<html><body><div class=\"menu\"><a href=\"/\">Home</a> <a "
+                            "href=\"/n\">News</a></div><div class=\"note\"><a href=\"/w\">Weather"
+                            "</a></div><div class=\"story\">");
+        for (int k = 0; k < paras; k++)
+            cet_buf_printf(&html, "<p>Paragraph %d of the glacier report, which goes on about the "
+                                  "ice and the valley below for a good many words more until it "
+                                  "ends.</p>",
+                           k + 1);
+        cet_buf_puts(&html, "</div></body></html>");
+        struct cet_page *pg = NULL;
+        CHECK(cet_page_new(&pg, &err) == 0);
+        CHECK(pg && cet_page_extract(pg, &cfg, html.p, html.len, NULL, &out, NULL, &err) == 0);
+        CHECK(out.p && (strstr(out.p, "Paragraph 1 of the glacier") != NULL) == (paras == 6));
+        CHECK(out.p && strstr(out.p, "Weather"));
+        CHECK(out.p && !strstr(out.p, "Home"));
+        cet_page_free(pg);
+        cet_buf_free(&out);
+        cet_buf_free(&html);
+    }
+    cet_config_free(&cfg);
+}
+
 /* Held slots: where the labelled pages' gold is the article and the tuned
  * extraction kept all of it, a block the start keeps stays kept.  The
  * tuned parameters (the link quota filter at t = 0.1) drop a story
@@ -910,6 +948,7 @@ int main(void)
     RUN(test_guard);
     RUN(test_hold);
     RUN(test_lost_article);
+    RUN(test_lost_to_a_drop_rule);
     RUN(test_refused);
     TEST_END();
 }
