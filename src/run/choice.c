@@ -160,6 +160,11 @@ int cet_choice_passed(const struct cet_choice *c)
     return c->best && c->gain > 0 && c->lo > -c->tolerance;
 }
 
+int cet_choice_no_loss(const struct cet_choice *c, double loss)
+{
+    return c->gain > -loss && !(c->hi < 0);
+}
+
 double cet_choice_round(double x)
 {
     double r = round(x * 1e4) / 1e4;

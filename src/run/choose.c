@@ -251,11 +251,20 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
         snprintf(over, sizeof over, ", %+.4f more than tuning on the same pages (%s) without "
                                     "changing a parameter",
                  cet_choice_round(v->gain), bounds);
+    /* A mean loss passes when it is small and not sure (cet_choice_no_loss):
+     * say which it was. */
+    int adds = cet_run_site_start(info);
+    char verdict[96] = "";
+    if (e->gain < 0 && adds)
+        snprintf(verdict, sizeof verdict, ", a loss neither sure nor as large as %g",
+                 CET_CHOICE_RULES_LOSS);
+    else if (e->gain < 0)
+        snprintf(verdict, sizeof verdict, ", a loss");
     snprintf(buf + len, size - (size_t)len,
-             " The start with site rules learned from the other folds' pages %s%s, so best.json "
-             "%s the %zu site rule%s learned from all the labelled pages.",
-             change, over, cet_run_site_start(info) ? "adds to the start" : "leaves out",
-             rules->n, rules->n == 1 ? "" : "s");
+             " The start with site rules learned from the other folds' pages %s%s%s, so "
+             "best.json %s the %zu site rule%s learned from all the labelled pages.",
+             change, verdict, over, adds ? "adds to the start" : "leaves out", rules->n,
+             rules->n == 1 ? "" : "s");
     return 0;
 }
 
@@ -263,10 +272,10 @@ int cet_run_site_start(const struct cet_run_info *info)
 {
     /* The rules are learned to correct the start only where every labelled
      * page agrees (docs/site.md), so the folds need not prove a gain beyond
-     * doubt, only show no loss on average (docs/choice.md). */
+     * doubt, only show no loss beyond doubt (docs/choice.md). */
     return info->choose == CET_CHOOSE_CV && !info->holdout_docs && info->has_estimate &&
            !info->estimate.chosen && info->has_site_estimate && info->site_start &&
-           info->site_estimate.gain >= 0;
+           cet_choice_no_loss(&info->site_estimate, CET_CHOICE_RULES_LOSS);
 }
 
 const struct cet_site *cet_run_best_site(const struct cet_run_info *info)

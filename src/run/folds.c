@@ -608,7 +608,8 @@ int cet_run_folds(struct cet_run *run, cet_fold_fn on_fold, void *ctx, struct ce
         if (decide(info, tuned, start_site, n, left_out, pair, &info->site_vs_tuned, err))
             goto done;
         info->has_site_vs_tuned = 1;
-        if (info->estimate.chosen && info->site_estimate.gain >= 0 && info->site_vs_tuned.chosen)
+        if (info->estimate.chosen && info->site_vs_tuned.chosen &&
+            cet_choice_no_loss(&info->site_estimate, CET_CHOICE_RULES_LOSS))
             info->estimate.chosen = 0;
     }
     /* The folds' runs used the backend too (under MPI, the ranks hold the

@@ -138,6 +138,31 @@ static void test_choice__ties_and_losses_keep_the_start(void)
           strstr(s, "tuning does not help"));
 }
 
+/* The bar of the start with site rules: no loss beyond doubt.  One fold
+ * page lost 0.0025 and four tied (big5 foxnews.com 2005): a mean loss of
+ * 0.0005 and an interval that reaches 0 (the ties), so the rules stand; a
+ * mean loss of 0.006 does not, nor a small loss on every page (sure: the
+ * interval lies below 0). */
+static void test_choice__no_loss(void)
+{
+    struct cet_error err;
+    struct cet_choice c;
+    const double one[5] = {0, -0.0025, 0, 0, 0}, big[5] = {-0.03, 0, 0, 0, 0},
+                 every[5] = {-0.001, -0.002, -0.001, -0.003, -0.002};
+    double f1[10];
+    cands(f1, one, 2, 5);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, CET_CHOICE_LEVEL, 0, &err) == 0);
+    CHECK(c.hi >= 0 && cet_choice_no_loss(&c, CET_CHOICE_RULES_LOSS));
+    CHECK(!cet_choice_no_loss(&c, 0.0004));
+    cands(f1, big, 2, 5);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, CET_CHOICE_LEVEL, 0, &err) == 0);
+    CHECK(!cet_choice_no_loss(&c, CET_CHOICE_RULES_LOSS));
+    cands(f1, every, 2, 5);
+    CHECK(cet_choice_decide(&c, f1, 2, 5, CET_CHOICE_LEVEL, 0, &err) == 0);
+    CHECK(c.hi < 0 && c.gain > -CET_CHOICE_RULES_LOSS);
+    CHECK(!cet_choice_no_loss(&c, CET_CHOICE_RULES_LOSS));
+}
+
 /* With m tuned candidates each side is tested at (1 - level) / (2 m): five
  * sure pages (p = 1/32) pass alone at 0.05, not beside a second candidate
  * at 0.025.  The candidate with the higher lower end wins, not the higher mean. */
@@ -218,6 +243,7 @@ int main(void)
     RUN(test_choice__rescued_pages_do_not_hide_a_gain);
     RUN(test_choice__ties_and_losses_keep_the_start);
     RUN(test_choice__several_candidates);
+    RUN(test_choice__no_loss);
     RUN(test_choice__too_few_pages_and_bad_arguments);
     TEST_END();
 }
