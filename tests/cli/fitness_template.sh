@@ -102,9 +102,13 @@ expect_grep "$TMP/semi2/run.json" "from 4-fold cross-validation, holding out onl
 # Site rules from the 4 alone: each fold's start gets its other pages'.
 expect_grep "$TMP/semi2/heldout.csv" "^fold,document,f1_start,f1_tuned,gain,f1_start_site$"
 expect_grep "$TMP/out" "site rules learned from the 4 documents with gold"
-# ... without the guard, which semi-supervised runs leave out (docs/site.md).
-expect_grep "$TMP/semi2/checkpoint.json" '"guard":[[:space:]]*false'
-expect_grep "$TMP/semi2/folds/1/checkpoint.json" '"guard":[[:space:]]*false'
+# ... with their guard, learned from the same 4 (docs/site.md), in the run
+# and in each fold's run; --no-guard leaves it out of both.
+expect_grep "$TMP/semi2/checkpoint.json" '"guard":[[:space:]]*true'
+expect_grep "$TMP/semi2/folds/1/checkpoint.json" '"guard":[[:space:]]*true'
+expect_status 0 "$CETUNE" evolve $SEMI --generations 1 --no-guard --threads 2 -o "$TMP/semi3"
+expect_grep "$TMP/semi3/checkpoint.json" '"guard":[[:space:]]*false'
+expect_grep "$TMP/semi3/folds/1/checkpoint.json" '"guard":[[:space:]]*false'
 expect_status 0 "$CETUNE" report "$TMP/semi2"
 expect_grep "$TMP/semi2/report.md" "On pseudo-gold only the pages with gold of their own are held out"
 expect_grep "$TMP/semi2/report.md" "site rules learned from the training pages with gold"
