@@ -18,7 +18,9 @@
 #           seed: trafilatura's rules, set without looking at a page) made
 #           the description's defaults, so no page of C shaped it.  These
 #           starts are cached in OUT/starts/without-C (reused while the
-#           binary's options and the budget are the same).  --start FILE
+#           options and the budget are the same, so that two binaries can be
+#           compared on the same starts; a start learned by another binary
+#           is reported, and families.md says so).  --start FILE
 #           gives one start for every family instead (configs/article.json
 #           was learned on portals, big5 and cleaneval-dev: only the l3s-gn1
 #           families are unseen by it).
@@ -136,7 +138,8 @@ scores() {
 # best of a search on the other dev corpora from the hand-set configuration
 # (the description's second seed), cached while the settings are the same.
 learn_starts() {
-  local all=(portals big5 cleaneval-dev scrapinghub l3s-gn1) c o sdir
+  local all=(portals big5 cleaneval-dev scrapinghub l3s-gn1) c o sdir binary
+  binary=$(sha1sum <"$cetune" | cut -d' ' -f1)
   mkdir -p "$out/starts"
   python3 - "$params" "$out/starts/params.json" <<'PY'
 import json, sys
@@ -156,6 +159,13 @@ PY
       [ "$o" = "$c" ] || [ ! -d "$corpora/$o" ] || train+=("$o")
     done
     if [ -f "$sdir/start.json" ] && [ "$(cat "$sdir/stamp" 2>/dev/null)" = "$stamp" ]; then
+      # Reused on purpose (two binaries compared on the same starts), but
+      # said: a start learned by other code is not what this code learns.
+      if [ "$(cat "$sdir/learned-by" 2>/dev/null)" != "$binary" ]; then
+        log "reusing the start without $c learned by another cetune (sha1 $(cut -c1-12 \
+          "$sdir/learned-by" 2>/dev/null || echo unknown)); remove $sdir to learn it with this one"
+        echo "$c" >>"$out/starts/stale"
+      fi
       continue
     fi
     log "learning the start without $c: ${train[*]}"
@@ -176,11 +186,13 @@ PY
       { cat "$sdir/evolve.txt" >&2; die "learning the start without $c failed"; }
     cp "$sdir/run/best.json" "$sdir/start.json"
     echo "$stamp" >"$sdir/stamp"
+    echo "$binary" >"$sdir/learned-by"
   done
 }
 
 families() {
   rm -rf "$out/families"
+  rm -f "$out/starts/stale"
   python3 scripts/site-families.py "$corpora" "$out/families" >"$out/families.txt"
   cp configs/article.json "$out/article.json" # named so that evaluate's rows say "article"
   if [ "$start" = loco ]; then
@@ -260,13 +272,16 @@ json.dump(c, open(sys.argv[3], "w"))' "$w/run/top.json" "$w/run/site.json" "$w/s
       done
     done
   done <"$out/families.txt"
-  python3 - "$csv" "$out/families.md" "$start" "${extra[*]}" "$unlabelled" <<'EOF'
-import csv, statistics, sys
+  python3 - "$csv" "$out/families.md" "$start" "${extra[*]}" "$unlabelled" "$out/starts/stale" <<'EOF'
+import csv, os, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 out, start, extra, unl = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
+stale = open(sys.argv[6]).read().split() if os.path.exists(sys.argv[6]) else []
 md = [("Start: learned without the family's corpus (OUT/starts/without-CORPUS)" if start == "loco"
        else f"Start: `{start.split('/')[-1]}`") + f"; evolve options: `{extra or '(defaults)'}`"
-      + ("; the family's other pages join the search without gold" if unl else "") + ".", "",
+      + ("; the family's other pages join the search without gold" if unl else "") + "."
+      + (f" The starts without {', '.join(stale)} were learned by another cetune binary"
+         " (reused from the cache)." if stale else ""), "",
       "| K | families | corpus | runs | tuned | start + site rules | median gain | mean gain | worst | best | lose | lose > 0.005 | median training gain | start - article.json, median |",
       "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 def line(k, corpus, rs):

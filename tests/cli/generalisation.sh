@@ -67,4 +67,13 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
 expect_grep "$TMP/g/families.md" "| 3 | 2 | \*\*all\*\* | 2 |"
 expect_grep "$TMP/g/loco/summary.md" "| cleaneval-dev | portals big5 scrapinghub l3s-gn1 | 58 |"
+# The cached starts are reused, but one learned by another binary is said
+# to be, in the log and in families.md (learned-by holds the binary's sha1).
+expect_grep "$TMP/g/starts/without-portals/learned-by" "^$(sha1sum <"$CETUNE" | cut -d' ' -f1)$"
+if grep -q "another cetune" "$TMP/g/families.md"; then fail "fresh starts called stale"; else ok; fi
+echo 0000 >"$TMP/g/starts/without-portals/learned-by"
+expect_status 0 "$SRC/scripts/generalisation.sh" --quick --part families --families bbc "$CETUNE" "$C" "$TMP/g"
+expect_grep "$TMP/err" "reusing the start without portals learned by another cetune (sha1 0000)"
+expect_grep "$TMP/g/families.md" "The starts without portals were learned by another cetune binary"
+if grep -q "learning the start" "$TMP/err"; then fail "a cached start was learned again"; else ok; fi
 finish
