@@ -13,7 +13,8 @@
 #           START (--start loco, the default) is learned without the
 #           family's corpus: for each corpus C that has families, `evolve`
 #           on the other four dev corpora (--start-docs pages of each, drawn
-#           with seed 1; --start-evals evaluations; the search's best), from
+#           with --start-seed; --start-evals evaluations with that seed; the
+#           search's best), from
 #           the hand-set configuration of params/score.json (its second
 #           seed: trafilatura's rules, set without looking at a page) made
 #           the description's defaults, so no page of C shaped it.  These
@@ -54,6 +55,8 @@
 #                                family's corpus (loco), or one file for all
 #   --start-evals N              evaluations of each loco start's search (400)
 #   --start-docs N               pages of each training corpus in it (40)
+#   --start-seed N               the seed of its sample and search (1): other seeds give
+#                                other starts, to see how much the figures owe to one
 #   --unlabelled                 the family's other pages join the search without gold
 #   --threads N                  threads of every cetune call (2)
 #   --quick                      a check of the whole chain in about a minute: seed 1,
@@ -71,18 +74,19 @@
 set -euo pipefail
 die() { echo "generalisation.sh: $*" >&2; exit 2; }
 part=all seeds="1 2 3 4 5" ks="3 5 10" only="" max_evals=0 loco_evals=800 loco_sample=300
-start=loco start_evals=400 start_docs=40 unlabelled=0 threads=2 quick=0
+start=loco start_evals=400 start_docs=40 start_seed=1 unlabelled=0 threads=2 quick=0
 args=() extra=()
 while [ $# -gt 0 ]; do
   case $1 in
   --part | --seeds | --k | --families | --max-evals | --loco-evals | --loco-sample | --start | \
-    --start-evals | --start-docs | --threads)
+    --start-evals | --start-docs | --start-seed | --threads)
     [ $# -ge 2 ] || die "$1 needs a value"
     v=${2//,/ }
     case $1 in
     --part) part=$v ;; --seeds) seeds=$v ;; --k) ks=$v ;; --families) only=$v ;;
     --max-evals) max_evals=$v ;; --loco-evals) loco_evals=$v ;; --loco-sample) loco_sample=$v ;;
     --start) start=$2 ;; --start-evals) start_evals=$v ;; --start-docs) start_docs=$v ;;
+    --start-seed) start_seed=$v ;;
     --threads) threads=$v ;;
     esac
     shift 2 ;;
@@ -96,7 +100,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#args[@]} -le 3 ] || die "too many arguments (CETUNE CORPORA OUT)"
 case $part in families | loco | all) ;; *) die "--part takes families, loco or all" ;; esac
-for n in $max_evals $loco_evals $loco_sample $start_evals $start_docs $threads $ks $seeds; do
+for n in $max_evals $loco_evals $loco_sample $start_evals $start_docs $start_seed $threads $ks $seeds; do
   [[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
 done
 if [ $quick = 1 ]; then
@@ -154,7 +158,7 @@ json.dump(d, open(sys.argv[2], "w"), indent=1)
 PY
   for c in "$@"; do
     sdir=$out/starts/without-$c
-    local train=() stamp="evals $start_evals docs $start_docs no-site $(sha1sum <"$out/starts/params.json")"
+    local train=() stamp="evals $start_evals docs $start_docs seed $start_seed no-site $(sha1sum <"$out/starts/params.json")"
     for o in "${all[@]}"; do
       [ "$o" = "$c" ] || [ ! -d "$corpora/$o" ] || train+=("$o")
     done
@@ -174,7 +178,7 @@ PY
     local dirs=()
     for o in "${train[@]}"; do
       dirs+=(-d "$corpora/$o")
-      "$cetune" sample -d "$corpora/$o" -n "$start_docs" --seed 1 -o - --threads "$threads" \
+      "$cetune" sample -d "$corpora/$o" -n "$start_docs" --seed "$start_seed" -o - --threads "$threads" \
         2>/dev/null >>"$sdir/sample.txt"
     done
     # The search's best (the start must move off the hand-set point), no
@@ -182,7 +186,7 @@ PY
     # runs tune from, whatever evolve's defaults.
     nice -n 10 "$cetune" evolve -p "$out/starts/params.json" "${dirs[@]}" -s "$sdir/sample.txt" \
       --max-evals "$start_evals" --generations 0 --patience 0 --choose search --shrink 0 --no-site \
-      --seed 1 --threads "$threads" -o "$sdir/run" -q >"$sdir/evolve.txt" 2>&1 ||
+      --seed "$start_seed" --threads "$threads" -o "$sdir/run" -q >"$sdir/evolve.txt" 2>&1 ||
       { cat "$sdir/evolve.txt" >&2; die "learning the start without $c failed"; }
     cp "$sdir/run/best.json" "$sdir/start.json"
     echo "$stamp" >"$sdir/stamp"
@@ -272,12 +276,12 @@ json.dump(c, open(sys.argv[3], "w"))' "$w/run/top.json" "$w/run/site.json" "$w/s
       done
     done
   done <"$out/families.txt"
-  python3 - "$csv" "$out/families.md" "$start" "${extra[*]}" "$unlabelled" "$out/starts/stale" <<'EOF'
+  python3 - "$csv" "$out/families.md" "$start" "${extra[*]}" "$unlabelled" "$out/starts/stale" "$start_seed" <<'EOF'
 import csv, os, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 out, start, extra, unl = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
 stale = open(sys.argv[6]).read().split() if os.path.exists(sys.argv[6]) else []
-md = [("Start: learned without the family's corpus (OUT/starts/without-CORPUS)" if start == "loco"
+md = [(f"Start: learned without the family's corpus (OUT/starts/without-CORPUS, start seed {sys.argv[7]})" if start == "loco"
        else f"Start: `{start.split('/')[-1]}`") + f"; evolve options: `{extra or '(defaults)'}`"
       + ("; the family's other pages join the search without gold" if unl else "") + "."
       + (f" The starts without {', '.join(stale)} were learned by another cetune binary"

@@ -76,4 +76,6 @@ expect_status 0 "$SRC/scripts/generalisation.sh" --quick --part families --famil
 expect_grep "$TMP/err" "reusing the start without portals learned by another cetune (sha1 0000)"
 expect_grep "$TMP/g/families.md" "The starts without portals were learned by another cetune binary"
 if grep -q "learning the start" "$TMP/err"; then fail "a cached start was learned again"; else ok; fi
+expect_grep "$TMP/g/families.md" "start seed 1)"
+expect_status 2 "$SRC/scripts/generalisation.sh" --start-seed two "$CETUNE"
 finish
