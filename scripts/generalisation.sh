@@ -75,7 +75,7 @@ set -euo pipefail
 die() { echo "generalisation.sh: $*" >&2; exit 2; }
 part=all seeds="1 2 3 4 5" ks="3 5 10" only="" max_evals=0 loco_evals=800 loco_sample=300
 start=loco start_evals=400 start_docs=40 start_seed=1 unlabelled=0 threads=2 quick=0
-args=() extra=()
+args=() extra=() stale="" # stale: the corpora whose cached start another binary learned
 while [ $# -gt 0 ]; do
   case $1 in
   --part | --seeds | --k | --families | --max-evals | --loco-evals | --loco-sample | --start | \
@@ -168,7 +168,7 @@ PY
       if [ "$(cat "$sdir/learned-by" 2>/dev/null)" != "$binary" ]; then
         log "reusing the start without $c learned by another cetune (sha1 $(cut -c1-12 \
           "$sdir/learned-by" 2>/dev/null || echo unknown)); remove $sdir to learn it with this one"
-        echo "$c" >>"$out/starts/stale"
+        stale+=" $c"
       fi
       continue
     fi
@@ -196,7 +196,6 @@ PY
 
 families() {
   rm -rf "$out/families"
-  rm -f "$out/starts/stale"
   python3 scripts/site-families.py "$corpora" "$out/families" >"$out/families.txt"
   cp configs/article.json "$out/article.json" # named so that evaluate's rows say "article"
   if [ "$start" = loco ]; then
@@ -276,11 +275,11 @@ json.dump(c, open(sys.argv[3], "w"))' "$w/run/top.json" "$w/run/site.json" "$w/s
       done
     done
   done <"$out/families.txt"
-  python3 - "$csv" "$out/families.md" "$start" "${extra[*]}" "$unlabelled" "$out/starts/stale" "$start_seed" <<'EOF'
-import csv, os, statistics, sys
+  python3 - "$csv" "$out/families.md" "$start" "${extra[*]}" "$unlabelled" "$stale" "$start_seed" <<'EOF'
+import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 out, start, extra, unl = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-stale = open(sys.argv[6]).read().split() if os.path.exists(sys.argv[6]) else []
+stale = sys.argv[6].split()
 md = [(f"Start: learned without the family's corpus (OUT/starts/without-CORPUS, start seed {sys.argv[7]})" if start == "loco"
        else f"Start: `{start.split('/')[-1]}`") + f"; evolve options: `{extra or '(defaults)'}`"
       + ("; the family's other pages join the search without gold" if unl else "") + "."
