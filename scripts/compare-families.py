@@ -4,7 +4,7 @@
 scripts/generalisation.sh --part families writes OUT/families.csv, one row per
 family, K and seed, with the gain of best.json over the start on the family's
 other pages.  Given the files of two binaries (or two option sets) run on the
-same families, K and seeds, this prints each one's distribution (median, mean,
+same families, K and seeds (and start seeds, when both files name them), this prints each one's distribution (median, mean,
 worst, runs that lose, that lose more than 0.005), by corpus too, the runs
 they share that got better or worse, and each changed run with what best.json
 was (tuned, start+site, start) before and after.  Only the runs in both files
@@ -25,7 +25,22 @@ def load(path):
         sys.exit(f"compare-families.py: {path}: {e.strerror}")
     if rows and not {"family", "k", "seed", "gain", "corpus"} <= rows[0].keys():
         sys.exit(f"compare-families.py: {path}: not a families.csv of scripts/generalisation.sh")
-    return {(r["family"], r["k"], r["seed"]): r for r in rows}
+    return rows
+
+
+def index(path, rows, by_start):
+    """The runs of a file by (family, K, seed, start seed); the start seed is
+    left out ("") when one of the two files does not name it (written before
+    generalisation.sh had several starts), and then a file must hold one run
+    per family, K and seed."""
+    runs = {}
+    for r in rows:
+        key = (r["family"], r["k"], r["seed"], r.get("start_seed", "") if by_start else "")
+        if key in runs:
+            sys.exit(f"compare-families.py: {path}: {key[0]} K={key[1]} seed {key[2]} is there "
+                     "from several starts, and the other file does not name its start seed")
+        runs[key] = r
+    return runs
 
 
 def line(name, gains):
@@ -48,10 +63,12 @@ def main(argv):
             args.append(a)
     if len(args) != 2:
         sys.exit(__doc__)
-    before, after = load(args[0]), load(args[1])
+    rb, ra = load(args[0]), load(args[1])
+    by_start = all(rs and "start_seed" in rs[0] for rs in (rb, ra))
+    before, after = index(args[0], rb, by_start), index(args[1], ra, by_start)
     keys = sorted(set(before) & set(after))
     if not keys:
-        sys.exit("compare-families.py: the two files share no run (family, K, seed)")
+        sys.exit("compare-families.py: the two files share no run (family, K, seed, start seed)")
     print("| runs | count | median | mean | worst | lose | lose > 0.005 |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for corpus in sorted({before[k]["corpus"] for k in keys}) + [None]:
@@ -63,10 +80,11 @@ def main(argv):
                if abs(float(after[k]["gain"]) - float(before[k]["gain"])) > least]
     better = sum(a > b for _, b, a in changed)
     print(f"\n{len(keys)} runs in both; {better} better, {len(changed) - better} worse")
-    for (fam, k, seed), b, a in changed:
-        print(f"  {fam} K={k} seed {seed}: {b:+.4f} -> {a:+.4f} ({a - b:+.4f}), "
-              f"{before[(fam, k, seed)].get('decision', '-')} -> "
-              f"{after[(fam, k, seed)].get('decision', '-')}")
+    for key, b, a in changed:
+        fam, k, seed, t = key
+        start = f" start seed {t}" if t not in ("", "-") else ""
+        print(f"  {fam} K={k} seed {seed}{start}: {b:+.4f} -> {a:+.4f} ({a - b:+.4f}), "
+              f"{before[key].get('decision', '-')} -> {after[key].get('decision', '-')}")
     return 0
 
 

@@ -13,15 +13,19 @@
 #           START (--start loco, the default) is learned without the
 #           family's corpus: for each corpus C that has families, `evolve`
 #           on the other four dev corpora (--start-docs pages of each, drawn
-#           with --start-seed; --start-evals evaluations with that seed; the
+#           with a start seed; --start-evals evaluations with that seed; the
 #           search's best), from
 #           the hand-set configuration of params/score.json (its second
 #           seed: trafilatura's rules, set without looking at a page) made
 #           the description's defaults, so no page of C shaped it.  These
-#           starts are cached in OUT/starts/without-C (reused while the
-#           options and the budget are the same, so that two binaries can be
-#           compared on the same starts; a start learned by another binary
-#           is reported, and families.md says so).  --start FILE
+#           starts are cached in OUT/starts/seed-T/without-C for start seed T
+#           (reused while the options and the budget are the same, so that
+#           two binaries can be compared on the same starts; a start learned
+#           by another binary is reported, and families.md says so).  With
+#           several start seeds (--start-seed 1,2,3), every family run is
+#           made from each seed's start: the start alone moves the figures
+#           by as much as many a change of method, so a change is judged on
+#           all of them (families.md has a table per start seed).  --start FILE
 #           gives one start for every family instead (configs/article.json
 #           was learned on portals, big5 and cleaneval-dev: only the l3s-gn1
 #           families are unseen by it).
@@ -35,7 +39,9 @@
 #           the start (the description's defaults) beside the tuned setting.
 #
 # Outputs in OUT: families.csv (one row per run, with what best.json is:
-# tuned, start+site or start), families.md (the
+# tuned, start+site or start, and the start seed of a loco start; the runs
+# are in OUT/work/FAMILY-kK-sSEED, -startT added for a loco start),
+# families.md (the
 # distribution of the gains per K and corpus: median, worst, best, share of
 # runs that lose, that lose more than 0.005), loco/summary.md, and the runs.
 #
@@ -55,8 +61,8 @@
 #                                family's corpus (loco), or one file for all
 #   --start-evals N              evaluations of each loco start's search (400)
 #   --start-docs N               pages of each training corpus in it (40)
-#   --start-seed N               the seed of its sample and search (1): other seeds give
-#                                other starts, to see how much the figures owe to one
+#   --start-seed LIST            the seeds of their samples and searches (1): other seeds
+#                                give other starts; several give every run from each
 #   --unlabelled                 the family's other pages join the search without gold
 #   --threads N                  threads of every cetune call (2)
 #   --quick                      a check of the whole chain in about a minute: seed 1,
@@ -74,8 +80,8 @@
 set -euo pipefail
 die() { echo "generalisation.sh: $*" >&2; exit 2; }
 part=all seeds="1 2 3 4 5" ks="3 5 10" only="" max_evals=0 loco_evals=800 loco_sample=300
-start=loco start_evals=400 start_docs=40 start_seed=1 unlabelled=0 threads=2 quick=0
-args=() extra=() stale="" # stale: the corpora whose cached start another binary learned
+start=loco start_evals=400 start_docs=40 start_seeds=1 unlabelled=0 threads=2 quick=0
+args=() extra=() stale="" # stale: CORPUS:T for each cached start (start seed T) another binary learned
 while [ $# -gt 0 ]; do
   case $1 in
   --part | --seeds | --k | --families | --max-evals | --loco-evals | --loco-sample | --start | \
@@ -86,7 +92,7 @@ while [ $# -gt 0 ]; do
     --part) part=$v ;; --seeds) seeds=$v ;; --k) ks=$v ;; --families) only=$v ;;
     --max-evals) max_evals=$v ;; --loco-evals) loco_evals=$v ;; --loco-sample) loco_sample=$v ;;
     --start) start=$2 ;; --start-evals) start_evals=$v ;; --start-docs) start_docs=$v ;;
-    --start-seed) start_seed=$v ;;
+    --start-seed) start_seeds=$v ;;
     --threads) threads=$v ;;
     esac
     shift 2 ;;
@@ -100,7 +106,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#args[@]} -le 3 ] || die "too many arguments (CETUNE CORPORA OUT)"
 case $part in families | loco | all) ;; *) die "--part takes families, loco or all" ;; esac
-for n in $max_evals $loco_evals $loco_sample $start_evals $start_docs $start_seed $threads $ks $seeds; do
+for n in $max_evals $loco_evals $loco_sample $start_evals $start_docs $start_seeds $threads $ks $seeds; do
   [[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
 done
 if [ $quick = 1 ]; then
@@ -112,6 +118,9 @@ cetune=$(realpath -m "${args[0]:-build/cetune}")
 corpora=$(realpath -m "${args[1]:-../shared/corpora}")
 out=$(realpath -m "${args[2]:-runs/generalisation}")
 [ "$start" != loco ] && start=$(realpath -m "$start")
+[ "$(printf '%s\n' $start_seeds | sort | uniq -d)" = "" ] || die "--start-seed: a seed given twice"
+# A start file has no start seed: its runs are named and counted once.
+[ "$start" = loco ] || start_seeds=-
 cd "$(dirname "$0")/.."
 params=${PARAMS:-params/score.json}
 [ -x "$cetune" ] || die "$cetune not found; build first: cmake -S . -B build && cmake --build build -j2"
@@ -138,11 +147,13 @@ scores() {
       END { printf "%.6f %.6f %.6f %.6f\n", s, b, a, x }'
 }
 
-# learn_starts CORPUS...: OUT/starts/without-C/start.json for each C, the
-# best of a search on the other dev corpora from the hand-set configuration
-# (the description's second seed), cached while the settings are the same.
+# learn_starts T CORPUS...: OUT/starts/seed-T/without-C/start.json for each
+# C, the best of a search with seed T on the other dev corpora from the
+# hand-set configuration (the description's second seed), cached while the
+# settings are the same.
 learn_starts() {
-  local all=(portals big5 cleaneval-dev scrapinghub l3s-gn1) c o sdir binary
+  local all=(portals big5 cleaneval-dev scrapinghub l3s-gn1) c o sdir binary t=$1
+  shift
   binary=$(sha1sum <"$cetune" | cut -d' ' -f1)
   mkdir -p "$out/starts"
   python3 - "$params" "$out/starts/params.json" <<'PY'
@@ -157,8 +168,8 @@ d["description"] += " (generalisation.sh: the hand-set seed as the defaults)"
 json.dump(d, open(sys.argv[2], "w"), indent=1)
 PY
   for c in "$@"; do
-    sdir=$out/starts/without-$c
-    local train=() stamp="evals $start_evals docs $start_docs seed $start_seed no-site $(sha1sum <"$out/starts/params.json")"
+    sdir=$out/starts/seed-$t/without-$c
+    local train=() stamp="evals $start_evals docs $start_docs seed $t no-site $(sha1sum <"$out/starts/params.json")"
     for o in "${all[@]}"; do
       [ "$o" = "$c" ] || [ ! -d "$corpora/$o" ] || train+=("$o")
     done
@@ -168,17 +179,17 @@ PY
       if [ "$(cat "$sdir/learned-by" 2>/dev/null)" != "$binary" ]; then
         log "reusing the start without $c learned by another cetune (sha1 $(cut -c1-12 \
           "$sdir/learned-by" 2>/dev/null || echo unknown)); remove $sdir to learn it with this one"
-        stale+=" $c"
+        stale+=" $c:$t"
       fi
       continue
     fi
-    log "learning the start without $c: ${train[*]}"
+    log "learning the start without $c, start seed $t: ${train[*]}"
     rm -rf "$sdir"
     mkdir -p "$sdir"
     local dirs=()
     for o in "${train[@]}"; do
       dirs+=(-d "$corpora/$o")
-      "$cetune" sample -d "$corpora/$o" -n "$start_docs" --seed "$start_seed" -o - --threads "$threads" \
+      "$cetune" sample -d "$corpora/$o" -n "$start_docs" --seed "$t" -o - --threads "$threads" \
         2>/dev/null >>"$sdir/sample.txt"
     done
     # The search's best (the start must move off the hand-set point), no
@@ -186,7 +197,7 @@ PY
     # runs tune from, whatever evolve's defaults.
     nice -n 10 "$cetune" evolve -p "$out/starts/params.json" "${dirs[@]}" -s "$sdir/sample.txt" \
       --max-evals "$start_evals" --generations 0 --patience 0 --choose search --shrink 0 --no-site \
-      --seed "$start_seed" --threads "$threads" -o "$sdir/run" -q >"$sdir/evolve.txt" 2>&1 ||
+      --seed "$t" --threads "$threads" -o "$sdir/run" -q >"$sdir/evolve.txt" 2>&1 ||
       { cat "$sdir/evolve.txt" >&2; die "learning the start without $c failed"; }
     cp "$sdir/run/best.json" "$sdir/start.json"
     echo "$stamp" >"$sdir/stamp"
@@ -203,84 +214,94 @@ families() {
     corpora_used=$(while read -r fam corpus n; do
       if [ -z "$only" ] || [[ " $only " == *" $fam "* ]]; then echo "$corpus"; fi
     done <"$out/families.txt" | sort -u)
-    # shellcheck disable=SC2086 # one word per corpus
-    learn_starts $corpora_used
+    local t
+    for t in $start_seeds; do
+      # shellcheck disable=SC2086 # one word per corpus
+      learn_starts "$t" $corpora_used
+    done
   else
     mkdir -p "$out/starts"
     cp "$start" "$out/starts/start.json" # named so that evaluate's rows say "start"
   fi
   local csv=$out/families.csv
-  echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds,article_f1,search_gain,cv_gains,decision" >"$csv"
-  local fam corpus n k s fstart fparams
+  echo "family,corpus,pages,k,seed,test_pages,start_f1,tuned_f1,gain,train_gain,evaluations,seconds,article_f1,search_gain,cv_gains,decision,start_seed" >"$csv"
+  local fam corpus n k s t fstart fparams name
   while read -r fam corpus n; do
     if [ -n "$only" ] && [[ " $only " != *" $fam "* ]]; then continue; fi
     local dir=$out/families/$fam
     # A loco start comes with the description it was learned from: the
     # hand-set defaults and no seeds, so that nothing learned on the
     # family's corpus joins the search's first generation either.
-    fstart=$out/starts/start.json fparams=$params
-    [ "$start" = loco ] && fstart=$out/starts/without-$corpus/start.json fparams=$out/starts/params.json
-    for k in $ks; do
-      [ $((n - k)) -ge 3 ] || continue
-      for s in $seeds; do
-        local w=$out/work/$fam-k$k-s$s
-        rm -rf "$w"
-        mkdir -p "$w"
-        "$cetune" sample -d "$dir" -n "$k" --seed "$s" -o "$w/train.txt" --threads "$threads" \
-          >/dev/null 2>&1
-        "$cetune" sample -d "$dir" -n 1000000 -o "$w/all.txt" --threads "$threads" >/dev/null 2>&1
-        grep -v '^#' "$w/train.txt" | grep -vxF -f - "$w/all.txt" | grep -v '^#' >"$w/test.txt"
-        local data=(-d "$dir" -s "$w/train.txt")
-        if [ $unlabelled = 1 ]; then
-          # The family as a crawl: every page, gold beside the K labelled ones only.
-          mkdir -p "$w/crawl/$fam"
-          ln -s "$dir"/*.html "$w/crawl/$fam/"
-          sed "s|^$fam/||" "$w/train.txt" | grep -v '^#' | while read -r p; do
-            ln -s "$dir/$p.txt" "$w/crawl/$fam/$p.txt"
-          done
-          data=(-d "$w/crawl" --fitness template)
-        fi
-        local evals=()
-        [ "$max_evals" -gt 0 ] && evals=(--max-evals "$max_evals")
-        local t0=$SECONDS
-        nice -n 10 "$cetune" evolve -p "$fparams" "${data[@]}" --seed-config "$fstart" --seed "$s" \
-          --threads "$threads" "${evals[@]}" "${extra[@]}" -o "$w/run" -q >"$w/evolve.txt" 2>&1 ||
-          { cat "$w/evolve.txt" >&2; die "evolve failed on $fam k=$k seed $s"; }
-        local secs=$((SECONDS - t0))
-        local sf tf af xf st tt ne cv=""
-        # The search's best on all K pages with the site rules learned after
-        # it (site.json), whatever the final choice made of them, and the
-        # held-out gains the choice was made from: with both, any choice rule
-        # can be judged on these runs afterwards.
-        python3 -c 'import json, os, sys
+    for t in $start_seeds; do
+      fstart=$out/starts/start.json fparams=$params name=""
+      [ "$start" = loco ] && fstart=$out/starts/seed-$t/without-$corpus/start.json \
+        fparams=$out/starts/params.json name="-start$t"
+      for k in $ks; do
+        [ $((n - k)) -ge 3 ] || continue
+        for s in $seeds; do
+          local w=$out/work/$fam-k$k-s$s$name
+          rm -rf "$w"
+          mkdir -p "$w"
+          "$cetune" sample -d "$dir" -n "$k" --seed "$s" -o "$w/train.txt" --threads "$threads" \
+            >/dev/null 2>&1
+          "$cetune" sample -d "$dir" -n 1000000 -o "$w/all.txt" --threads "$threads" >/dev/null 2>&1
+          grep -v '^#' "$w/train.txt" | grep -vxF -f - "$w/all.txt" | grep -v '^#' >"$w/test.txt"
+          local data=(-d "$dir" -s "$w/train.txt")
+          if [ $unlabelled = 1 ]; then
+            # The family as a crawl: every page, gold beside the K labelled ones only.
+            mkdir -p "$w/crawl/$fam"
+            ln -s "$dir"/*.html "$w/crawl/$fam/"
+            sed "s|^$fam/||" "$w/train.txt" | grep -v '^#' | while read -r p; do
+              ln -s "$dir/$p.txt" "$w/crawl/$fam/$p.txt"
+            done
+            data=(-d "$w/crawl" --fitness template)
+          fi
+          local evals=()
+          [ "$max_evals" -gt 0 ] && evals=(--max-evals "$max_evals")
+          local t0=$SECONDS
+          nice -n 10 "$cetune" evolve -p "$fparams" "${data[@]}" --seed-config "$fstart" --seed "$s" \
+            --threads "$threads" "${evals[@]}" "${extra[@]}" -o "$w/run" -q >"$w/evolve.txt" 2>&1 ||
+            { cat "$w/evolve.txt" >&2; die "evolve failed on $fam k=$k seed $s"; }
+          local secs=$((SECONDS - t0))
+          local sf tf af xf st tt ne cv=""
+          # The search's best on all K pages with the site rules learned after
+          # it (site.json), whatever the final choice made of them, and the
+          # held-out gains the choice was made from: with both, any choice rule
+          # can be judged on these runs afterwards.
+          python3 -c 'import json, os, sys
 c = json.load(open(sys.argv[1]))[0]
 if os.path.exists(sys.argv[2]): c["site"] = json.load(open(sys.argv[2]))
 json.dump(c, open(sys.argv[3], "w"))' "$w/run/top.json" "$w/run/site.json" "$w/search.json"
-        [ -f "$w/run/heldout.csv" ] && cv=$(awk -F, 'NR > 1 { printf "%s%s", sep, $5; sep = ";" }' \
-          "$w/run/heldout.csv")
-        # One evaluate per page set, the start and best.json side by side.
-        read -r sf tf af xf < <(scores "$w/test.txt" "$w/run/best.json" "$fstart" "$w/search.json")
-        # The gain the search saw on its labelled pages (what a user is shown).
-        read -r st tt _ _ < <(scores "$w/train.txt" "$w/run/best.json" "$fstart")
-        ne=$(($(wc -l <"$w/run/individuals.csv") - 1))
-        # What best.json is: tuned, start+site (the start with site rules) or start.
-        dec=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["final"].get("decision", "-"))' \
-          "$w/run/run.json")
-        awk -v f="$fam" -v c="$corpus" -v n="$n" -v k="$k" -v s="$s" -v m="$(wc -l <"$w/test.txt")" \
-          -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" -v af="$af" \
-          -v xf="$xf" -v cv="$cv" -v dec="$dec" 'BEGIN {
-            printf "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%d,%.6f,%.6f,%s,%s\n", f, c, n, k, s, m, sf,
-              tf, tf - sf, tt - st, ne, sec, af, xf - sf, cv, dec }' >>"$csv"
-        log "$fam k=$k seed $s: start $sf, tuned $tf on $(wc -l <"$w/test.txt") test pages"
+          [ -f "$w/run/heldout.csv" ] && cv=$(awk -F, 'NR > 1 { printf "%s%s", sep, $5; sep = ";" }' \
+            "$w/run/heldout.csv")
+          # One evaluate per page set, the start and best.json side by side.
+          read -r sf tf af xf < <(scores "$w/test.txt" "$w/run/best.json" "$fstart" "$w/search.json")
+          # The gain the search saw on its labelled pages (what a user is shown).
+          read -r st tt _ _ < <(scores "$w/train.txt" "$w/run/best.json" "$fstart")
+          ne=$(($(wc -l <"$w/run/individuals.csv") - 1))
+          # What best.json is: tuned, start+site (the start with site rules) or start.
+          dec=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["final"].get("decision", "-"))' \
+            "$w/run/run.json")
+          awk -v f="$fam" -v c="$corpus" -v n="$n" -v k="$k" -v s="$s" -v m="$(wc -l <"$w/test.txt")" \
+            -v sf="$sf" -v tf="$tf" -v st="$st" -v tt="$tt" -v ne="$ne" -v sec="$secs" -v af="$af" \
+            -v xf="$xf" -v cv="$cv" -v dec="$dec" -v t="$t" 'BEGIN {
+              printf "%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%d,%.6f,%.6f,%s,%s,%s\n", f, c, n, k, s, m, sf,
+                tf, tf - sf, tt - st, ne, sec, af, xf - sf, cv, dec, t }' >>"$csv"
+          log "$fam k=$k seed $s${name:+ start seed $t}: start $sf, tuned $tf on $(wc -l <"$w/test.txt") test pages"
+        done
       done
     done
   done <"$out/families.txt"
-  python3 - "$csv" "$out/families.md" "$start" "${extra[*]}" "$unlabelled" "$stale" "$start_seed" <<'EOF'
+  python3 - "$csv" "$out/families.md" "$start" "${extra[*]}" "$unlabelled" "$stale" "$start_seeds" <<'EOF'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 out, start, extra, unl = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-stale = sys.argv[6].split()
-md = [(f"Start: learned without the family's corpus (OUT/starts/without-CORPUS, start seed {sys.argv[7]})" if start == "loco"
+tseeds = sys.argv[7].split()
+several = len(tseeds) > 1
+stale = [c.replace(":", " (start seed ") + ")" if several else c.split(":")[0]
+         for c in sys.argv[6].split()]
+md = [(f"Start: learned without the family's corpus (OUT/starts/seed-T/without-CORPUS, start seed"
+       f"{'s' if several else ''} {', '.join(tseeds)})" if start == "loco"
        else f"Start: `{start.split('/')[-1]}`") + f"; evolve options: `{extra or '(defaults)'}`"
       + ("; the family's other pages join the search without gold" if unl else "") + "."
       + (f" The starts without {', '.join(stale)} were learned by another cetune binary"
@@ -303,6 +324,15 @@ for k in sorted({int(r["k"]) for r in rows}):
     for corpus in sorted({r["corpus"] for r in rk}):
         md.append(line(k, corpus, [r for r in rk if r["corpus"] == corpus]))
     md.append(line(k, "**all**", rk))
+# The same runs from each start: how much of the figures is the start's.
+if several:
+    md += ["", "By start seed (every family, K and seed from each start):", "",
+           md[2].replace("| corpus |", "| start seed |"), md[3]]
+    for k in sorted({int(r["k"]) for r in rows}):
+        for t in tseeds:
+            rt = [r for r in rows if int(r["k"]) == k and r["start_seed"] == t]
+            if rt:
+                md.append(line(k, t, rt))
 open(out, "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 EOF

@@ -44,4 +44,25 @@ expect_grep "$TMP/err" "other.csv: not a families.csv"
 { echo "$head"; echo "z,c1,9,5,1,4,0.9,0.91,0.010000,0,1,1,0.9,0.01,0.01,tuned"; } >"$TMP/z.csv"
 expect_status 1 "$py" "$cmp" "$TMP/z.csv" "$TMP/after.csv"
 expect_grep "$TMP/err" "share no run"
+# Runs from several starts (start_seed, generalisation.sh --start-seed 1,2)
+# pair by start seed too; against a file without the column, a file with
+# two starts of one run is refused, one with a single start pairs as before.
+{
+  echo "$head,start_seed"
+  echo "a,c1,9,5,1,4,0.9,0.91,0.010000,0,1,1,0.9,0.01,0.01,tuned,1"
+  echo "a,c1,9,5,1,4,0.9,0.92,0.020000,0,1,1,0.9,0.02,0.01,tuned,2"
+} >"$TMP/s12.csv"
+{
+  echo "$head,start_seed"
+  echo "a,c1,9,5,1,4,0.9,0.91,0.010000,0,1,1,0.9,0.01,0.01,tuned,1"
+  echo "a,c1,9,5,1,4,0.9,0.95,0.050000,0,1,1,0.9,0.05,0.01,tuned,2"
+} >"$TMP/t12.csv"
+expect_status 0 "$py" "$cmp" "$TMP/s12.csv" "$TMP/t12.csv"
+expect_grep "$TMP/out" "^2 runs in both; 1 better, 0 worse$"
+expect_grep "$TMP/out" "^  a K=5 seed 1 start seed 2: +0.0200 -> +0.0500 (+0.0300), tuned -> tuned$"
+expect_status 1 "$py" "$cmp" "$TMP/s12.csv" "$TMP/after.csv"
+expect_grep "$TMP/err" "s12.csv: a K=5 seed 1 is there from several starts"
+grep -v ',2$' "$TMP/s12.csv" >"$TMP/s1.csv"
+expect_status 0 "$py" "$cmp" "$TMP/s1.csv" "$TMP/after.csv"
+expect_grep "$TMP/out" "^  a K=5 seed 1: +0.0100 -> +0.0300 (+0.0200), tuned -> tuned$"
 finish

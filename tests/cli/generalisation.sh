@@ -37,18 +37,18 @@ done
 # The gain is the tuned F1 minus the start's, as evaluate prints them; the
 # start of a portals family was learned without portals, and the shipped
 # configuration is scored beside it.
-w=$TMP/g/work/bbc-k3-s1
-got=$(grep -o -- "-d [^ ]*" "$TMP/g/starts/without-portals/run/run.json" | sed 's|.*/||' |
+w=$TMP/g/work/bbc-k3-s1-start1
+got=$(grep -o -- "-d [^ ]*" "$TMP/g/starts/seed-1/without-portals/run/run.json" | sed 's|.*/||' |
   sort | tr '\n' ' ')
 [ "$got" = "big5 cleaneval-dev l3s-gn1 scrapinghub " ] && ok ||
   fail "the start of the portals families was learned on $got, not the four other corpora"
-grep -q -- "--seed-config $TMP/g/starts/without-portals/start.json" "$w/run/run.json" && ok ||
+grep -q -- "--seed-config $TMP/g/starts/seed-1/without-portals/start.json" "$w/run/run.json" && ok ||
   fail "bbc's run does not start from the start learned without portals"
 f1_on() {
   "$CETUNE" evaluate -c "$1" -d "$TMP/g/families/bbc" -s "$w/test.txt" --format csv 2>/dev/null |
     awk -F, '$1 == "macro" { printf "%.6f", $5 }'
 }
-start=$(f1_on "$TMP/g/starts/without-portals/start.json")
+start=$(f1_on "$TMP/g/starts/seed-1/without-portals/start.json")
 [ "$(grep '^bbc,' "$csv" | cut -d, -f7)" = "$start" ] && ok || fail "bbc's start F1 is not $start"
 article=$(f1_on "$SRC/configs/article.json")
 [ "$(grep '^bbc,' "$csv" | cut -d, -f13)" = "$article" ] && ok || fail "bbc's article.json F1 is not $article"
@@ -60,7 +60,7 @@ tuned=$("$CETUNE" evaluate -c "$w/run/best.json" -d "$TMP/g/families/bbc" -s "$w
 python3 - "$csv" "$TMP/g/work" <<'PY' && ok || fail "families.csv's cv_gains or decision disagree with the runs"
 import csv, json, sys
 for r in csv.DictReader(open(sys.argv[1])):
-    run = f"{sys.argv[2]}/{r['family']}-k{r['k']}-s{r['seed']}/run"
+    run = f"{sys.argv[2]}/{r['family']}-k{r['k']}-s{r['seed']}-start{r['start_seed']}/run"
     held = [float(h["gain"]) for h in csv.DictReader(open(run + "/heldout.csv"))]
     assert [float(g) for g in r["cv_gains"].split(";")] == held, (r, held)
     assert r["decision"] == json.load(open(run + "/run.json"))["final"]["decision"], r
@@ -69,13 +69,26 @@ expect_grep "$TMP/g/families.md" "| 3 | 2 | \*\*all\*\* | 2 |"
 expect_grep "$TMP/g/loco/summary.md" "| cleaneval-dev | portals big5 scrapinghub l3s-gn1 | 58 |"
 # The cached starts are reused, but one learned by another binary is said
 # to be, in the log and in families.md (learned-by holds the binary's sha1).
-expect_grep "$TMP/g/starts/without-portals/learned-by" "^$(sha1sum <"$CETUNE" | cut -d' ' -f1)$"
+expect_grep "$TMP/g/starts/seed-1/without-portals/learned-by" "^$(sha1sum <"$CETUNE" | cut -d' ' -f1)$"
 if grep -q "another cetune" "$TMP/g/families.md"; then fail "fresh starts called stale"; else ok; fi
-echo 0000 >"$TMP/g/starts/without-portals/learned-by"
-expect_status 0 "$SRC/scripts/generalisation.sh" --quick --part families --families bbc "$CETUNE" "$C" "$TMP/g"
-expect_grep "$TMP/err" "reusing the start without portals learned by another cetune (sha1 0000)"
-expect_grep "$TMP/g/families.md" "The starts without portals were learned by another cetune binary"
-if grep -q "learning the start" "$TMP/err"; then fail "a cached start was learned again"; else ok; fi
 expect_grep "$TMP/g/families.md" "start seed 1)"
+echo 0000 >"$TMP/g/starts/seed-1/without-portals/learned-by"
+# A second start seed: its start is learned beside the cached one, and
+# every run is made from both (families.csv's start_seed, a table each).
+expect_status 0 "$SRC/scripts/generalisation.sh" --quick --part families --families bbc --start-seed 1,2 \
+  "$CETUNE" "$C" "$TMP/g"
+expect_grep "$TMP/err" "reusing the start without portals learned by another cetune (sha1 0000)"
+expect_grep "$TMP/g/families.md" "The starts without portals (start seed 1) were learned by another cetune binary"
+if grep -q "learning the start without portals, start seed 1" "$TMP/err"; then
+  fail "a cached start was learned again"; else ok; fi
+expect_grep "$TMP/err" "learning the start without portals, start seed 2: big5 cleaneval-dev scrapinghub l3s-gn1"
+[ "$(cut -d, -f1,17 "$csv" | tr '\n' ' ')" = "family,start_seed bbc,1 bbc,2 " ] && ok ||
+  fail "families.csv does not hold bbc from start seeds 1 and 2: $(cut -d, -f1,17 "$csv" | tr '\n' ' ')"
+grep -q -- "--seed-config $TMP/g/starts/seed-2/without-portals/start.json" \
+  "$TMP/g/work/bbc-k3-s1-start2/run/run.json" && ok || fail "bbc's second run is not from start seed 2"
+expect_grep "$TMP/g/families.md" "start seeds 1, 2)"
+expect_grep "$TMP/g/families.md" "^| 3 | 1 | 1 | 1 |"
+expect_grep "$TMP/g/families.md" "^| 3 | 1 | 2 | 1 |"
 expect_status 2 "$SRC/scripts/generalisation.sh" --start-seed two "$CETUNE"
+expect_status 2 "$SRC/scripts/generalisation.sh" --start-seed 1,1 "$CETUNE"
 finish
