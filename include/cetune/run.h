@@ -184,8 +184,12 @@ void cet_run_info_free(struct cet_run_info *info);
 
 /* The cross-validated choice of a run in one sentence (cet_choice_sentence)
  * into buf, naming the weight of its regularisation toward the start when
- * shrink is above 0 (the run's --shrink): 0, or -1 when the run has none (yet). */
-int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *buf, size_t size);
+ * the search of engine (the run's) had one (--shrink), and saying so when
+ * the tuned best.json is the start's own parameters (the search on all
+ * pages found nothing better: tuning added only site rules, or nothing):
+ * 0, or -1 when the run has none (yet). */
+int cet_run_choice_text(const struct cet_search *engine, const struct cet_run_info *info,
+                        char *buf, size_t size);
 
 /* ---- the run ---- */
 

@@ -379,7 +379,7 @@ defaults:;
     if (best_found && !cet_search_lookup(engine, g, &di) && di == best)
         def_best = 1;
     char sentence[2048];
-    int cv = !cet_run_choice_text(info, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence);
+    int cv = !cet_run_choice_text(engine, info, sentence, sizeof sentence);
     if (isnan(f))
         printf(")%s\n", def_best ? " *" : "");
     else if (cv)

@@ -199,11 +199,26 @@ int cet_run_info_best(const struct cet_search *engine, const struct cet_run_info
     return cet_search_best(engine, best);
 }
 
-int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *buf, size_t size)
+/* 1 when best.json is the tuned choice and its genome is the start's:
+ * the search's best on all pages did not move (often so under --shrink
+ * when the start with its rules already does well), while the folds'
+ * searches, on fewer pages, moved and gained. */
+static int tuned_is_start(const struct cet_search *engine, const struct cet_run_info *info)
+{
+    if (!info->has_chosen || info->start_outside || !info->estimate.chosen || !info->start)
+        return 0;
+    const double *g = cet_search_genes(engine, info->chosen);
+    size_t n = cet_search_desc(engine)->ngenes;
+    return g && memcmp(g, info->start, n * sizeof *g) == 0;
+}
+
+int cet_run_choice_text(const struct cet_search *engine, const struct cet_run_info *info,
+                        char *buf, size_t size)
 {
     if (info->choose != CET_CHOOSE_CV || !info->has_estimate || info->holdout_docs)
         return -1;
-    char how[192], start[512], tuned[64];
+    double shrink = cet_search_opts(engine)->goal.shrink;
+    char how[192], start[512], tuned[192];
     /* The estimate is of the search as run: say how far it was held to the
      * start, and on pseudo-gold that only the pages with gold were held out. */
     const char *held =
@@ -222,7 +237,12 @@ int cet_run_choice_text(const struct cet_run_info *info, double shrink, char *bu
     } else {
         snprintf(start, sizeof start, "the defaults");
     }
-    if (info->has_chosen && info->chosen_rank)
+    const struct cet_site *own = cet_run_best_site(info);
+    if (info->has_chosen && info->chosen_rank && tuned_is_start(engine, info))
+        snprintf(tuned, sizeof tuned, "rank %zu of the search on all pages, which is the start's "
+                                      "own parameters: %s", info->chosen_rank,
+                 own ? "what tuning adds is its site rules" : "it is the start");
+    else if (info->has_chosen && info->chosen_rank)
         snprintf(tuned, sizeof tuned, "rank %zu of the search on all pages", info->chosen_rank);
     else
         snprintf(tuned, sizeof tuned, "the best of the search on all pages");

@@ -256,7 +256,7 @@ static cJSON *cv_json(const struct cet_search *engine, const struct cet_run_info
     if (!run->has_estimate)
         return j;
     char sentence[2048];
-    cet_run_choice_text(run, cet_search_opts(engine)->goal.shrink, sentence, sizeof sentence);
+    cet_run_choice_text(engine, run, sentence, sizeof sentence);
     JSON_OK(cJSON_AddNumberToObject(j, "pages", (double)e->n));
     JSON_OK(cJSON_AddNumberToObject(j, "pages_without_text", (double)e->left_out));
     gain_json(j, e, bad);

@@ -132,7 +132,7 @@ static const char *row_label(char *buf, size_t size, size_t k, size_t n, size_t 
  * the rules it learned for the start (docs/choice.md). */
 static int choice_text(const struct cet_report *r, char *buf, size_t size)
 {
-    if (cet_run_choice_text(&r->run, cet_search_opts(r->engine)->goal.shrink, buf, size))
+    if (cet_run_choice_text(r->engine, &r->run, buf, size))
         return -1;
     const cJSON *fin = cJSON_GetObjectItemCaseSensitive(r->info.root, "final");
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(fin, "sentence");
