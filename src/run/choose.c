@@ -201,8 +201,8 @@ int cet_run_info_best(const struct cet_search *engine, const struct cet_run_info
 
 /* 1 when best.json is the tuned choice and its genome is the start's:
  * the search's best on all pages did not move (often so under --shrink
- * when the start with its rules already does well), while the folds'
- * searches, on fewer pages, moved and gained. */
+ * from a good start), and tuning gained through its site rules alone
+ * (each fold's candidate is scored with its own). */
 static int tuned_is_start(const struct cet_search *engine, const struct cet_run_info *info)
 {
     if (!info->has_chosen || info->start_outside || !info->estimate.chosen || !info->start)

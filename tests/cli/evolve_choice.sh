@@ -329,8 +329,7 @@ g = [float(r["gain"]) for r in text]
 assert abs(fin["gain"] - sum(g) / len(g)) < 1e-5, (fin["gain"], g)
 PY
 # Tuning adopted, but the search on all pages kept the start's parameters
-# (its entry of generation 0 stayed best; the folds' searches, on fewer
-# pages, moved): the sentence says that best.json is the start's own
+# (its entry of generation 0 stayed best): the sentence says that best.json is the start's own
 # parameters, and says it only then.  The start is a setting the search
 # found on these pages already (seed 1 of a search from article.json,
 # without its rules), so the search from it has little left to find.
