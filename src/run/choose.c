@@ -199,17 +199,15 @@ int cet_run_info_best(const struct cet_search *engine, const struct cet_run_info
     return cet_search_best(engine, best);
 }
 
-/* 1 when best.json is the tuned choice and its genome is the start's:
- * the search's best on all pages did not move (often so under --shrink
- * from a good start), and tuning gained through its site rules alone
- * (each fold's candidate is scored with its own). */
+/* 1 when best.json is the tuned choice and that is the start's own entry
+ * of the archive: the search's best on all pages did not move (often so
+ * under --shrink from a good start), and tuning gained through its site
+ * rules alone (each fold's candidate is scored with its own). */
 static int tuned_is_start(const struct cet_search *engine, const struct cet_run_info *info)
 {
-    if (!info->has_chosen || info->start_outside || !info->estimate.chosen || !info->start)
-        return 0;
-    const double *g = cet_search_genes(engine, info->chosen);
-    size_t n = cet_search_desc(engine)->ngenes;
-    return g && memcmp(g, info->start, n * sizeof *g) == 0;
+    size_t at;
+    return info->has_chosen && info->estimate.chosen && info->start &&
+           !cet_run_full_index(engine, info->start, &at) && at == info->chosen;
 }
 
 int cet_run_choice_text(const struct cet_search *engine, const struct cet_run_info *info,
@@ -237,13 +235,12 @@ int cet_run_choice_text(const struct cet_search *engine, const struct cet_run_in
     } else {
         snprintf(start, sizeof start, "the defaults");
     }
-    const struct cet_site *own = cet_run_best_site(info);
-    if (info->has_chosen && info->chosen_rank && tuned_is_start(engine, info))
-        snprintf(tuned, sizeof tuned, "rank %zu of the search on all pages, which is the start's "
-                                      "own parameters: %s", info->chosen_rank,
-                 own ? "what tuning adds is its site rules" : "it is the start");
-    else if (info->has_chosen && info->chosen_rank)
-        snprintf(tuned, sizeof tuned, "rank %zu of the search on all pages", info->chosen_rank);
+    if (info->has_chosen && info->chosen_rank)
+        snprintf(tuned, sizeof tuned, "rank %zu of the search on all pages%s", info->chosen_rank,
+                 !tuned_is_start(engine, info) ? ""
+                 : cet_run_best_site(info)
+                     ? ", which is the start's own parameters: what tuning adds is its site rules"
+                     : ", which is the start's own parameters: it is the start");
     else
         snprintf(tuned, sizeof tuned, "the best of the search on all pages");
     int len = cet_choice_sentence(buf, size, &info->estimate, how, start, tuned);
