@@ -410,6 +410,37 @@ static int body_sized(const struct cet_doc *doc, uint32_t i)
     return doc->nodes[i].w1 - doc->nodes[i].w0 >= BODY_MIN_WORDS;
 }
 
+/* A story cut by a box: the page marks the element that opens it as the
+ * article body (latimes.com 2009: div#article_body.storybody, its first two
+ * paragraphs), a box of related links follows, and the story goes on in
+ * sibling elements of the same tag and the same class (div.storybody) that
+ * no name marks.  Those siblings continue the body: reg[] gets the mark on
+ * them, before it is passed down.  Only the marked element's own siblings,
+ * and only an exact class: a class as generic as "text" on an element beside
+ * the body is the story's too, and one elsewhere on the page may not be. */
+static void continue_body(const struct cet_doc *doc, uint32_t n, uint16_t *reg)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const struct cet_node *nd = &doc->nodes[i];
+        if (nd->kind != CET_ELEMENT || !(reg[i] & FLAG(F_BODY_MARK)) || !body_sized(doc, i) ||
+            nd->parent == CET_NONE)
+            continue;
+        const char *cls = cet_node_attr(doc, i, "class");
+        if (!cls || !*cls)
+            continue;
+        const struct cet_node *pa = &doc->nodes[nd->parent];
+        for (uint32_t j = nd->parent + 1; j < pa->end; j = doc->nodes[j].end) {
+            const struct cet_node *sj = &doc->nodes[j];
+            if (j == i || sj->kind != CET_ELEMENT || sj->tag != nd->tag ||
+                reg[j] & FLAG(F_BODY_MARK))
+                continue;
+            const char *c = cet_node_attr(doc, j, "class");
+            if (c && !strcmp(c, cls))
+                reg[j] |= (uint16_t)FLAG(F_BODY_MARK);
+        }
+    }
+}
+
 /* A name that speaks against a region holding most of the page's words, or
  * holding the marked article body (unless it hides it), names a wrapper, not
  * a box: WordPress's
@@ -902,6 +933,7 @@ static void *score_prepare(const struct cet_doc *doc, struct cet_error *err)
                  a = doc->nodes[a].parent)
                 holds_body[a] = 1;
     }
+    continue_body(doc, n, reg);
     for (uint32_t i = 0; i < n; i++) {
         const struct cet_node *nd = &doc->nodes[i];
         if (nd->kind == CET_ELEMENT)

@@ -398,6 +398,22 @@ static void test_score__outside_body(void)
         "<html><body><div class=\"teasers\"><p>Floods in the valley</p></div>"
         "<div itemprop=\"articleBody\"><p>The harbour was closed.</p></div></body></html>";
     CHECK_STR(KEEP_IN(small, "w_outside_body=1", "t=1"), "");
+    /* The story goes on after a box in a sibling with the marked body's tag
+     * and class: that sibling is the body too (continue_body), a cousin with
+     * the same class or a sibling with another class or tag is not. */
+    static const char cut[] =
+        "<html><body><div id=\"main\"><div id=\"article_body\" class=\"storybody\">"
+        "<p>The harbour was closed on Monday morning after a heavy storm damaged the old "
+        "wooden pier and two of the fishing boats moored beside it, and divers will inspect "
+        "the pier before any ship is allowed to enter the harbour again, the harbour master "
+        "said on the radio late on Monday evening.</p></div>"
+        "<div class=\"box\"><p>Floods in the valley</p></div>"
+        "<div class=\"storybody\"><p>The council promised to pay for the repairs.</p></div>"
+        "<div class=\"storybody wide\"><p>Other boats left</p></div>"
+        "<p class=\"storybody\">Ferries wait</p></div>"
+        "<div><div class=\"storybody\">Weather tomorrow</div></div></body></html>";
+    CHECK_STR(KEEP_IN(cut, "w_outside_body=1", "t=1"),
+              "Floods in the valley\nOther boats left\nFerries wait\nWeather tomorrow");
 }
 
 /* The container rules (score.c's rescue()), with w_words 1 alone and t
