@@ -431,9 +431,8 @@ static void continue_body(const struct cet_doc *doc, uint32_t n, uint16_t *reg)
         const struct cet_node *pa = &doc->nodes[nd->parent];
         for (uint32_t j = nd->parent + 1; j < pa->end; j = doc->nodes[j].end) {
             const struct cet_node *sj = &doc->nodes[j];
-            if (j == i || sj->kind != CET_ELEMENT || sj->tag != nd->tag ||
-                reg[j] & FLAG(F_BODY_MARK))
-                continue;
+            if (sj->kind != CET_ELEMENT || sj->tag != nd->tag || reg[j] & FLAG(F_BODY_MARK))
+                continue; /* i itself has the mark */
             const char *c = cet_node_attr(doc, j, "class");
             if (c && !strcmp(c, cls))
                 reg[j] |= (uint16_t)FLAG(F_BODY_MARK);
