@@ -22,6 +22,13 @@ struct cet_score {
 
 /* P, R and F1 from the counts, with the metric's empty cases. */
 void cet_score_set(struct cet_score *s, uint32_t n_extract, uint32_t n_gold, uint32_t overlap);
+
+/* Which of labelled page d's words are gold, aligned as the metric aligns
+ * them (the word LCS; cet_lcs_align_in with the page's blocks, so that a
+ * gold headline matches one block whole): in[w] = 1 for each page word w
+ * in the alignment (d->nwords bytes).  Site rules and the labelling page
+ * read a page's gold through it.  Returns -1 when out of memory. */
+int cet_gold_align(const struct cet_doc *d, uint8_t *in);
 /* The word metric of an extract against a gold, both UTF-8 text (words as
  * the metric defines them; invalid bytes separate words) into *out.
  * Returns 0, or -1 with the reason (out of memory) in err. */

@@ -89,6 +89,15 @@ uint32_t cet_lcs_result(const uint64_t *v, uint32_t blocks, uint32_t m);
 int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
                   uint32_t nsym);
 
+/* The same, knowing the unit (block) of each a[i], below nunits, or
+ * CET_NONE: where the page repeats a run's first or last words right
+ * next to the match of the gold word before or after it, they move there
+ * when that leaves fewer units partly matched (a gold headline split
+ * between the <h1> and a shorter copy of it comes together at the <h1>).
+ * unit NULL: cet_lcs_align. */
+int cet_lcs_align_in(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
+                     uint32_t nsym, const uint32_t *unit, uint32_t nunits);
+
 /* Textbook O(nm) dynamic programming; the oracle in tests and the baseline in bench. */
 uint32_t cet_lcs_dp(const uint32_t *a, size_t n, const uint32_t *b, size_t m);
 

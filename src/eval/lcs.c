@@ -207,8 +207,142 @@ static size_t runs_together(const uint32_t *pj, size_t i0, size_t i1)
     return adj;
 }
 
+/* Units with some but not all of their words matched, among the units of
+ * the page places in at[0..k) (each counted once; seen: a scratch mark per
+ * unit, left clear). */
+static size_t partials(const uint32_t *unit, const uint32_t *cnt, const uint32_t *size,
+                       const size_t *at, size_t k, uint8_t *seen)
+{
+    size_t p = 0;
+    for (size_t t = 0; t < k; t++) {
+        uint32_t u = unit[at[t]];
+        if (u != CET_NONE && !seen[u]) {
+            seen[u] = 1;
+            p += cnt[u] && cnt[u] < size[u];
+        }
+    }
+    for (size_t t = 0; t < k; t++)
+        if (unit[at[t]] != CET_NONE)
+            seen[unit[at[t]]] = 0;
+    return p;
+}
+
+struct units {
+    const uint32_t *unit;  /* the unit of each page place, or CET_NONE */
+    uint32_t *cnt, *size;  /* per unit: matched places, places */
+    size_t *at;            /* scratch: the places a move touches */
+    uint8_t *seen;
+};
+
+/* Moves the q matches at page places from.. (gold words g..) to places
+ * to.. when that leaves fewer units partly matched; 1 when it did. */
+static int move_if_whole(uint32_t *al, struct units *u, size_t from, size_t to, uint32_t g, size_t q)
+{
+    for (size_t t = 0; t < q; t++) {
+        u->at[t] = from + t;
+        u->at[q + t] = to + t;
+    }
+    size_t before = partials(u->unit, u->cnt, u->size, u->at, 2 * q, u->seen);
+    for (size_t t = 0; t < q; t++) {
+        if (u->unit[from + t] != CET_NONE)
+            u->cnt[u->unit[from + t]]--;
+        if (u->unit[to + t] != CET_NONE)
+            u->cnt[u->unit[to + t]]++;
+    }
+    if (partials(u->unit, u->cnt, u->size, u->at, 2 * q, u->seen) < before) {
+        for (size_t t = 0; t < q; t++)
+            al[from + t] = CET_NONE;
+        for (size_t t = 0; t < q; t++)
+            al[to + t] = g + (uint32_t)t;
+        return 1;
+    }
+    for (size_t t = 0; t < q; t++) { /* undo */
+        if (u->unit[from + t] != CET_NONE)
+            u->cnt[u->unit[from + t]]++;
+        if (u->unit[to + t] != CET_NONE)
+            u->cnt[u->unit[to + t]]--;
+    }
+    return 0;
+}
+
+/* One pass over the runs of matches (al[i]: the gold word at page place i;
+ * a run: places and gold words both consecutive).  Where the page repeats
+ * the first words of a run right after the match of the gold word before
+ * it, they move there when that leaves fewer units (blocks) partly
+ * matched.  A gold headline matched half at the <h1> and half at a shorter
+ * copy above the story (foxnews.com 2005: "Angelina Jolie Film About Slain
+ * Reporter" at the <h1>, "Daniel Pearl Filmmaking of Highest Order" at
+ * "Jolie Film About Daniel Pearl ...", whose words run on into the story)
+ * comes together at the <h1>: the adjacency count ties there, and neither
+ * extreme alignment has it whole.  A teaser repeating a story's first
+ * sentence after the headline stays unmatched, since the move would split
+ * the story's paragraph.  The matched words and their order stay, so the
+ * alignment is still a longest common subsequence.  Returns the moves. */
+static size_t pull_runs(uint32_t *al, struct units *u, const uint32_t *a, size_t n,
+                        const uint32_t *b)
+{
+    size_t moved = 0, prev = (size_t)-1;
+    for (size_t i = 0; i < n;) {
+        if (al[i] == CET_NONE) {
+            i++;
+            continue;
+        }
+        size_t r = 1, q = 0;
+        while (i + r < n && al[i + r] != CET_NONE && al[i + r] == al[i] + r)
+            r++;
+        if (prev != (size_t)-1 && prev + 1 < i && al[prev] + 1 == al[i])
+            while (q < r && prev + 1 + q < i && a[prev + 1 + q] == b[al[i] + q])
+                q++;
+        if (q && move_if_whole(al, u, i, prev + 1, al[prev] + 1, q)) {
+            moved++;
+            prev += q;
+            i += q; /* the rest of the run, if any, follows */
+            continue;
+        }
+        prev = i + r - 1;
+        i += r;
+    }
+    return moved;
+}
+
+/* The same toward the match after a run, for its last words: a headline's
+ * first words matched in a menu join the rest at the <h1>. */
+static size_t push_runs(uint32_t *al, struct units *u, const uint32_t *a, size_t n,
+                        const uint32_t *b)
+{
+    size_t moved = 0, next = (size_t)-1;
+    for (size_t e = n; e-- > 0;) { /* e: the last place of a run */
+        if (al[e] == CET_NONE)
+            continue;
+        size_t s = e, q = 0;
+        while (s > 0 && al[s - 1] != CET_NONE && al[s - 1] + 1 == al[s])
+            s--;
+        if (next != (size_t)-1 && e + 1 < next && al[e] + 1 == al[next])
+            while (q < e - s + 1 && next - 1 - q > e && a[next - 1 - q] == b[al[e] - q])
+                q++;
+        if (q && move_if_whole(al, u, e + 1 - q, next - q, al[e] + 1 - (uint32_t)q, q)) {
+            moved++;
+            next -= q;
+            if (e + 1 - q == s)
+                e = s; /* the whole run moved */
+            else
+                e = e + 1 - q; /* the rest of the run, if any, ends before */
+            continue;
+        }
+        next = s;
+        e = s;
+    }
+    return moved;
+}
+
 int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
                   uint32_t nsym)
+{
+    return cet_lcs_align_in(matched, a, n, b, m, nsym, NULL, 0);
+}
+
+int cet_lcs_align_in(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t *b, uint32_t m,
+                     uint32_t nsym, const uint32_t *unit, uint32_t nunits)
 {
     memset(matched, 0, n);
     if (!n || !m)
@@ -240,8 +374,29 @@ int cet_lcs_align(uint8_t *matched, const uint32_t *a, size_t n, const uint32_t 
         const uint32_t *pick =
             runs_together(first, from, end) > runs_together(last, from, end) ? first : last;
         for (size_t i = i0; i < end; i++)
-            matched[i] = pick[i] != CET_NONE;
+            ra[i] = pick[i];
     }
+    if (unit && nunits) {
+        /* Each move leaves fewer units partly matched: the passes end. */
+        struct units u = {unit, calloc(nunits, sizeof *u.cnt), calloc(nunits, sizeof *u.size),
+                          malloc(2 * (m < n ? m : n) * sizeof *u.at), calloc(nunits, 1)};
+        int ok = u.cnt && u.size && u.at && u.seen;
+        for (size_t i = 0; ok && i < n; i++)
+            if (unit[i] != CET_NONE) {
+                u.size[unit[i]]++;
+                u.cnt[unit[i]] += ra[i] != CET_NONE;
+            }
+        while (ok && pull_runs(ra, &u, a, n, b) + push_runs(ra, &u, a, n, b))
+            ;
+        free(u.cnt);
+        free(u.size);
+        free(u.at);
+        free(u.seen);
+        if (!ok)
+            goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        matched[i] = ra[i] != CET_NONE;
     rc = 0;
 done:
     free(last);

@@ -1,5 +1,12 @@
-/* P, R and F1 as README.md ("The metric") defines them, including the empty cases. */
+/* P, R and F1 as README.md ("The metric") defines them, including the
+ * empty cases, and the alignment of a page's words with its gold. */
 #include "cetune/eval.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cetune/doc.h"
+#include "cetune/lcs.h"
 
 void cet_score_set(struct cet_score *s, uint32_t n_extract, uint32_t n_gold, uint32_t overlap)
 {
@@ -39,4 +46,27 @@ void cet_score_macro(const struct cet_corpus *c, const struct cet_score *docs,
         macro->r += s.r / (double)c->npkgs;
         macro->f1 += s.f1 / (double)c->npkgs;
     }
+}
+
+int cet_gold_align(const struct cet_doc *d, uint8_t *in)
+{
+    memset(in, 0, d->nwords);
+    if (!d->ngold || !d->nwords)
+        return 0;
+    uint32_t *g = malloc(d->ngold * sizeof *g), *unit = malloc(d->nwords * sizeof *unit);
+    int rc = !g || !unit ? -1 : 0;
+    for (uint32_t j = 0; !rc && j < d->ngold; j++)
+        g[j] = cet_gold_word(d, j);
+    for (uint32_t w = 0; !rc && w < d->nwords; w++)
+        unit[w] = CET_NONE;
+    for (uint32_t k = 0; !rc && k < d->ntexts; k++) { /* a word's unit: its block */
+        const struct cet_node *t = &d->nodes[d->texts[k]];
+        for (uint32_t w = t->w0; w < t->w1; w++)
+            unit[w] = t->block;
+    }
+    if (!rc)
+        rc = cet_lcs_align_in(in, d->words, d->nwords, g, d->ngold, d->nvocab, unit, d->nnodes);
+    free(g);
+    free(unit);
+    return rc ? -1 : 0;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cetune/buf.h"
-#include "cetune/lcs.h"
+#include "cetune/eval.h"
 #include "cetune/site.h"
 #include "extract/site_slots.h"
 #include "util/array.h"
@@ -176,17 +176,10 @@ static int cmp_slot(const void *a, const void *b)
  * them, into *in (d->nwords bytes); 0, or -1 when out of memory. */
 static int align_gold(const struct cet_doc *d, uint8_t **in)
 {
-    uint32_t *g = malloc((d->ngold ? d->ngold : 1) * sizeof *g);
-    *in = calloc(d->nwords ? d->nwords : 1, 1);
-    int rc = !g || !*in;
-    for (uint32_t j = 0; j < d->ngold && !rc; j++)
-        g[j] = cet_gold_word(d, j);
     /* A gold word matches one place of the page, so "Home" in the menu
      * stays out when the gold's is the article's. */
-    if (!rc && d->ngold && d->nwords)
-        rc = cet_lcs_align(*in, d->words, d->nwords, g, d->ngold, d->nvocab) != 0;
-    free(g);
-    return rc ? -1 : 0;
+    *in = malloc(d->nwords ? d->nwords : 1);
+    return !*in || cet_gold_align(d, *in) ? -1 : 0;
 }
 
 /* The records of labelled page p: one per text node with words in a block,

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "cetune/layout.h"
-#include "cetune/lcs.h"
+#include "cetune/eval.h"
 #include "cetune/page.h"
 #include "doc/mark.h"
 
@@ -207,13 +207,8 @@ static int gold_nodes(const struct cet_doc *d, const char *g, size_t n, uint8_t 
  * article's. */
 static int gold_aligned(const struct cet_doc *d, uint8_t *keep, struct cet_error *err)
 {
-    uint32_t *b = malloc((d->ngold ? d->ngold : 1) * sizeof *b);
     uint8_t *in = malloc(d->nwords ? d->nwords : 1);
-    int rc = !b || !in;
-    for (uint32_t j = 0; j < d->ngold && !rc; j++)
-        b[j] = cet_gold_word(d, j);
-    if (!rc)
-        rc = cet_lcs_align(in, d->words, d->nwords, b, d->ngold, d->nvocab);
+    int rc = !in || cet_gold_align(d, in);
     for (uint32_t k = 0; k < d->ntexts && !rc; k++) {
         const struct cet_node *t = &d->nodes[d->texts[k]];
         uint32_t hits = 0;
@@ -221,7 +216,6 @@ static int gold_aligned(const struct cet_doc *d, uint8_t *keep, struct cet_error
             hits += in[w];
         keep[d->texts[k]] = t->w1 > t->w0 && 2 * hits >= t->w1 - t->w0;
     }
-    free(b);
     free(in);
     return rc ? (cet_fail(err, "out of memory"), 500) : 0;
 }

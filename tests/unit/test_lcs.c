@@ -228,13 +228,16 @@ static void test_lcs__empty_cases(void)
  * order, is a subsequence of b) as long as the LCS, on random pairs across
  * block boundaries; it takes the last occurrence when the two run together
  * alike: "home news" against "home x home news" marks the second "home";
- * and it takes the words that run together over the last ones. */
+ * and it takes the words that run together over the last ones.  With
+ * blocks (cet_lcs_align_in) the result is still an LCS, a headline split
+ * between two blocks comes together, and a teaser stays out. */
 static void test_lcs__alignment_is_an_lcs(void)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 777);
     uint32_t *a = malloc(700 * sizeof *a), *b = malloc(700 * sizeof *b), *sub = malloc(700 * sizeof *sub);
     uint8_t *mk = malloc(700);
+    uint32_t *units = malloc(700 * sizeof *units);
     int bad = 0;
     for (int iter = 0; iter < 600; iter++) {
         size_t n = gsl_rng_uniform_int(rng, iter % 20 ? 150 : 700);
@@ -244,7 +247,17 @@ static void test_lcs__alignment_is_an_lcs(void)
             a[i] = (uint32_t)gsl_rng_uniform_int(rng, nsym);
         for (uint32_t j = 0; j < m; j++)
             b[j] = (uint32_t)gsl_rng_uniform_int(rng, nsym);
-        CHECK(cet_lcs_align(mk, a, n, b, m, nsym) == 0);
+        if (iter % 2) { /* with blocks of 1 to 8 places, some of them none */
+            uint32_t nu = 0;
+            for (size_t i = 0; i < n;) {
+                size_t len = 1 + gsl_rng_uniform_int(rng, 8);
+                uint32_t u = gsl_rng_uniform_int(rng, 5) ? nu++ : CET_NONE;
+                for (size_t t = 0; t < len && i < n; t++)
+                    units[i++] = u;
+            }
+            CHECK(cet_lcs_align_in(mk, a, n, b, m, nsym, units, nu) == 0);
+        } else
+            CHECK(cet_lcs_align(mk, a, n, b, m, nsym) == 0);
         size_t k = 0, j = 0;
         for (size_t i = 0; i < n; i++)
             if (mk[i])
@@ -273,6 +286,27 @@ static void test_lcs__alignment_is_an_lcs(void)
     CHECK(mk[0] && mk[1] && mk[2]);
     CHECK(!mk[3] && !mk[4] && !mk[5] && !mk[6] && !mk[7]);
     CHECK(mk[8] && mk[9] && mk[10]);
+    /* A headline (1-6) whose last four words stand again in a subhead that
+     * runs on into the story (7 8): both alignments tie, the last places
+     * split the headline, and with the blocks it comes together at the
+     * <h1>. */
+    const uint32_t split[] = {1, 2, 3, 4, 5, 6, 20, 3, 4, 5, 6, 7, 8};
+    const uint32_t split_gold[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const uint32_t split_units[] = {0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 2, 3, 3};
+    CHECK(cet_lcs_align(mk, split, 13, split_gold, 8, 30) == 0);
+    CHECK(mk[0] && mk[1] && !mk[2] && mk[7] && mk[10] && mk[11]);
+    CHECK(cet_lcs_align_in(mk, split, 13, split_gold, 8, 30, split_units, 4) == 0);
+    for (int i = 0; i < 13; i++)
+        CHECK(mk[i] == (i < 6 || i > 10));
+    /* A teaser (4 5) repeating the story's first words after the headline
+     * stays out: matching it would split the story's paragraph. */
+    const uint32_t teaser[] = {1, 2, 3, 4, 5, 20, 4, 5, 6, 7};
+    const uint32_t teaser_gold[] = {1, 2, 3, 4, 5, 6, 7};
+    const uint32_t teaser_units[] = {0, 0, 0, 1, 1, 2, 3, 3, 3, 3};
+    CHECK(cet_lcs_align_in(mk, teaser, 10, teaser_gold, 7, 30, teaser_units, 4) == 0);
+    for (int i = 0; i < 10; i++)
+        CHECK(mk[i] == (i < 3 || i > 5));
+    free(units);
     free(a);
     free(b);
     free(sub);
