@@ -234,6 +234,18 @@ struct units {
     uint8_t *seen;
 };
 
+/* The units' matched counts after q matches go from page places from.. to
+ * places to.. */
+static void shift_counts(struct units *u, size_t from, size_t to, size_t q)
+{
+    for (size_t t = 0; t < q; t++) {
+        if (u->unit[from + t] != CET_NONE)
+            u->cnt[u->unit[from + t]]--;
+        if (u->unit[to + t] != CET_NONE)
+            u->cnt[u->unit[to + t]]++;
+    }
+}
+
 /* Moves the q matches at page places from.. (gold words g..) to places
  * to.. when that leaves fewer units partly matched; 1 when it did. */
 static int move_if_whole(uint32_t *al, struct units *u, size_t from, size_t to, uint32_t g, size_t q)
@@ -243,26 +255,16 @@ static int move_if_whole(uint32_t *al, struct units *u, size_t from, size_t to, 
         u->at[q + t] = to + t;
     }
     size_t before = partials(u->unit, u->cnt, u->size, u->at, 2 * q, u->seen);
-    for (size_t t = 0; t < q; t++) {
-        if (u->unit[from + t] != CET_NONE)
-            u->cnt[u->unit[from + t]]--;
-        if (u->unit[to + t] != CET_NONE)
-            u->cnt[u->unit[to + t]]++;
+    shift_counts(u, from, to, q);
+    if (partials(u->unit, u->cnt, u->size, u->at, 2 * q, u->seen) >= before) {
+        shift_counts(u, to, from, q); /* undo */
+        return 0;
     }
-    if (partials(u->unit, u->cnt, u->size, u->at, 2 * q, u->seen) < before) {
-        for (size_t t = 0; t < q; t++)
-            al[from + t] = CET_NONE;
-        for (size_t t = 0; t < q; t++)
-            al[to + t] = g + (uint32_t)t;
-        return 1;
-    }
-    for (size_t t = 0; t < q; t++) { /* undo */
-        if (u->unit[from + t] != CET_NONE)
-            u->cnt[u->unit[from + t]]++;
-        if (u->unit[to + t] != CET_NONE)
-            u->cnt[u->unit[to + t]]--;
-    }
-    return 0;
+    for (size_t t = 0; t < q; t++)
+        al[from + t] = CET_NONE;
+    for (size_t t = 0; t < q; t++)
+        al[to + t] = g + (uint32_t)t;
+    return 1;
 }
 
 /* One pass over the runs of matches (al[i]: the gold word at page place i;
@@ -323,10 +325,7 @@ static size_t push_runs(uint32_t *al, struct units *u, const uint32_t *a, size_t
         if (q && move_if_whole(al, u, e + 1 - q, next - q, al[e] + 1 - (uint32_t)q, q)) {
             moved++;
             next -= q;
-            if (e + 1 - q == s)
-                e = s; /* the whole run moved */
-            else
-                e = e + 1 - q; /* the rest of the run, if any, ends before */
+            e = e + 1 - q; /* the rest of the run, if any, ends just before */
             continue;
         }
         next = s;
